@@ -1,0 +1,37 @@
+//! Contact geometry for rigid bodies: shapes, and the contact manifolds
+//! between pairs of posed shapes, on top of `parry3d-f64`.
+//!
+//! A [`ContactManifold`] holds the contact normal (a unit vector pointing
+//! from the first shape to the second) and every contact point with its
+//! signed distance along that normal (negative when the shapes overlap) and
+//! the pair of features that produced it. Complementarity solvers need the
+//! *complete* set of points of a contact polygon (Drumwright 2016, sec. 4.1.1:
+//! constraints at the polygon's vertices hold the whole face), so the
+//! generators here never truncate or deduplicate beyond what geometry implies.
+//!
+//! ```
+//! use contact_geometry::{ContactManifold, ManifoldGenerator, Shape};
+//! use contact_math::Pose;
+//! use glam::DVec3;
+//!
+//! let ground = Shape::half_space(DVec3::Z).unwrap();
+//! let cube = Shape::cuboid(DVec3::splat(0.5)).unwrap();
+//! let resting = Pose::from_translation(DVec3::new(0.0, 0.0, 0.5));
+//! let mut generator = ManifoldGenerator::default();
+//! let mut manifold = ContactManifold::default();
+//! generator
+//!     .compute(&ground, &Pose::IDENTITY, &cube, &resting, 1e-3, &mut manifold)
+//!     .unwrap();
+//! assert_eq!(manifold.points.len(), 4); // the four bottom corners
+//! ```
+
+mod error;
+mod manifold;
+mod oriented_box;
+mod pairs;
+mod shape;
+
+pub use error::GeometryError;
+pub use manifold::{ContactManifold, ContactPoint, Feature};
+pub use pairs::ManifoldGenerator;
+pub use shape::Shape;

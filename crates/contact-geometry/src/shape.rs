@@ -1,0 +1,118 @@
+//! The shapes bodies can have.
+
+use glam::DVec3;
+
+use crate::GeometryError;
+
+/// A convex shape in its own local frame.
+///
+/// Constructors validate their input, so a `Shape` is always well formed.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Shape {
+    /// A box centred at the local origin, axis-aligned in the local frame.
+    Cuboid {
+        /// Half of the edge lengths along local x, y, z (metres, all > 0).
+        half_extents: DVec3,
+    },
+    /// The half-space `{ x : normal . x <= 0 }` in the local frame: its
+    /// boundary plane passes through the local origin and `normal` (unit)
+    /// points out of the solid. Meant for static bodies (ground, walls).
+    HalfSpace {
+        /// Outward unit normal of the boundary plane, local frame.
+        normal: DVec3,
+    },
+}
+
+impl Shape {
+    /// A box with the given half extents.
+    ///
+    /// # Errors
+    /// [`GeometryError::InvalidSize`] when a half extent is not positive and finite.
+    pub fn cuboid(half_extents: DVec3) -> Result<Self, GeometryError> {
+        const NAMES: [&str; 3] = ["half_extents.x", "half_extents.y", "half_extents.z"];
+        for (axis, name) in NAMES.iter().enumerate() {
+            let value = half_extents[axis];
+            if !(value.is_finite() && value > 0.0) {
+                return Err(GeometryError::InvalidSize { what: name, value });
+            }
+        }
+        Ok(Self::Cuboid { half_extents })
+    }
+
+    /// A half-space whose outward normal is `normal` (normalised here).
+    ///
+    /// # Errors
+    /// [`GeometryError::InvalidDirection`] when `normal` is zero or not finite.
+    pub fn half_space(normal: DVec3) -> Result<Self, GeometryError> {
+        let length = normal.length();
+        if !(normal.is_finite() && length > 0.0) {
+            return Err(GeometryError::InvalidDirection {
+                what: "half-space normal",
+                value: normal.to_array(),
+            });
+        }
+        Ok(Self::HalfSpace {
+            normal: normal / length,
+        })
+    }
+
+    /// A short name of the shape's kind, for messages.
+    #[must_use]
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Self::Cuboid { .. } => "cuboid",
+            Self::HalfSpace { .. } => "half-space",
+        }
+    }
+
+    /// Whether the shape has finite volume (and so can carry mass).
+    #[must_use]
+    pub fn is_bounded(&self) -> bool {
+        matches!(self, Self::Cuboid { .. })
+    }
+
+    /// The radius of the smallest sphere about the local origin that
+    /// contains the shape (infinite for a half-space).
+    #[must_use]
+    pub fn bounding_radius(&self) -> f64 {
+        match self {
+            Self::Cuboid { half_extents } => half_extents.length(),
+            Self::HalfSpace { .. } => f64::INFINITY,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn invalid_sizes_are_named() {
+        let err = Shape::cuboid(DVec3::new(1.0, -2.0, 1.0)).unwrap_err();
+        assert_eq!(
+            err,
+            GeometryError::InvalidSize {
+                what: "half_extents.y",
+                value: -2.0
+            }
+        );
+        assert!(matches!(
+            Shape::cuboid(DVec3::new(1.0, 1.0, f64::NAN)),
+            Err(GeometryError::InvalidSize {
+                what: "half_extents.z",
+                ..
+            })
+        ));
+        assert!(Shape::half_space(DVec3::ZERO).is_err());
+        assert!(Shape::half_space(DVec3::new(f64::INFINITY, 0.0, 0.0)).is_err());
+    }
+
+    #[test]
+    fn half_space_normal_is_normalised() {
+        let Shape::HalfSpace { normal } = Shape::half_space(DVec3::new(0.0, 3.0, 4.0)).unwrap()
+        else {
+            unreachable!("half_space builds a HalfSpace")
+        };
+        assert!((normal - DVec3::new(0.0, 0.6, 0.8)).length() < 1e-15);
+    }
+}
