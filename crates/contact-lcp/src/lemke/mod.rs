@@ -1,0 +1,416 @@
+// Lemke's complementary pivoting method for LCP(M, q).
+//
+// Problem and signs: find z with w = M z + q, z >= 0, w >= 0, z'w = 0. Any
+// square M; the method is guaranteed to end with a solution when M is
+// copositive-plus (positive semidefinite, or e.g. [[P, E], [-E', 0]] with P
+// PSD, as in the Anitescu-Potra contact LCP) and the problem is feasible,
+// and when M is a P-matrix; for copositive-plus M, ending on a secondary ray
+// proves that the problem is infeasible.
+//
+// Method (Cline 2002, sec. 2.7.1; Murty 1988 ch. 2): after an exact diagonal
+// equilibration (scaling.rs), add an artificial variable z0 with covering
+// vector d = (1, ..., 1):
+//     w - M z - d z0 = q.
+// If q >= 0, z = 0 solves the problem (no pivot). Otherwise z0 enters at the
+// value -min q, replacing w_t for the most negative q_t; this basis is
+// feasible. Then repeat: the complement of the variable that just left
+// enters; the minimum-ratio test (with lexicographic tie-breaking, see
+// ratio_test.rs) picks the variable that leaves. Every basis has one
+// variable of each pair (w_i, z_i) except one pair, and z0 is basic; the method
+// stops when z0 leaves (a solution), when no variable can leave (a secondary
+// ray), or at the pivot limit. Scaling, the tableau [y | B^-1] and its
+// per-pivot update and refactorisation are in tableau.rs (Cline sec. 4.8.1);
+// tolerances in ratio_test.rs (Cline sec. 4.8.3).
+//
+// Accuracy: the final basis is factorised afresh and solved from the true q
+// with one step of iterative refinement; z is projected onto z >= 0,
+// w = M z + q is recomputed from it in the problem's units, and `verify`
+// measures the result. If the first attempt fails numerically (ray, singular
+// basis, inaccurate result), one retry with a larger Harris tolerance follows.
+
+mod ratio_test;
+mod tableau;
+
+use crate::error::LcpError;
+use crate::problem::Lcp;
+use crate::solution::{LcpSolution, Method};
+use crate::verify::verify_into;
+use tableau::Tableau;
+
+/// A result whose [`VerifyReport::scaled_max`](crate::VerifyReport::scaled_max)
+/// exceeds this triggers the retry with `fallback_zero_tolerance`.
+const RETRY_ABOVE: f64 = 1e-9;
+
+/// Pivots with `u_r < SMALL_PIVOT * max_j |(B^-1)_rj| * max_i |c_i|` are only
+/// taken from a freshly factorised basis.
+const SMALL_PIVOT: f64 = 1e-6;
+
+/// Settings of [`Lemke`]. All tolerances are relative: the solver first
+/// equilibrates the problem (`D M D`, `D q` with D diagonal, see the module
+/// source) and scales it so that `max |M_ij|, max |q_i| <= 1`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct LemkeParams {
+    /// Largest number of pivots before giving up with
+    /// [`LcpError::PivotLimit`]. `0` (the default) means automatic:
+    /// `50 n + 1000` (see [`LemkeParams::pivot_limit`]). Contact problems need
+    /// about `n` to `3n`; Murty's worst case needs `2^n`.
+    pub max_pivots: usize,
+    /// A row may leave only if its pivot element `u_p = (B^-1 c)_p` exceeds
+    /// `pivot_tolerance * max_j |(B^-1)_pj| * max_i |c_i|`: smaller pivots are
+    /// rounding noise (Cline sec. 4.8.3). Default `1e-10`; sensible range
+    /// `1e-13..=1e-7`. Larger values are safer against noise but can miss
+    /// genuine small pivots (and report a false ray).
+    pub pivot_tolerance: f64,
+    /// Harris' tolerance in the ratio test (see `ratio_test.rs`): a step may
+    /// leave a basic value at `-zero_tolerance * max_j |(B^-1)_pj|` (scaled
+    /// problem) instead of exactly 0, so that among nearly tied rows the one
+    /// with the largest pivot can leave. Larger values avoid tiny pivots and
+    /// near-singular bases (near-duplicate contacts); they do not cost final
+    /// accuracy, because the final basis is solved afresh from the true q.
+    /// Default `1e-8`; sensible range `1e-10..=1e-6`.
+    pub zero_tolerance: f64,
+    /// Refactorise the basis from scratch every this many pivots, to bound the
+    /// drift of the per-pivot updates of its inverse (Cline sec. 4.8.1). `0`
+    /// disables periodic refactorisation (the basis is still refactorised
+    /// before accepting a ray or a small pivot, and at the end). Default `100`;
+    /// a refactorisation costs about `2 k^3 + 2 (n - k) k^2` flops for `k`
+    /// basic z-variables, a pivot about `2 n^2`.
+    pub refactor_interval: usize,
+    /// If the first attempt ends on a ray, on a singular basis, or with a
+    /// result whose scaled error exceeds `1e-9`, the solve restarts once from
+    /// scratch with this zero tolerance, and the better of the two answers is
+    /// returned. `0` disables the retry. Default `1e-7`. A different Harris
+    /// tolerance gives a different pivot path, which usually avoids the
+    /// numerical trouble of the first (measured on stacks of boxes with
+    /// near-duplicate contacts and mass ratios up to 1000).
+    pub fallback_zero_tolerance: f64,
+    /// Record every pivot, readable with [`Lemke::last_trace`] (for debugging
+    /// and snapshot tests). Default `false`. The trace vector may allocate.
+    pub record_trace: bool,
+}
+
+impl Default for LemkeParams {
+    fn default() -> Self {
+        Self {
+            max_pivots: 0,
+            pivot_tolerance: 1e-10,
+            zero_tolerance: 1e-8,
+            refactor_interval: 100,
+            fallback_zero_tolerance: 1e-7,
+            record_trace: false,
+        }
+    }
+}
+
+impl LemkeParams {
+    /// The pivot limit used for a problem of dimension `n`: `max_pivots`, or
+    /// `50 n + 1000` when it is 0.
+    #[must_use]
+    pub fn pivot_limit(&self, n: usize) -> usize {
+        if self.max_pivots == 0 {
+            n.saturating_mul(50).saturating_add(1000)
+        } else {
+            self.max_pivots
+        }
+    }
+}
+
+/// A variable of the pivoting system `w - M z - d z0 = q`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum Variable {
+    /// The slack `w_i`.
+    W(usize),
+    /// The unknown `z_i`.
+    Z(usize),
+    /// Lemke's artificial variable `z0`.
+    Artificial,
+}
+
+impl Variable {
+    fn from_index(var: usize, n: usize) -> Self {
+        if var < n {
+            Self::W(var)
+        } else if var < 2 * n {
+            Self::Z(var - n)
+        } else {
+            Self::Artificial
+        }
+    }
+}
+
+/// One basis exchange of Lemke's method.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct PivotRecord {
+    /// The variable that entered the basis.
+    pub entering: Variable,
+    /// The variable that left it.
+    pub leaving: Variable,
+    /// The step of the ratio test: the value of the entering variable after
+    /// the pivot, in the problem's units.
+    pub ratio: f64,
+}
+
+/// Lemke's complementary pivoting solver with a reusable workspace.
+///
+/// Solves any [`Lcp`] whose matrix is copositive-plus or a P-matrix (and
+/// often others); see the module source for the method. The second solve of
+/// a problem of the same size allocates nothing (unless a trace is recorded
+/// or an error carries a best iterate).
+///
+/// Covering vector: `d = (1, ..., 1)` in the equilibrated, scaled problem
+/// `(D M D / sM, D q / sq)`; in the original units that is the positive
+/// vector `d_i = 1 / D_i` (constant when the rows of M have similar sizes).
+#[derive(Clone, Debug, Default)]
+pub struct Lemke {
+    params: LemkeParams,
+    tableau: Tableau,
+    trace: Vec<PivotRecord>,
+    best_z: Vec<f64>,
+    scratch: Vec<f64>,
+    /// Holds the first answer while a retry runs.
+    spare: LcpSolution,
+    /// Pivots of the current solve (all attempts).
+    pivots: usize,
+    /// Refactorisations of the current solve (all attempts).
+    refactors: usize,
+}
+
+impl Lemke {
+    /// A solver with the given settings (allocates on the first solve).
+    #[must_use]
+    pub fn new(params: LemkeParams) -> Self {
+        Self {
+            params,
+            ..Self::default()
+        }
+    }
+
+    /// The settings.
+    #[must_use]
+    pub fn params(&self) -> &LemkeParams {
+        &self.params
+    }
+
+    /// Changes the settings (the workspace is kept).
+    pub fn set_params(&mut self, params: LemkeParams) {
+        self.params = params;
+    }
+
+    /// The pivots of the last solve (of its last attempt, if it was retried),
+    /// if [`LemkeParams::record_trace`] was set (empty otherwise).
+    #[must_use]
+    pub fn last_trace(&self) -> &[PivotRecord] {
+        &self.trace
+    }
+
+    /// Solves `lcp`, returning a new solution.
+    ///
+    /// # Errors
+    ///
+    /// See [`Lemke::solve_into`].
+    pub fn solve(&mut self, lcp: &Lcp) -> Result<LcpSolution, LcpError> {
+        let mut out = LcpSolution::default();
+        self.solve_into(lcp, &mut out)?;
+        Ok(out)
+    }
+
+    /// Solves `lcp` into `out`, reusing its vectors. After a solve of the same
+    /// size this allocates nothing.
+    ///
+    /// On success `out` holds `z`, `w = M z + q`, the statistics (pivots and
+    /// refactorisations of all attempts, see
+    /// [`LemkeParams::fallback_zero_tolerance`]) and the
+    /// [`VerifyReport`](crate::VerifyReport); check
+    /// `out.report.is_solution(tol)` when the matrix is not known to be
+    /// copositive-plus or a P-matrix. On an error that has a best iterate,
+    /// `out` holds it too.
+    ///
+    /// # Errors
+    ///
+    /// - [`LcpError::RayTermination`]: no solution was found (for a
+    ///   copositive-plus matrix, the problem is infeasible);
+    /// - [`LcpError::PivotLimit`]: [`LemkeParams::pivot_limit`] pivots were done
+    ///   (counting all attempts);
+    /// - [`LcpError::SingularBasis`]: a refactorisation found the basis
+    ///   numerically singular.
+    pub fn solve_into(&mut self, lcp: &Lcp, out: &mut LcpSolution) -> Result<(), LcpError> {
+        let n = lcp.dim();
+        self.trace.clear();
+        self.pivots = 0;
+        self.refactors = 0;
+        out.method = Method::Lemke;
+        out.pivots = 0;
+        out.iterations = 0;
+        out.z.clear();
+        out.z.resize(n, 0.0);
+        out.w.clear();
+        out.w.extend_from_slice(lcp.q());
+        if lcp.q().iter().all(|&x| x >= 0.0) {
+            out.report = verify_into(lcp, &out.z, None, &mut self.scratch);
+            return Ok(());
+        }
+
+        let params = self.params;
+        let mut outcome = self.attempt(lcp, out, params.zero_tolerance);
+        let fallback = params.fallback_zero_tolerance;
+        let retry = match outcome {
+            Ok(()) => !out.report.is_solution(RETRY_ABOVE),
+            Err(Failure::Ray | Failure::Singular) => true,
+            Err(Failure::Limit) => false,
+        };
+        if retry && fallback > 0.0 && fallback != params.zero_tolerance {
+            // Keep the first answer (the spare's buffers are reused).
+            self.spare.clone_from(out);
+            let first = outcome;
+            outcome = self.attempt(lcp, out, fallback);
+            let second_better = match (first, outcome) {
+                (_, Ok(())) if out.report.is_solution(RETRY_ABOVE) => true,
+                (Ok(()), Ok(())) => out.report.scaled_max() < self.spare.report.scaled_max(),
+                (Ok(()), Err(_)) => false,
+                (Err(_), _) => true,
+            };
+            if !second_better {
+                std::mem::swap(out, &mut self.spare);
+                outcome = first;
+            }
+        }
+        out.pivots = self.pivots;
+        out.iterations = self.refactors;
+        let pivots = self.pivots;
+        match outcome {
+            Ok(()) => Ok(()),
+            Err(Failure::Ray) => Err(LcpError::RayTermination {
+                pivots,
+                best: Some(Box::new(out.clone())),
+            }),
+            Err(Failure::Limit) => Err(LcpError::PivotLimit {
+                pivots,
+                best: Some(Box::new(out.clone())),
+            }),
+            Err(Failure::Singular) => Err(LcpError::SingularBasis { pivots }),
+        }
+    }
+
+    /// One run of Lemke's method with the given Harris tolerance. On success
+    /// `out` holds the solution; on failure, the best iterate. Pivots and
+    /// refactorisations are added to `self.pivots` and `self.refactors`.
+    fn attempt(
+        &mut self,
+        lcp: &Lcp,
+        out: &mut LcpSolution,
+        zero_tolerance: f64,
+    ) -> Result<(), Failure> {
+        let n = lcp.dim();
+        let params = self.params;
+        let limit = params.pivot_limit(n);
+        self.trace.clear();
+        let t = &mut self.tableau;
+        t.load(lcp);
+        let z0 = t.z0();
+        self.best_z.clear();
+        self.best_z.resize(n, 0.0);
+        let mut best_z0 = f64::INFINITY;
+        let mut since_refactor = 0;
+
+        let mut entering = z0;
+        let mut next_row = Some(t.initial_row());
+        loop {
+            if self.pivots >= limit {
+                self.finish_best(lcp, out);
+                return Err(Failure::Limit);
+            }
+            let t = &mut self.tableau;
+            t.entering_column(entering);
+            let mut row = next_row
+                .take()
+                .or_else(|| t.leaving_row(params.pivot_tolerance, zero_tolerance));
+            // A ray, or a pivot small relative to its row, may be an artefact
+            // of drift in the updated inverse (Cline sec. 4.8.3): decide again
+            // on a fresh factorisation before accepting either.
+            let suspicious = row.is_none_or(|r| t.relative_pivot(r) < SMALL_PIVOT);
+            if suspicious && since_refactor > 0 {
+                self.refactors += 1;
+                since_refactor = 0;
+                if t.refactor().is_err() {
+                    self.finish_best(lcp, out);
+                    return Err(Failure::Singular);
+                }
+                t.entering_column(entering);
+                row = t.leaving_row(params.pivot_tolerance, zero_tolerance);
+            }
+            let Some(r) = row else {
+                self.finish_best(lcp, out);
+                return Err(Failure::Ray);
+            };
+            let leaving = t.pivot(r, entering);
+            self.pivots += 1;
+            since_refactor += 1;
+            if params.record_trace {
+                self.trace.push(PivotRecord {
+                    entering: Variable::from_index(entering, n),
+                    leaving: Variable::from_index(leaving, n),
+                    ratio: t.value(r) * t.unscale(entering),
+                });
+            }
+            if leaving == z0 {
+                break;
+            }
+            if params.refactor_interval > 0 && since_refactor >= params.refactor_interval {
+                self.refactors += 1;
+                since_refactor = 0;
+                if t.refactor().is_err() {
+                    self.finish_best(lcp, out);
+                    return Err(Failure::Singular);
+                }
+            }
+            // Remember the iterate with the smallest z0: z0 is exactly the
+            // largest violation of w >= 0 at an almost-complementary point
+            // (in the scaled problem).
+            let z0_value = t.value(t.pos[z0]);
+            if z0_value < best_z0 {
+                best_z0 = z0_value;
+                t.current_z(&mut self.best_z);
+            }
+            // The complement of the variable that left enters next.
+            entering = if leaving < n {
+                leaving + n
+            } else {
+                leaving - n
+            };
+        }
+
+        self.refactors += 1;
+        if self.tableau.final_solve(&mut out.z).is_err() {
+            self.finish_best(lcp, out);
+            return Err(Failure::Singular);
+        }
+        self.finish(lcp, out);
+        Ok(())
+    }
+
+    /// Projects `out.z` onto `z >= 0`, recomputes `w` and the report.
+    fn finish(&mut self, lcp: &Lcp, out: &mut LcpSolution) {
+        for z in &mut out.z {
+            *z = z.max(0.0);
+        }
+        lcp.affine(&out.z, &mut out.w);
+        out.report = verify_into(lcp, &out.z, Some(&out.w), &mut self.scratch);
+    }
+
+    /// Fills `out` with the best iterate.
+    fn finish_best(&mut self, lcp: &Lcp, out: &mut LcpSolution) {
+        out.z.copy_from_slice(&self.best_z);
+        self.finish(lcp, out);
+    }
+}
+
+/// Why an attempt ended without a solution.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Failure {
+    Ray,
+    Limit,
+    Singular,
+}

@@ -1,0 +1,51 @@
+//! Linear complementarity problems and their solvers, for contact mechanics
+//! and anything else.
+//!
+//! An LCP asks for `z` with `w = M z + q`, `z >= 0`, `w >= 0`, `z'w = 0`. In
+//! rigid-body simulation `z` holds contact impulses (or forces) and friction
+//! multipliers, `w` the matching separating velocities; `M` may be positive
+//! definite, singular (redundant contacts) or non-symmetric (friction).
+//!
+//! This crate stands alone: it depends on faer (re-exported as
+//! [`faer`], so you build matrices with the same version) and thiserror, and on
+//! no other crate of the contact workspace. It provides:
+//!
+//! - [`Lcp`]: a validated problem (square, matching sizes, every entry finite);
+//! - [`Lemke`]: Lemke's complementary pivoting with lexicographic
+//!   anti-cycling, a per-pivot update of the basis inverse and periodic
+//!   refactorisation; solves copositive-plus problems (such as the
+//!   Anitescu-Potra time-stepping LCP) and P-matrix problems;
+//! - [`verify`]: a solver-independent certificate of any claimed solution.
+//!
+//! Every solver is a struct that owns its workspace: solving a second problem
+//! of the same size allocates nothing. No solver panics on valid input; not
+//! finding a solution is a typed [`LcpError`] carrying the best iterate.
+//!
+//! ```
+//! use contact_lcp::{Lcp, Lemke, faer::mat};
+//!
+//! // w = M z + q with M symmetric positive definite.
+//! let m = mat![[2.0, 1.0], [1.0, 2.0]];
+//! let lcp = Lcp::new(m, vec![-1.0, 1.0])?;
+//! let sol = Lemke::default().solve(&lcp)?;
+//! assert!((sol.z[0] - 0.5).abs() < 1e-12 && sol.z[1] == 0.0);
+//! assert!((sol.w[1] - 1.5).abs() < 1e-12);
+//! assert!(sol.report.is_solution(1e-12));
+//! # Ok::<(), contact_lcp::LcpError>(())
+//! ```
+
+pub use faer;
+
+mod dense_lu;
+mod error;
+mod lemke;
+mod problem;
+mod scaling;
+mod solution;
+mod verify;
+
+pub use error::LcpError;
+pub use lemke::{Lemke, LemkeParams, PivotRecord, Variable};
+pub use problem::Lcp;
+pub use solution::{LcpSolution, Method};
+pub use verify::{VerifyReport, verify, verify_z};

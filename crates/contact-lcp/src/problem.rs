@@ -1,0 +1,167 @@
+//! The plain linear complementarity problem.
+
+use faer::{Mat, MatRef};
+
+use crate::error::LcpError;
+
+/// A linear complementarity problem LCP(M, q): find `z` with
+///
+/// ```text
+/// w = M z + q,   z >= 0,   w >= 0,   z'w = 0.
+/// ```
+///
+/// `M` is a dense square `n x n` matrix (any sign pattern, symmetric or not),
+/// `q` a vector of length `n`. Every entry is finite: the constructors check
+/// it, so solvers never see NaN or infinity. `n == 0` is a valid, empty
+/// problem whose solution is the empty vector.
+#[derive(Clone, Debug)]
+pub struct Lcp {
+    m: Mat<f64>,
+    q: Vec<f64>,
+}
+
+impl Lcp {
+    /// Builds a problem from a faer matrix and a vector.
+    ///
+    /// # Errors
+    ///
+    /// - [`LcpError::NotSquare`] if `m` is not square;
+    /// - [`LcpError::DimensionMismatch`] if `q.len()` differs from the size of `m`;
+    /// - [`LcpError::NonFinite`] naming the first NaN or infinite entry
+    ///   (`what = "m"`, scanned column by column, then `what = "q"`, `col = 0`).
+    pub fn new(m: Mat<f64>, q: Vec<f64>) -> Result<Self, LcpError> {
+        let (rows, cols) = (m.nrows(), m.ncols());
+        if rows != cols {
+            return Err(LcpError::NotSquare { rows, cols });
+        }
+        if q.len() != rows {
+            return Err(LcpError::DimensionMismatch {
+                matrix: rows,
+                vector: q.len(),
+            });
+        }
+        for j in 0..cols {
+            if let Some(i) = m.col_as_slice(j).iter().position(|x| !x.is_finite()) {
+                return Err(LcpError::NonFinite {
+                    what: "m",
+                    row: i,
+                    col: j,
+                });
+            }
+        }
+        if let Some(i) = q.iter().position(|x| !x.is_finite()) {
+            return Err(LcpError::NonFinite {
+                what: "q",
+                row: i,
+                col: 0,
+            });
+        }
+        Ok(Self { m, q })
+    }
+
+    /// Builds a problem from a row-major `n x n` slice and a vector.
+    ///
+    /// # Errors
+    ///
+    /// - [`LcpError::BadLength`] if `m.len() != n * n`;
+    /// - [`LcpError::DimensionMismatch`] if `q.len() != n`;
+    /// - [`LcpError::NonFinite`] as for [`Lcp::new`].
+    pub fn from_row_major(n: usize, m: &[f64], q: &[f64]) -> Result<Self, LcpError> {
+        let expected = n.checked_mul(n).ok_or(LcpError::BadLength {
+            what: "m",
+            expected: usize::MAX,
+            found: m.len(),
+        })?;
+        if m.len() != expected {
+            return Err(LcpError::BadLength {
+                what: "m",
+                expected,
+                found: m.len(),
+            });
+        }
+        if q.len() != n {
+            return Err(LcpError::DimensionMismatch {
+                matrix: n,
+                vector: q.len(),
+            });
+        }
+        let mat = Mat::from_fn(n, n, |i, j| m[i * n + j]);
+        Self::new(mat, q.to_vec())
+    }
+
+    /// The dimension `n` of the problem.
+    #[must_use]
+    pub fn dim(&self) -> usize {
+        self.q.len()
+    }
+
+    /// The matrix `M`.
+    #[must_use]
+    pub fn m(&self) -> MatRef<'_, f64> {
+        self.m.as_ref()
+    }
+
+    /// The vector `q`.
+    #[must_use]
+    pub fn q(&self) -> &[f64] {
+        &self.q
+    }
+
+    /// Takes the problem apart, so a caller can refill and reuse the buffers
+    /// for the next problem of the same size.
+    #[must_use]
+    pub fn into_parts(self) -> (Mat<f64>, Vec<f64>) {
+        (self.m, self.q)
+    }
+
+    /// Column `j` of `M` as a contiguous slice.
+    pub(crate) fn col(&self, j: usize) -> &[f64] {
+        self.m.col_as_slice(j)
+    }
+
+    /// `out = M z + q`.
+    ///
+    /// Preconditions: `z.len() == out.len() == self.dim()`.
+    pub(crate) fn affine(&self, z: &[f64], out: &mut [f64]) {
+        out.copy_from_slice(&self.q);
+        for (j, &zj) in z.iter().enumerate() {
+            if zj != 0.0 {
+                for (o, &mij) in out.iter_mut().zip(self.col(j)) {
+                    *o += mij * zj;
+                }
+            }
+        }
+    }
+
+    /// Largest absolute entry of `M` (0 for the empty problem).
+    pub(crate) fn m_max_abs(&self) -> f64 {
+        (0..self.dim())
+            .flat_map(|j| self.col(j).iter())
+            .fold(0.0_f64, |a, &x| a.max(x.abs()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn row_major_layout_is_respected() {
+        let lcp = Lcp::from_row_major(2, &[1.0, 2.0, 3.0, 4.0], &[5.0, 6.0]).unwrap();
+        assert_eq!(lcp.m()[(0, 1)], 2.0);
+        assert_eq!(lcp.m()[(1, 0)], 3.0);
+        assert_eq!(lcp.q(), &[5.0, 6.0]);
+        let mut w = [0.0; 2];
+        lcp.affine(&[1.0, 1.0], &mut w);
+        assert_eq!(w, [8.0, 13.0]);
+        assert_eq!(lcp.m_max_abs(), 4.0);
+    }
+
+    #[test]
+    fn empty_problem_is_valid() {
+        let lcp = Lcp::new(Mat::zeros(0, 0), Vec::new()).unwrap();
+        assert_eq!(lcp.dim(), 0);
+        let (m, q) = lcp.into_parts();
+        assert_eq!((m.nrows(), q.len()), (0, 0));
+    }
+}

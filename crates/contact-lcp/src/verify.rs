@@ -1,0 +1,224 @@
+//! A certificate for any claimed LCP solution, whatever solver produced it.
+//!
+//! For `w = M z + q, z >= 0, w >= 0, z'w = 0` the report measures, in max
+//! norms, how far a pair `(z, w)` is from satisfying each of the four
+//! conditions, and divides each error by a scale of the problem so one
+//! tolerance fits problems in any units:
+//!
+//! - `scale` (the scale of `w`) `= max(||M||_max ||z||_inf, ||q||_inf)`;
+//! - `z_scale` (the scale of `z`) `= max(||z||_inf, scale / ||M||_max)`;
+//!
+//! either is replaced by 1 when it is 0 (then everything is 0 and the errors
+//! are absolute). Errors in `w` and the residual are divided by `scale`,
+//! errors in `z` by `z_scale`, and the complementarity `max |z_i w_i|` by
+//! `z_scale * scale`. [`VerifyReport::scaled_max`] is the largest of these.
+
+use crate::problem::Lcp;
+
+/// Feasibility and complementarity errors of a candidate solution.
+///
+/// Raw errors are in the units of the problem; use
+/// [`scaled_max`](Self::scaled_max) or [`is_solution`](Self::is_solution) to
+/// judge them. Any non-finite input, or a length mismatch, gives infinite
+/// errors (never a panic).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct VerifyReport {
+    /// `max(0, -z_i)` over `i`: how negative `z` is.
+    pub z_violation: f64,
+    /// `max(0, -w_i)` over `i`: how negative `w` is.
+    pub w_violation: f64,
+    /// `max |z_i w_i|` over `i`.
+    pub complementarity: f64,
+    /// `max |w_i - (M z + q)_i|` over `i`: whether the given `w` belongs to `z`.
+    pub residual: f64,
+    /// The scale of `w`: `max(||M||_max ||z||_inf, ||q||_inf)`, or 1 if that is 0.
+    pub scale: f64,
+    /// The scale of `z`: `max(||z||_inf, scale / ||M||_max)`, or 1 if that is 0.
+    pub z_scale: f64,
+}
+
+impl VerifyReport {
+    /// A report whose every error is infinite (for invalid input).
+    #[must_use]
+    pub fn infinite() -> Self {
+        Self {
+            z_violation: f64::INFINITY,
+            w_violation: f64::INFINITY,
+            complementarity: f64::INFINITY,
+            residual: f64::INFINITY,
+            scale: 1.0,
+            z_scale: 1.0,
+        }
+    }
+
+    /// `z_violation / z_scale`.
+    #[must_use]
+    pub fn scaled_z_violation(&self) -> f64 {
+        self.z_violation / self.z_scale
+    }
+
+    /// `w_violation / scale`.
+    #[must_use]
+    pub fn scaled_w_violation(&self) -> f64 {
+        self.w_violation / self.scale
+    }
+
+    /// `complementarity / (z_scale * scale)`.
+    #[must_use]
+    pub fn scaled_complementarity(&self) -> f64 {
+        self.complementarity / (self.z_scale * self.scale)
+    }
+
+    /// `residual / scale`.
+    #[must_use]
+    pub fn scaled_residual(&self) -> f64 {
+        self.residual / self.scale
+    }
+
+    /// The largest scaled error (infinite if any error is NaN or infinite).
+    #[must_use]
+    pub fn scaled_max(&self) -> f64 {
+        let errors = [
+            self.scaled_z_violation(),
+            self.scaled_w_violation(),
+            self.scaled_complementarity(),
+            self.scaled_residual(),
+        ];
+        if errors.iter().any(|e| !e.is_finite()) {
+            return f64::INFINITY;
+        }
+        errors.into_iter().fold(0.0, f64::max)
+    }
+
+    /// Whether every scaled error is at most `tol` (a relative tolerance such
+    /// as `1e-9`).
+    #[must_use]
+    pub fn is_solution(&self, tol: f64) -> bool {
+        self.scaled_max() <= tol
+    }
+}
+
+/// Certifies a claimed solution `(z, w)` of `lcp`.
+///
+/// `w` is checked against `M z + q`, recomputed here (the `residual` field),
+/// and `z >= 0`, `w >= 0`, `z'w = 0` are measured on the given vectors.
+/// Never panics: if `z` or `w` has the wrong length, or holds a NaN or an
+/// infinity, the report has infinite errors. Allocates one vector of length n.
+#[must_use]
+pub fn verify(lcp: &Lcp, z: &[f64], w: &[f64]) -> VerifyReport {
+    let mut scratch = Vec::new();
+    verify_into(lcp, z, Some(w), &mut scratch)
+}
+
+/// Certifies `z` alone: `w = M z + q` is computed here, so `residual` is 0.
+///
+/// Same conventions as [`verify`].
+#[must_use]
+pub fn verify_z(lcp: &Lcp, z: &[f64]) -> VerifyReport {
+    let mut scratch = Vec::new();
+    verify_into(lcp, z, None, &mut scratch)
+}
+
+/// [`verify`] with a caller-owned scratch vector (no allocation once it has
+/// capacity n). With `w == None`, `w = M z + q` is used.
+pub(crate) fn verify_into(
+    lcp: &Lcp,
+    z: &[f64],
+    w: Option<&[f64]>,
+    scratch: &mut Vec<f64>,
+) -> VerifyReport {
+    let n = lcp.dim();
+    if z.len() != n || w.is_some_and(|w| w.len() != n) {
+        return VerifyReport::infinite();
+    }
+    if z.iter().any(|x| !x.is_finite()) || w.is_some_and(|w| w.iter().any(|x| !x.is_finite())) {
+        return VerifyReport::infinite();
+    }
+    scratch.clear();
+    scratch.resize(n, 0.0);
+    lcp.affine(z, scratch);
+    let exact: &[f64] = scratch;
+    let w = w.unwrap_or(exact);
+
+    let m_norm = lcp.m_max_abs();
+    let z_inf = z.iter().fold(0.0_f64, |a, x| a.max(x.abs()));
+    let q_inf = lcp.q().iter().fold(0.0_f64, |a, x| a.max(x.abs()));
+    let mut scale = (m_norm * z_inf).max(q_inf);
+    if scale == 0.0 {
+        scale = 1.0;
+    }
+    let mut z_scale = if m_norm > 0.0 {
+        z_inf.max(scale / m_norm)
+    } else {
+        z_inf
+    };
+    if z_scale == 0.0 || !z_scale.is_finite() {
+        z_scale = 1.0;
+    }
+
+    let mut report = VerifyReport {
+        scale,
+        z_scale,
+        ..VerifyReport::default()
+    };
+    for i in 0..n {
+        report.z_violation = report.z_violation.max(-z[i]);
+        report.w_violation = report.w_violation.max(-w[i]);
+        report.complementarity = report.complementarity.max((z[i] * w[i]).abs());
+        report.residual = report.residual.max((w[i] - exact[i]).abs());
+    }
+    if !(report.residual.is_finite() && report.complementarity.is_finite()) {
+        return VerifyReport::infinite();
+    }
+    report
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lcp_2x2() -> Lcp {
+        // M = [[2, 1], [1, 2]], q = [-1, -1]: solution z = [1/3, 1/3], w = 0.
+        Lcp::from_row_major(2, &[2.0, 1.0, 1.0, 2.0], &[-1.0, -1.0]).unwrap()
+    }
+
+    #[test]
+    fn exact_solution_has_zero_error() {
+        let lcp = lcp_2x2();
+        let z = [1.0 / 3.0, 1.0 / 3.0];
+        let r = verify_z(&lcp, &z);
+        assert!(r.is_solution(1e-15), "{r:?}");
+        assert_eq!(r.scale, 1.0);
+    }
+
+    #[test]
+    fn each_violation_is_measured() {
+        let lcp = lcp_2x2();
+        // z = [1, 0]: w = [1, 0]; complementarity 1, nothing negative.
+        let r = verify(&lcp, &[1.0, 0.0], &[1.0, 0.0]);
+        assert_eq!(r.complementarity, 1.0);
+        assert_eq!((r.z_violation, r.w_violation, r.residual), (0.0, 0.0, 0.0));
+        assert_eq!(r.scale, 2.0);
+        assert_eq!(r.z_scale, 1.0);
+        assert_eq!(r.scaled_complementarity(), 0.5);
+        // z = 0, w = q: w is negative.
+        let r = verify_z(&lcp, &[0.0, 0.0]);
+        assert_eq!(r.w_violation, 1.0);
+        // z negative, and a w that does not belong to z.
+        let r = verify(&lcp, &[-1.0, 0.0], &[0.0, 0.0]);
+        assert_eq!(r.z_violation, 1.0);
+        assert_eq!(r.residual, 3.0);
+        assert!(!r.is_solution(1e-3));
+    }
+
+    #[test]
+    fn bad_input_gives_infinite_errors() {
+        let lcp = lcp_2x2();
+        assert!(!verify(&lcp, &[0.0], &[0.0, 0.0]).is_solution(1.0));
+        assert!(!verify(&lcp, &[0.0, 0.0], &[0.0]).is_solution(1.0));
+        assert!(!verify(&lcp, &[f64::NAN, 0.0], &[0.0, 0.0]).is_solution(1.0));
+        assert!(!verify(&lcp, &[0.0, 0.0], &[f64::INFINITY, 0.0]).is_solution(1.0));
+        assert_eq!(verify_z(&lcp, &[0.0]).scaled_max(), f64::INFINITY);
+    }
+}

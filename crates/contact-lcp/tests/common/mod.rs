@@ -1,0 +1,175 @@
+//! Test support: a seeded random generator, problem generators whose
+//! properties are known by construction, and a brute-force LCP solver.
+
+#![allow(dead_code)]
+
+use contact_lcp::Lcp;
+use contact_lcp::faer::Mat;
+use contact_lcp::faer::linalg::solvers::Solve;
+
+/// SplitMix64 (Steele, Lea, Flood 2014): tiny, seeded, reproducible across
+/// platforms and dependency versions.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Self {
+        Self(seed)
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in [0, 1).
+    pub fn unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    /// Uniform in [lo, hi).
+    pub fn range(&mut self, lo: f64, hi: f64) -> f64 {
+        lo + (hi - lo) * self.unit()
+    }
+
+    /// Uniform integer in [0, k).
+    pub fn below(&mut self, k: usize) -> usize {
+        (self.next_u64() % k as u64) as usize
+    }
+
+    pub fn mat(&mut self, rows: usize, cols: usize, lo: f64, hi: f64) -> Mat<f64> {
+        Mat::from_fn(rows, cols, |_, _| self.range(lo, hi))
+    }
+}
+
+/// `A A'`.
+pub fn gram(a: &Mat<f64>) -> Mat<f64> {
+    a * a.transpose()
+}
+
+/// Random symmetric positive definite: `A A' + 0.1 I`, A uniform in [-1, 1].
+pub fn random_pd(rng: &mut Rng, n: usize) -> Mat<f64> {
+    let a = rng.mat(n, n, -1.0, 1.0);
+    let mut m = gram(&a);
+    for i in 0..n {
+        m[(i, i)] += 0.1;
+    }
+    m
+}
+
+/// Random non-symmetric P-matrix: strictly row diagonally dominant with a
+/// positive diagonal (every principal submatrix is too, so by Gershgorin every
+/// principal minor is positive).
+pub fn random_p_matrix(rng: &mut Rng, n: usize) -> Mat<f64> {
+    let mut m = rng.mat(n, n, -1.0, 1.0);
+    for i in 0..n {
+        let off: f64 = (0..n).filter(|&j| j != i).map(|j| m[(i, j)].abs()).sum();
+        m[(i, i)] = off + rng.range(0.1, 1.0);
+    }
+    m
+}
+
+/// Random rank-deficient PSD: `A A'` with A n x k.
+pub fn random_psd(rng: &mut Rng, n: usize, k: usize) -> Mat<f64> {
+    gram(&rng.mat(n, k, -1.0, 1.0))
+}
+
+/// Copositive-plus, non-symmetric, friction-shaped: `[[P, E], [-E', 0]]`
+/// with P = B B' (a x a, rank at most k) PSD and E (a x b) with entries in
+/// {0, 1} like the friction-cone blocks. z'Mz = x'Px >= 0, and z'Mz = 0
+/// implies Px = 0, i.e. (M + M')z = 0.
+pub fn random_friction_form(rng: &mut Rng, a: usize, b: usize, k: usize) -> Mat<f64> {
+    let p = gram(&rng.mat(a, k, -1.0, 1.0));
+    let n = a + b;
+    Mat::from_fn(n, n, |i, j| match (i < a, j < a) {
+        (true, true) => p[(i, j)],
+        (true, false) => f64::from(u8::from((i + j) % 2 == 0)),
+        (false, true) => -f64::from(u8::from((i + j) % 2 == 0)),
+        (false, false) => 0.0,
+    })
+}
+
+/// `q = w* - M z*` for a random complementary pair (z*, w*) >= 0, with a
+/// fraction of degenerate indices (z*_i = w*_i = 0): the problem then has at
+/// least the solution z*.
+pub fn feasible_q(rng: &mut Rng, m: &Mat<f64>) -> (Vec<f64>, Vec<f64>) {
+    let n = m.nrows();
+    let mut z = vec![0.0; n];
+    let mut w = vec![0.0; n];
+    for i in 0..n {
+        match rng.below(5) {
+            0 | 1 => z[i] = rng.range(0.1, 2.0),
+            2 | 3 => w[i] = rng.range(0.1, 2.0),
+            _ => {}
+        }
+    }
+    let q = (0..n)
+        .map(|i| w[i] - (0..n).map(|j| m[(i, j)] * z[j]).sum::<f64>())
+        .collect();
+    (q, z)
+}
+
+/// Every solution of a small LCP by enumerating all 2^n complementary index
+/// sets: for each set S, solve `M_SS z_S = -q_S` (full-pivot LU; singular or
+/// inconsistent subsystems are skipped), and keep `z` if `z >= 0` and
+/// `w = M z + q >= 0` within `1e-9` relative. Near-duplicates (degenerate
+/// solutions found from several sets) are merged.
+///
+/// For a singular principal block only the basic solutions are found; that
+/// is enough here (a solvable LCP has a solution whose support block is
+/// nonsingular when M is a P-matrix; for other classes the test only checks
+/// Lemke against `verify`).
+pub fn brute_force(lcp: &Lcp) -> Vec<Vec<f64>> {
+    let n = lcp.dim();
+    assert!(n <= 16, "brute force is for small problems");
+    let m = lcp.m();
+    let q = lcp.q();
+    let scale = q.iter().fold(1.0_f64, |a, x| a.max(x.abs()));
+    let mut found: Vec<Vec<f64>> = Vec::new();
+    for mask in 0u32..(1 << n) {
+        let s: Vec<usize> = (0..n).filter(|&i| mask & (1 << i) != 0).collect();
+        let k = s.len();
+        let mut z = vec![0.0; n];
+        if k > 0 {
+            let mss = Mat::from_fn(k, k, |a, b| m[(s[a], s[b])]);
+            let rhs = Mat::from_fn(k, 1, |a, _| -q[s[a]]);
+            let sol = mss.full_piv_lu().solve(&rhs);
+            let res = &mss * &sol - &rhs;
+            let ok = (0..k).all(|a| sol[(a, 0)].is_finite() && res[(a, 0)].abs() <= 1e-10 * scale);
+            if !ok {
+                continue;
+            }
+            for (a, &i) in s.iter().enumerate() {
+                z[i] = sol[(a, 0)];
+            }
+        }
+        let zmax = z.iter().fold(1.0_f64, |a, x| a.max(x.abs()));
+        let tol = 1e-9 * scale.max(zmax);
+        if z.iter().any(|&x| x < -tol) {
+            continue;
+        }
+        let w_ok = (0..n).all(|i| {
+            let wi = q[i] + (0..n).map(|j| m[(i, j)] * z[j]).sum::<f64>();
+            wi >= -tol
+        });
+        if !w_ok {
+            continue;
+        }
+        let dup = found
+            .iter()
+            .any(|f| f.iter().zip(&z).all(|(a, b)| (a - b).abs() <= 1e-8 * zmax));
+        if !dup {
+            found.push(z);
+        }
+    }
+    found
+}
+
+/// Max-norm distance between two vectors.
+pub fn dist(a: &[f64], b: &[f64]) -> f64 {
+    a.iter()
+        .zip(b)
+        .fold(0.0, |m, (x, y)| f64::max(m, (x - y).abs()))
+}
