@@ -185,6 +185,25 @@ fn cube_turned_45_degrees_on_a_cube_touches_on_an_octagon() {
 }
 
 #[test]
+fn equal_faces_turned_by_round_off_give_four_points_not_eight() {
+    // Stacked unit cubes, the upper one turned by 1e-12 rad: clipping makes
+    // an octagon whose extra edges are 1e-12 m long. Those vertex pairs are
+    // one vertex each; duplicates would make the contact LCP degenerate.
+    let a = Pose::IDENTITY;
+    let b = Pose::new(DVec3::new(0.0, 0.0, 1.0), DQuat::from_rotation_z(1e-12));
+    let m = manifold(&unit_cube(), &a, &unit_cube(), &b, 1e-3);
+    assert_eq!(m.points.len(), 4, "{m:?}");
+    // A visible turn (1e-6 rad gives 5e-7 m edges) keeps all eight.
+    let b = Pose::new(DVec3::new(0.0, 0.0, 1.0), DQuat::from_rotation_z(1e-6));
+    assert_eq!(
+        manifold(&unit_cube(), &a, &unit_cube(), &b, 1e-3)
+            .points
+            .len(),
+        8
+    );
+}
+
+#[test]
 fn crossed_edges_touch_at_one_point() {
     // A: unit cube turned 45 degrees about x (top edge along x at height
     // sqrt(2)/2). B: the same turned about y, resting edge-down on A's edge:

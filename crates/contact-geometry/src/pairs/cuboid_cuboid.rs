@@ -29,6 +29,10 @@ use crate::{ContactManifold, ContactPoint, Feature};
 /// axis is already covered by a face axis.
 const PARALLEL: f64 = 1e-9;
 
+/// Clipped vertices closer than this, relative to the boxes' size, are the
+/// same vertex.
+const MERGE: f64 = 1e-9;
+
 /// How much an edge axis must out-separate the best face axis, relative to
 /// the boxes' size, before it is chosen.
 const EDGE_PREFERENCE: f64 = 1e-9;
@@ -245,7 +249,20 @@ fn clip_faces(
         }
     }
 
-    for (vertex, _) in &polygon[..len] {
+    // A vertex within MERGE (relative to the boxes' size) of the segment
+    // joining its neighbours adds nothing to the polygon: round-off made it.
+    // Two equal faces turned by 1e-12 rad clip to an "octagon" whose extra
+    // vertices sit on the square's edges; keeping them would hand the
+    // solver duplicated, collinear contacts and a degenerate LCP.
+    let merge = MERGE
+        * refb
+            .half
+            .iter()
+            .chain(&inc.half)
+            .fold(0.0_f64, |m, &h| m.max(h));
+    let kept = remove_redundant_vertices(&mut polygon, len, merge);
+
+    for (vertex, _) in &polygon[..kept] {
         let distance = normal.dot(vertex.point - face_centre);
         if distance <= margin {
             let incident = match vertex.incident {
@@ -261,6 +278,42 @@ fn clip_faces(
             });
         }
     }
+}
+
+/// Removes, one at a time, vertices of the closed polygon within `merge` of
+/// the segment joining their neighbours; returns the new length.
+fn remove_redundant_vertices(
+    polygon: &mut [(ClipVertex, EdgeTag); 8],
+    mut len: usize,
+    merge: f64,
+) -> usize {
+    let mut k = 0;
+    while len > 1 && k < len {
+        let prev = polygon[(k + len - 1) % len].0.point;
+        let next = polygon[(k + 1) % len].0.point;
+        let here = polygon[k].0.point;
+        if distance_to_segment(here, prev, next) <= merge {
+            polygon.copy_within(k + 1..len, k);
+            len -= 1;
+            // The previous vertex may have become redundant too.
+            k = k.saturating_sub(1);
+        } else {
+            k += 1;
+        }
+    }
+    len
+}
+
+/// Distance from `p` to the segment `a`-`b`.
+fn distance_to_segment(p: DVec3, a: DVec3, b: DVec3) -> f64 {
+    let ab = b - a;
+    let length_squared = ab.length_squared();
+    let t = if length_squared > 0.0 {
+        ((p - a).dot(ab) / length_squared).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    (a + t * ab - p).length()
 }
 
 /// One Sutherland-Hodgman pass: keeps the part of `input` with
