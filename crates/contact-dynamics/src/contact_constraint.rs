@@ -1,0 +1,45 @@
+//! One contact point between two bodies, as the dynamics layer sees it.
+
+use glam::DVec3;
+
+/// A unilateral contact between bodies `body_a` and `body_b` at one point.
+///
+/// The normal is a world-frame unit vector pointing from `a` to `b`: a
+/// positive normal impulse pushes `b` along it and `a` against it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ContactConstraint {
+    /// Index of the first body.
+    pub body_a: usize,
+    /// Index of the second body.
+    pub body_b: usize,
+    /// Contact point, world frame (m): where the impulses act.
+    pub point: DVec3,
+    /// Unit normal from `a` to `b`, world frame.
+    pub normal: DVec3,
+    /// Signed gap along the normal (m); negative when overlapping.
+    pub distance: f64,
+    /// Coulomb friction coefficient of the pair (>= 0).
+    pub friction: f64,
+}
+
+impl ContactConstraint {
+    /// Checks indices, finiteness and the unit normal; `Err` holds the reason.
+    pub(crate) fn check(&self, body_count: usize) -> Result<(), &'static str> {
+        if self.body_a >= body_count || self.body_b >= body_count {
+            return Err("body index out of range");
+        }
+        if self.body_a == self.body_b {
+            return Err("a body cannot touch itself");
+        }
+        if !(self.point.is_finite() && self.normal.is_finite() && self.distance.is_finite()) {
+            return Err("point, normal or distance is not finite");
+        }
+        if (self.normal.length_squared() - 1.0).abs() > 1e-9 {
+            return Err("normal is not a unit vector");
+        }
+        if !(self.friction.is_finite() && self.friction >= 0.0) {
+            return Err("friction is negative or not finite");
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,56 @@
+//! The one error type of the dynamics layer.
+
+use contact_lcp::LcpError;
+
+/// What went wrong while building or solving a dynamics problem.
+#[non_exhaustive]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum DynamicsError {
+    /// A dynamic body needs a shape with finite volume.
+    #[error("a dynamic body cannot have an unbounded shape ({kind})")]
+    UnboundedDynamicShape {
+        /// Kind of the shape that was given.
+        kind: &'static str,
+    },
+    /// The body frame must sit at the centre of mass (its origin is where
+    /// twists are measured); the mass properties put it elsewhere.
+    #[error(
+        "body frame must be at the centre of mass, but the local centre of mass is {local_com:?}"
+    )]
+    FrameNotAtCentreOfMass {
+        /// The centre of mass in the body frame.
+        local_com: [f64; 3],
+    },
+    /// A coefficient of friction is negative or not finite.
+    #[error("friction coefficient must be finite and >= 0, got {value}")]
+    InvalidFriction {
+        /// The offending value.
+        value: f64,
+    },
+    /// A body's pose or twist holds NaN or infinity.
+    #[error("state of body {body} is not finite")]
+    NonFiniteState {
+        /// Index of the body.
+        body: usize,
+    },
+    /// A contact refers to a body that does not exist, to the same body
+    /// twice, or has a non-finite or non-unit normal, point or distance.
+    #[error("contact {contact} is invalid: {reason}")]
+    InvalidContact {
+        /// Index of the contact.
+        contact: usize,
+        /// What is wrong with it.
+        reason: &'static str,
+    },
+    /// A step or parameter value is outside its allowed range.
+    #[error("parameter {name} = {value} is outside its allowed range")]
+    InvalidParameter {
+        /// Name of the parameter.
+        name: &'static str,
+        /// The offending value.
+        value: f64,
+    },
+    /// The complementarity solver failed.
+    #[error("contact LCP could not be solved: {0}")]
+    Lcp(#[from] LcpError),
+}

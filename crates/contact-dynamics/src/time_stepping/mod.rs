@@ -1,0 +1,10 @@
+//! Velocity-level time stepping after Anitescu and Potra (Cline 2002,
+//! sec. 2.7.3): the contact problem of one step as an LCP.
+
+mod params;
+mod solution;
+mod stepper;
+
+pub use params::TimeSteppingParams;
+pub use solution::StepSolution;
+pub use stepper::TimeStepping;

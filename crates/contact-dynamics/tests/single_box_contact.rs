@@ -1,0 +1,161 @@
+//! Guards the Anitescu-Potra step problem on one box against closed-form
+//! answers: a resting box's contacts carry exactly its weight, a sliding box
+//! loses exactly mu g h of speed per step, and a box on a slope gentler than
+//! the friction cone sticks.
+
+use contact_dynamics::{
+    ContactConstraint, RigidBody, StepSolution, TimeStepping, TimeSteppingParams,
+    friction_directions,
+};
+use contact_geometry::Shape;
+use contact_math::{MassProperties, Pose, Twist};
+use glam::{DQuat, DVec3};
+
+const G: f64 = 9.81;
+const H: f64 = 0.01;
+const MASS: f64 = 2.0;
+
+/// Ground (body 0) with normal `up`, and a unit cube (body 1) resting on it
+/// with its four bottom corners as contacts.
+fn box_on_plane(
+    up: DVec3,
+    friction: f64,
+    twist: Twist,
+) -> (Vec<RigidBody>, Vec<ContactConstraint>) {
+    let tilt = DQuat::from_rotation_arc(DVec3::Z, up);
+    let ground = RigidBody::fixed(Shape::half_space(up).unwrap(), Pose::IDENTITY);
+    let half = DVec3::splat(0.5);
+    let mut cube = RigidBody::dynamic(
+        Shape::cuboid(half).unwrap(),
+        MassProperties::solid_box(MASS, half).unwrap(),
+        Pose::new(0.5 * up, tilt),
+    )
+    .unwrap();
+    cube.twist = twist;
+    let contacts = [(-0.5, -0.5), (-0.5, 0.5), (0.5, -0.5), (0.5, 0.5)]
+        .map(|(x, y)| ContactConstraint {
+            body_a: 0,
+            body_b: 1,
+            point: tilt * DVec3::new(x, y, 0.0),
+            normal: up,
+            distance: 0.0,
+            friction,
+        })
+        .to_vec();
+    (vec![ground, cube], contacts)
+}
+
+fn step(bodies: &[RigidBody], contacts: &[ContactConstraint]) -> StepSolution {
+    let mut solution = StepSolution::default();
+    TimeStepping::new(TimeSteppingParams::default())
+        .solve(bodies, contacts, DVec3::new(0.0, 0.0, -G), H, &mut solution)
+        .unwrap();
+    assert!(
+        solution.lcp_report.is_solution(1e-9),
+        "{:?}",
+        solution.lcp_report
+    );
+    solution
+}
+
+#[test]
+fn resting_box_contacts_carry_exactly_its_weight() {
+    let (bodies, contacts) = box_on_plane(DVec3::Z, 0.5, Twist::ZERO);
+    let s = step(&bodies, &contacts);
+    let total: f64 = s.normal_impulses.iter().sum();
+    // Newton: the impulse that cancels gravity over one step is m g h.
+    assert!((total - MASS * G * H).abs() < 1e-12, "{total}");
+    assert!(s.velocities[1].linear.length() < 1e-12);
+    assert!(s.velocities[1].angular.length() < 1e-12);
+    // No tangential load, so no friction.
+    assert!(s.friction_impulses.iter().all(|f| f.length() < 1e-12));
+}
+
+#[test]
+fn sliding_box_decelerates_by_mu_g() {
+    // Slide along the first friction direction, where the pyramid's edge is
+    // the true Coulomb cone: the friction impulse is mu m g h, against v.
+    let mu = 0.4;
+    let mut directions = Vec::new();
+    friction_directions(DVec3::Z, 4, &mut directions);
+    let along = directions[0];
+    let v0 = 3.0;
+    let (bodies, contacts) = box_on_plane(DVec3::Z, mu, Twist::new(v0 * along, DVec3::ZERO));
+    let s = step(&bodies, &contacts);
+    let v = s.velocities[1].linear;
+    // Coulomb: dv = -mu g h along the motion (v0 >> mu g h, so it keeps sliding).
+    assert!((v.dot(along) - (v0 - mu * G * H)).abs() < 1e-9, "{v}");
+    assert!(v.z.abs() < 1e-12);
+    let friction: DVec3 = s.friction_impulses.iter().sum();
+    assert!(
+        (friction + mu * MASS * G * H * along).length() < 1e-9,
+        "{friction}"
+    );
+    // Each contact's friction is on the cone's boundary (it slides).
+    for (f, n) in s.friction_impulses.iter().zip(&s.normal_impulses) {
+        assert!((f.length() - mu * n).abs() < 1e-9, "{f} vs {n}");
+    }
+}
+
+#[test]
+fn box_on_a_gentle_slope_sticks_and_on_a_steep_one_slides() {
+    // Slope angle with tan(angle) = 0.3 < mu / sqrt(2) = 0.354: inside even
+    // the pyramid's inscribed cone whatever its orientation, so static
+    // friction must hold the box exactly still.
+    let mu = 0.5;
+    let gentle = DVec3::new(0.0, -0.3, 1.0).normalize();
+    let (bodies, contacts) = box_on_plane(gentle, mu, Twist::ZERO);
+    let s = step(&bodies, &contacts);
+    assert!(
+        s.velocities[1].linear.length() < 1e-12,
+        "{:?}",
+        s.velocities[1]
+    );
+    // tan(angle) = 0.8 > mu: no friction cone can hold it; it must move
+    // down the slope, and at most as fast as frictionless sliding.
+    let steep = DVec3::new(0.0, -0.8, 1.0).normalize();
+    let (bodies, contacts) = box_on_plane(steep, mu, Twist::ZERO);
+    let s = step(&bodies, &contacts);
+    let v = s.velocities[1].linear;
+    let downhill =
+        (DVec3::new(0.0, 0.0, -1.0) - DVec3::new(0.0, 0.0, -1.0).dot(steep) * steep).normalize();
+    let frictionless = G * H * downhill.dot(DVec3::new(0.0, 0.0, -1.0));
+    assert!(
+        v.dot(downhill) > 1e-3 * frictionless && v.dot(downhill) < frictionless,
+        "{v}"
+    );
+    assert!(
+        v.dot(steep).abs() < 1e-12,
+        "leaves or sinks into the slope: {v}"
+    );
+}
+
+#[test]
+fn bad_input_is_a_typed_error() {
+    let (mut bodies, contacts) = box_on_plane(DVec3::Z, 0.5, Twist::ZERO);
+    let mut out = StepSolution::default();
+    let mut stepper = TimeStepping::new(TimeSteppingParams::default());
+    let gravity = DVec3::new(0.0, 0.0, -G);
+    assert!(
+        stepper
+            .solve(&bodies, &contacts, gravity, 0.0, &mut out)
+            .is_err()
+    );
+    assert!(
+        stepper
+            .solve(&bodies, &contacts, DVec3::NAN, H, &mut out)
+            .is_err()
+    );
+    let mut bad = contacts.clone();
+    bad[2].body_b = 7;
+    assert!(stepper.solve(&bodies, &bad, gravity, H, &mut out).is_err());
+    bad = contacts.clone();
+    bad[1].normal = DVec3::new(0.0, 0.0, 2.0);
+    assert!(stepper.solve(&bodies, &bad, gravity, H, &mut out).is_err());
+    bodies[1].twist.linear.x = f64::INFINITY;
+    assert!(
+        stepper
+            .solve(&bodies, &contacts, gravity, H, &mut out)
+            .is_err()
+    );
+}
