@@ -1,0 +1,66 @@
+//! The collision pass: from shapes at poses to contact constraints.
+//!
+//! Every pair with at least one dynamic body is tested (a quadratic pass;
+//! the broad phase of the geometry layer replaces it as scenes grow). Pairs
+//! are visited in index order and points kept in the generator's order, so
+//! the constraint list, and so the whole step, is deterministic.
+
+use contact_dynamics::{ContactConstraint, RigidBody};
+use contact_geometry::{ContactManifold, ManifoldGenerator};
+
+use crate::SimError;
+
+/// Finds contact constraints between bodies; owns its scratch memory.
+#[derive(Debug, Default)]
+pub struct CollisionPass {
+    generator: ManifoldGenerator,
+    manifold: ContactManifold,
+}
+
+impl CollisionPass {
+    /// Fills `out` with one constraint per contact point of every pair
+    /// closer than `margin` (m). A pair's friction coefficient is the
+    /// geometric mean of its bodies' coefficients.
+    ///
+    /// # Errors
+    /// [`SimError::Geometry`] naming the pair when a query fails.
+    pub fn detect(
+        &mut self,
+        bodies: &[RigidBody],
+        margin: f64,
+        out: &mut Vec<ContactConstraint>,
+    ) -> Result<(), SimError> {
+        out.clear();
+        for (a, body_a) in bodies.iter().enumerate() {
+            for (b, body_b) in bodies.iter().enumerate().skip(a + 1) {
+                if !body_a.is_dynamic() && !body_b.is_dynamic() {
+                    continue;
+                }
+                self.generator
+                    .compute(
+                        &body_a.shape,
+                        &body_a.pose,
+                        &body_b.shape,
+                        &body_b.pose,
+                        margin,
+                        &mut self.manifold,
+                    )
+                    .map_err(|source| SimError::Geometry {
+                        body_a: a,
+                        body_b: b,
+                        source,
+                    })?;
+                let friction = (body_a.friction() * body_b.friction()).sqrt();
+                out.extend(self.manifold.points.iter().map(|point| ContactConstraint {
+                    body_a: a,
+                    body_b: b,
+                    point: point.midpoint(),
+                    normal: self.manifold.normal,
+                    distance: point.distance,
+                    friction,
+                }));
+            }
+        }
+        Ok(())
+    }
+}

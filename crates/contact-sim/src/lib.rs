@@ -1,0 +1,35 @@
+//! Simulation of rigid bodies in contact: a [`World`] of bodies under
+//! gravity, the collision pass that turns shapes into contact constraints,
+//! and steppers that advance the world in time.
+//!
+//! The default stepper, [`FixedStepper`], takes fixed steps of the
+//! velocity-level Anitescu-Potra scheme (Cline 2002, sec. 2.7.3): contacts
+//! within a margin are found, the step's complementarity problem is solved
+//! exactly (Lemke's method), and positions are integrated with the new
+//! velocities.
+//!
+//! ```
+//! use contact_sim::{FixedStepParams, FixedStepper, scenes};
+//!
+//! let mut world = scenes::box_stack(&scenes::BoxStack::default()).unwrap();
+//! let mut stepper = FixedStepper::new(FixedStepParams::default()).unwrap();
+//! for _ in 0..10 {
+//!     stepper.step(&mut world).unwrap();
+//! }
+//! assert!(world.time() > 0.04);
+//! ```
+
+mod collision;
+mod error;
+pub mod scenes;
+mod stepper;
+mod world;
+
+pub use collision::CollisionPass;
+pub use error::SimError;
+pub use stepper::{FixedStepParams, FixedStepper, StepReport};
+pub use world::{BodyId, World};
+
+pub use contact_dynamics::{ContactConstraint, RigidBody, StepSolution, TimeSteppingParams};
+pub use contact_geometry::Shape;
+pub use contact_math::{MassProperties, Pose, Twist};
