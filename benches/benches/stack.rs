@@ -1,0 +1,22 @@
+//! Step time of the five-box stack of issue 2 (h = 1/240 s, friction 0.5),
+//! measured on a stack that has already settled for 0.5 s so the figure is
+//! that of steady resting contact.
+
+use contact_sim::scenes::{BoxStack, box_stack};
+use contact_sim::{FixedStepParams, FixedStepper};
+use criterion::{Criterion, criterion_group, criterion_main};
+
+fn stack_step(c: &mut Criterion) {
+    let mut world = box_stack(&BoxStack::default()).expect("default stack is valid");
+    let mut stepper =
+        FixedStepper::new(FixedStepParams::default()).expect("default params are valid");
+    for _ in 0..120 {
+        stepper.step(&mut world).expect("stack steps");
+    }
+    c.bench_function("stack/5 boxes/step", |b| {
+        b.iter(|| stepper.step(&mut world).expect("stack steps"))
+    });
+}
+
+criterion_group!(benches, stack_step);
+criterion_main!(benches);

@@ -1,0 +1,42 @@
+//! Project automation, run as `cargo xtask <command>` (alias in
+//! `.cargo/config.toml`). `cargo xtask --help` lists the commands.
+
+mod check_layers;
+
+use std::process::ExitCode;
+
+const HELP: &str = "\
+cargo xtask <command> [args]
+
+Commands:
+  check-layers   check that the workspace's crates depend only downward
+                 (contact-math -> contact-lcp -> contact-geometry ->
+                 contact-dynamics -> contact-sim; contact-lcp stands alone)
+  bench          run the criterion benches and write target/bench-report/ (not yet implemented)
+  regress        run the regression suite under regress/ (not yet implemented)
+  solve-lcp      solve an LCP from a JSON file (not yet implemented)
+  help           print this text
+";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let Some(command) = args.first() else {
+        eprint!("{HELP}");
+        return ExitCode::FAILURE;
+    };
+    match command.as_str() {
+        "help" | "--help" | "-h" => {
+            print!("{HELP}");
+            ExitCode::SUCCESS
+        }
+        "check-layers" => check_layers::run(),
+        "bench" | "regress" | "solve-lcp" => {
+            eprintln!("xtask {command}: not yet implemented (see the open issues)");
+            ExitCode::FAILURE
+        }
+        other => {
+            eprintln!("xtask: unknown command `{other}`\n\n{HELP}");
+            ExitCode::FAILURE
+        }
+    }
+}
