@@ -2,6 +2,7 @@
 
 use contact_dynamics::DynamicsError;
 use contact_geometry::GeometryError;
+use contact_math::MathError;
 
 /// What went wrong while building or stepping a world.
 #[non_exhaustive]
@@ -25,9 +26,18 @@ pub enum SimError {
         /// What the geometry layer reported.
         source: GeometryError,
     },
-    /// A shape, material or mass was invalid while building a scene.
-    #[error("invalid scene: {0}")]
-    Scene(String),
+    /// A scene description cannot be built as given.
+    #[error("invalid scene: {reason}")]
+    Scene {
+        /// What is wrong with it.
+        reason: &'static str,
+    },
+    /// A shape of a scene is invalid (a size not positive, say).
+    #[error("invalid shape: {0}")]
+    Shape(#[source] GeometryError),
+    /// Mass properties of a scene are invalid.
+    #[error("invalid mass properties: {0}")]
+    Mass(#[from] MathError),
     /// The dynamics layer failed (bad state, solver gave up).
     #[error(transparent)]
     Dynamics(#[from] DynamicsError),

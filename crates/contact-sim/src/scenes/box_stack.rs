@@ -42,11 +42,14 @@ impl Default for BoxStack {
 /// below.
 ///
 /// # Errors
-/// [`SimError::Scene`] when a size, mass or friction is invalid.
+/// [`SimError::Scene`] for zero boxes, [`SimError::InvalidParameter`] for a
+/// non-finite gravity, [`SimError::Shape`] for a bad size, [`SimError::Mass`]
+/// for a bad mass, [`SimError::Dynamics`] for a bad friction.
 pub fn box_stack(stack: &BoxStack) -> Result<World, SimError> {
-    let scene = |e: &dyn std::fmt::Display| SimError::Scene(e.to_string());
     if stack.count == 0 {
-        return Err(SimError::Scene("a stack needs at least one box".into()));
+        return Err(SimError::Scene {
+            reason: "a stack needs at least one box",
+        });
     }
     if !stack.gravity.is_finite() {
         return Err(SimError::InvalidParameter {
@@ -56,20 +59,18 @@ pub fn box_stack(stack: &BoxStack) -> Result<World, SimError> {
     }
     let mut world = World::new(DVec3::new(0.0, 0.0, -stack.gravity));
     let ground = RigidBody::fixed(
-        Shape::half_space(DVec3::Z).map_err(|e| scene(&e))?,
+        Shape::half_space(DVec3::Z).map_err(SimError::Shape)?,
         Pose::IDENTITY,
     )
-    .with_friction(stack.friction)
-    .map_err(|e| scene(&e))?;
+    .with_friction(stack.friction)?;
     world.add_body(ground);
     let half = DVec3::splat(0.5 * stack.size);
-    let shape = Shape::cuboid(half).map_err(|e| scene(&e))?;
-    let mass = MassProperties::solid_box(stack.mass, half).map_err(|e| scene(&e))?;
+    let shape = Shape::cuboid(half).map_err(SimError::Shape)?;
+    let mass = MassProperties::solid_box(stack.mass, half)?;
     for level in 0..stack.count {
         let centre = DVec3::new(0.0, 0.0, (level as f64 + 0.5) * stack.size);
         let cube = RigidBody::dynamic(shape, mass, Pose::from_translation(centre))
-            .and_then(|body| body.with_friction(stack.friction))
-            .map_err(|e| scene(&e))?;
+            .and_then(|body| body.with_friction(stack.friction))?;
         world.add_body(cube);
     }
     Ok(world)
