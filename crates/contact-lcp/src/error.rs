@@ -5,11 +5,15 @@ use crate::solution::LcpSolution;
 /// Everything that can go wrong when building or solving a complementarity
 /// problem.
 ///
-/// Input errors (`NotSquare`, `DimensionMismatch`, `BadLength`, `NonFinite`)
-/// come from the constructors of [`Lcp`](crate::Lcp). Solver outcomes that are
-/// not a solution (`RayTermination`, `PivotLimit`) carry the best iterate the
-/// solver saw, with its [`VerifyReport`](crate::VerifyReport), so a caller can
-/// still use or inspect it.
+/// Input errors (`NotSquare`, `DimensionMismatch`, `BadLength`, `NonFinite`,
+/// `InvalidBounds`, `InvalidCoupling`) come from the constructors of
+/// [`Lcp`](crate::Lcp), [`BoxLcp`](crate::BoxLcp) and
+/// [`BoxBounds`](crate::BoxBounds); `NonPositiveDiagonal`, `BodyOutOfRange`
+/// and `InvalidParameter` from the checks a solver makes before it starts.
+/// Solver outcomes that are not a solution (`RayTermination`, `PivotLimit`,
+/// `IterationLimit`) carry the best iterate the solver saw, with its
+/// [`VerifyReport`](crate::VerifyReport), so a caller can still use or
+/// inspect it.
 #[non_exhaustive]
 #[derive(Debug, thiserror::Error, Clone, PartialEq)]
 pub enum LcpError {
@@ -70,6 +74,73 @@ pub enum LcpError {
         /// variable), projected onto `z >= 0`, with its report.
         best: Option<Box<LcpSolution>>,
     },
+    /// A bound is NaN, or excludes 0 (`lo > 0` or `hi < 0`); every row needs
+    /// `lo <= 0 <= hi` (so also `lo <= hi`).
+    #[error("invalid bounds at row {row}: [{lo}, {hi}] (need lo <= 0 <= hi, no NaN)")]
+    InvalidBounds {
+        /// Row of the bounds.
+        row: usize,
+        /// The lower bound given.
+        lo: f64,
+        /// The upper bound given.
+        hi: f64,
+    },
+    /// A friction coupling is invalid.
+    #[error("invalid coupling #{coupling} (row {row}, normal row {normal_row}): {reason}")]
+    InvalidCoupling {
+        /// Position of the coupling in the list given.
+        coupling: usize,
+        /// Its `row` (the friction row).
+        row: usize,
+        /// Its `normal_row`.
+        normal_row: usize,
+        /// What is wrong: `"row out of range"`, `"normal row out of range"`,
+        /// `"row coupled to itself"`, `"mu must be finite and >= 0"`,
+        /// `"row coupled twice"`, `"normal row is itself coupled"` or
+        /// `"normal row must have bounds [0, +inf]"`.
+        reason: &'static str,
+    },
+    /// An iterative solver needs `M_ii > 0` on every row (projected
+    /// Gauss-Seidel divides by it); this row's diagonal is zero, negative or
+    /// not finite.
+    #[error("diagonal entry of row {row} is {value}, projected Gauss-Seidel needs it > 0")]
+    NonPositiveDiagonal {
+        /// Row of the diagonal entry.
+        row: usize,
+        /// Its value (`M_ii`, or `J_i W J_i'` in matrix-free form).
+        value: f64,
+    },
+    /// A Jacobian block of a matrix-free operator names a body that does not
+    /// exist.
+    #[error("row {row} refers to body {body}, but there are {bodies} bodies")]
+    BodyOutOfRange {
+        /// The constraint row.
+        row: usize,
+        /// The body index it gave.
+        body: usize,
+        /// The number of bodies of the operator.
+        bodies: usize,
+    },
+    /// A solver setting is outside its valid range.
+    #[error("invalid solver parameter {what} = {value}")]
+    InvalidParameter {
+        /// Which setting (e.g. `"omega"`).
+        what: &'static str,
+        /// The value given.
+        value: f64,
+    },
+    /// An iterative solver did its sweep budget without reaching the
+    /// tolerance.
+    #[error("iteration limit reached after {sweeps} sweeps (best scaled residual {residual:e})")]
+    IterationLimit {
+        /// Sweeps done (equal to the limit).
+        sweeps: usize,
+        /// The smallest scaled natural residual reached (the residual of
+        /// `best`).
+        residual: f64,
+        /// The iterate with the smallest residual, with its report.
+        best: Option<Box<LcpSolution>>,
+    },
     /// The basis matrix became numerically singular or non-finite when it was
     /// refactorised (a sign of a badly scaled or near-singular problem).
     #[error("basis matrix became singular after {pivots} pivots")]
@@ -84,7 +155,9 @@ impl LcpError {
     #[must_use]
     pub fn best(&self) -> Option<&LcpSolution> {
         match self {
-            Self::RayTermination { best, .. } | Self::PivotLimit { best, .. } => best.as_deref(),
+            Self::RayTermination { best, .. }
+            | Self::PivotLimit { best, .. }
+            | Self::IterationLimit { best, .. } => best.as_deref(),
             _ => None,
         }
     }

@@ -15,7 +15,13 @@
 //!   anti-cycling, a per-pivot update of the basis inverse and periodic
 //!   refactorisation; solves copositive-plus problems (such as the
 //!   Anitescu-Potra time-stepping LCP) and P-matrix problems;
-//! - [`verify`]: a solver-independent certificate of any claimed solution.
+//! - [`BoxLcp`]: the bounded (mixed) LCP, `lo <= z <= hi` per row, with
+//!   optional friction coupling of a row's bounds to a normal force
+//!   ([`Coupling`]);
+//! - [`ProjectedGaussSeidel`]: projected Gauss-Seidel / SOR for box LCPs,
+//!   on a dense `M` or matrix-free on `M = J W J'` ([`ContactOperator`]);
+//! - [`verify`] and [`verify_box`]: a solver-independent certificate of any
+//!   claimed solution.
 //!
 //! Every solver is a struct that owns its workspace: solving a second problem
 //! of the same size allocates nothing. No solver panics on valid input; not
@@ -36,16 +42,22 @@
 
 pub use faer;
 
+mod box_problem;
+mod box_verify;
 mod dense_lu;
 mod error;
 mod lemke;
+mod pgs;
 mod problem;
 mod scaling;
 mod solution;
 mod verify;
 
+pub use box_problem::{BoxBounds, BoxLcp, Coupling};
+pub use box_verify::{verify_box, verify_box_z};
 pub use error::LcpError;
 pub use lemke::{Lemke, LemkeParams, PivotRecord, Variable};
+pub use pgs::{ContactOperator, JacobianBlock, PgsParams, ProjectedGaussSeidel};
 pub use problem::Lcp;
 pub use solution::{LcpSolution, Method};
 pub use verify::{VerifyReport, verify, verify_z};

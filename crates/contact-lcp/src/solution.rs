@@ -10,6 +10,9 @@ pub enum Method {
     /// Lemke's complementary pivoting ([`Lemke`](crate::Lemke)).
     #[default]
     Lemke,
+    /// Projected Gauss-Seidel / SOR
+    /// ([`ProjectedGaussSeidel`](crate::ProjectedGaussSeidel)).
+    ProjectedGaussSeidel,
 }
 
 /// A solution (or, inside an error, the best iterate) with its statistics and
@@ -17,14 +20,15 @@ pub enum Method {
 #[derive(Clone, Debug, Default, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct LcpSolution {
-    /// The unknowns, `z >= 0`.
+    /// The unknowns: `z >= 0` for an [`Lcp`](crate::Lcp), within the bounds
+    /// for a [`BoxLcp`](crate::BoxLcp).
     pub z: Vec<f64>,
     /// The slacks `w = M z + q`, recomputed explicitly from `z`.
     pub w: Vec<f64>,
     /// The algorithm that produced `z`.
     pub method: Method,
     /// Basis exchanges done by a pivoting method (0 for the trivial solution
-    /// `z = 0` when `q >= 0`).
+    /// `z = 0` when `q >= 0`, and always 0 for iterative methods).
     pub pivots: usize,
     /// Outer iterations: sweeps for iterative methods; for Lemke, the number
     /// of times the basis was factorised from scratch (periodic

@@ -12,6 +12,15 @@
 //! are absolute). Errors in `w` and the residual are divided by `scale`,
 //! errors in `z` by `z_scale`, and the complementarity `max |z_i w_i|` by
 //! `z_scale * scale`. [`VerifyReport::scaled_max`] is the largest of these.
+//!
+//! The report also holds the natural residual `max_i |z_i - clamp(z_i - c
+//! w_i, lo_i, hi_i)|` with `c = z_scale / scale` (which converts `w` to the
+//! units of `z`): a single, tolerance-free measure that is 0 exactly at a
+//! solution. For a plain LCP (`lo = 0`, `hi = +inf`) it is `max_i |min(z_i,
+//! c w_i)|`. It is not part of `scaled_max` (the other four measures already
+//! certify a solution); iterative solvers stop on it. Box problems are
+//! certified by [`verify_box`](crate::verify_box), which fills the same
+//! report.
 
 use crate::problem::Lcp;
 
@@ -34,6 +43,9 @@ pub struct VerifyReport {
     pub residual: f64,
     /// The scale of `w`: `max(||M||_max ||z||_inf, ||q||_inf)`, or 1 if that is 0.
     pub scale: f64,
+    /// The natural residual `max_i |z_i - clamp(z_i - c w_i, lo_i, hi_i)|`
+    /// with `c = z_scale / scale`, in the units of `z` (see the module doc).
+    pub natural_residual: f64,
     /// The scale of `z`: `max(||z||_inf, scale / ||M||_max)`, or 1 if that is 0.
     pub z_scale: f64,
 }
@@ -47,6 +59,7 @@ impl VerifyReport {
             w_violation: f64::INFINITY,
             complementarity: f64::INFINITY,
             residual: f64::INFINITY,
+            natural_residual: f64::INFINITY,
             scale: 1.0,
             z_scale: 1.0,
         }
@@ -74,6 +87,13 @@ impl VerifyReport {
     #[must_use]
     pub fn scaled_residual(&self) -> f64 {
         self.residual / self.scale
+    }
+
+    /// `natural_residual / z_scale`: the measure projected Gauss-Seidel stops
+    /// on.
+    #[must_use]
+    pub fn scaled_natural_residual(&self) -> f64 {
+        self.natural_residual / self.z_scale
     }
 
     /// The largest scaled error (infinite if any error is NaN or infinite).
@@ -141,22 +161,8 @@ pub(crate) fn verify_into(
     let exact: &[f64] = scratch;
     let w = w.unwrap_or(exact);
 
-    let m_norm = lcp.m_max_abs();
-    let z_inf = z.iter().fold(0.0_f64, |a, x| a.max(x.abs()));
-    let q_inf = lcp.q().iter().fold(0.0_f64, |a, x| a.max(x.abs()));
-    let mut scale = (m_norm * z_inf).max(q_inf);
-    if scale == 0.0 {
-        scale = 1.0;
-    }
-    let mut z_scale = if m_norm > 0.0 {
-        z_inf.max(scale / m_norm)
-    } else {
-        z_inf
-    };
-    if z_scale == 0.0 || !z_scale.is_finite() {
-        z_scale = 1.0;
-    }
-
+    let (scale, z_scale) = scales(lcp.m_max_abs(), max_abs(z), max_abs(lcp.q()));
+    let c = z_scale / scale;
     let mut report = VerifyReport {
         scale,
         z_scale,
@@ -167,11 +173,37 @@ pub(crate) fn verify_into(
         report.w_violation = report.w_violation.max(-w[i]);
         report.complementarity = report.complementarity.max((z[i] * w[i]).abs());
         report.residual = report.residual.max((w[i] - exact[i]).abs());
+        let r = z[i] - (z[i] - c * w[i]).max(0.0);
+        report.natural_residual = report.natural_residual.max(r.abs());
     }
     if !(report.residual.is_finite() && report.complementarity.is_finite()) {
         return VerifyReport::infinite();
     }
     report
+}
+
+/// `max_i |x_i|` (0 for an empty slice).
+pub(crate) fn max_abs(x: &[f64]) -> f64 {
+    x.iter().fold(0.0_f64, |a, v| a.max(v.abs()))
+}
+
+/// `(scale, z_scale)` from `||M||_max`, `||z||_inf` and `||q||_inf`, as
+/// described in the module doc (each replaced by 1 when it is 0 or not
+/// finite).
+pub(crate) fn scales(m_norm: f64, z_inf: f64, q_inf: f64) -> (f64, f64) {
+    let mut scale = (m_norm * z_inf).max(q_inf);
+    if scale == 0.0 || !scale.is_finite() {
+        scale = 1.0;
+    }
+    let mut z_scale = if m_norm > 0.0 {
+        z_inf.max(scale / m_norm)
+    } else {
+        z_inf
+    };
+    if z_scale == 0.0 || !z_scale.is_finite() {
+        z_scale = 1.0;
+    }
+    (scale, z_scale)
 }
 
 #[cfg(test)]
@@ -202,6 +234,8 @@ mod tests {
         assert_eq!(r.scale, 2.0);
         assert_eq!(r.z_scale, 1.0);
         assert_eq!(r.scaled_complementarity(), 0.5);
+        // c = z_scale / scale = 1/2: min(z_0, w_0 / 2) = 1/2.
+        assert_eq!(r.natural_residual, 0.5);
         // z = 0, w = q: w is negative.
         let r = verify_z(&lcp, &[0.0, 0.0]);
         assert_eq!(r.w_violation, 1.0);

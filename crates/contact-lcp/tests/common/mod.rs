@@ -7,6 +7,8 @@ use contact_lcp::Lcp;
 use contact_lcp::faer::Mat;
 use contact_lcp::faer::linalg::solvers::Solve;
 
+pub mod contacts;
+
 /// SplitMix64 (Steele, Lea, Flood 2014): tiny, seeded, reproducible across
 /// platforms and dependency versions.
 pub struct Rng(u64);
@@ -172,4 +174,82 @@ pub fn dist(a: &[f64], b: &[f64]) -> f64 {
     a.iter()
         .zip(b)
         .fold(0.0, |m, (x, y)| f64::max(m, (x - y).abs()))
+}
+
+/// Every solution of a small box LCP without couplings, by enumerating the
+/// 3^n assignments of each row to its lower bound, its upper bound or the
+/// free set F (an infinite bound is never assigned): solve
+/// `M_FF z_F = -(q_F + M_FB z_B)` (full-pivot LU; singular or inconsistent
+/// subsystems are skipped), and keep `z` if `z_F` is within its bounds, `w >= 0`
+/// on rows at lo and `w <= 0` on rows at hi, within `1e-9` relative.
+/// Near-duplicates are merged. For symmetric positive definite M the result
+/// is the unique solution.
+pub fn brute_force_box(p: &contact_lcp::BoxLcp) -> Vec<Vec<f64>> {
+    let n = p.dim();
+    assert!(
+        n <= 7 && p.couplings().is_empty(),
+        "small uncoupled problems only"
+    );
+    let (m, q, lo, hi) = (p.m(), p.q(), p.lo(), p.hi());
+    let fin = |x: f64| if x.is_finite() { x.abs() } else { 0.0 };
+    let scale = q
+        .iter()
+        .chain(lo.iter())
+        .chain(hi.iter())
+        .fold(1.0_f64, |a, &x| a.max(fin(x)));
+    let mut found: Vec<Vec<f64>> = Vec::new();
+    'sets: for code in 0..3usize.pow(n as u32) {
+        let mut state = vec![0u8; n];
+        let mut c = code;
+        for s in state.iter_mut() {
+            *s = (c % 3) as u8;
+            c /= 3;
+        }
+        let mut z = vec![0.0; n];
+        for i in 0..n {
+            match state[i] {
+                0 if lo[i].is_finite() => z[i] = lo[i],
+                1 if hi[i].is_finite() => z[i] = hi[i],
+                2 => {}
+                _ => continue 'sets,
+            }
+        }
+        let f: Vec<usize> = (0..n).filter(|&i| state[i] == 2).collect();
+        let k = f.len();
+        if k > 0 {
+            let mff = Mat::from_fn(k, k, |a, b| m[(f[a], f[b])]);
+            let rhs = Mat::from_fn(k, 1, |a, _| {
+                -q[f[a]] - (0..n).map(|j| m[(f[a], j)] * z[j]).sum::<f64>()
+            });
+            let sol = mff.full_piv_lu().solve(&rhs);
+            let res = &mff * &sol - &rhs;
+            let ok = (0..k).all(|a| sol[(a, 0)].is_finite() && res[(a, 0)].abs() <= 1e-10 * scale);
+            if !ok {
+                continue;
+            }
+            for (a, &i) in f.iter().enumerate() {
+                z[i] = sol[(a, 0)];
+            }
+        }
+        let zmax = z.iter().fold(scale, |a, x| a.max(x.abs()));
+        let tol = 1e-9 * zmax;
+        for i in 0..n {
+            let wi = q[i] + (0..n).map(|j| m[(i, j)] * z[j]).sum::<f64>();
+            let ok = match state[i] {
+                0 => wi >= -tol,
+                1 => wi <= tol,
+                _ => z[i] >= lo[i] - tol && z[i] <= hi[i] + tol,
+            };
+            if !ok {
+                continue 'sets;
+            }
+        }
+        let dup = found
+            .iter()
+            .any(|g| g.iter().zip(&z).all(|(a, b)| (a - b).abs() <= 1e-8 * zmax));
+        if !dup {
+            found.push(z);
+        }
+    }
+    found
 }

@@ -1,0 +1,346 @@
+//! The bounded (box, mixed) LCP and its bounds with friction coupling.
+//!
+//! With `w = M z + q`, each row has bounds `lo_i <= z_i <= hi_i`,
+//! `lo_i` in `[-inf, 0]`, `hi_i` in `[0, +inf]`, and
+//!
+//! ```text
+//! z_i = lo_i          =>  w_i >= 0
+//! z_i = hi_i          =>  w_i <= 0
+//! lo_i < z_i < hi_i   =>  w_i = 0
+//! ```
+//!
+//! (Cline 2002 sec. 2.7.2: the mixed LCP of eq. 2.40 is the case where the
+//! equality rows are bilateral, `(-inf, +inf)`.) A plain LCP is `lo = 0`,
+//! `hi = +inf`. A friction row `i` may be coupled to the normal row `j` of
+//! the same contact: its bounds become `-mu max(z_j, 0) <= z_i <= mu
+//! max(z_j, 0)` (a box approximation of the Coulomb cone, per direction),
+//! whatever `lo_i`, `hi_i` say.
+
+use faer::{Mat, MatRef};
+
+use crate::error::LcpError;
+use crate::problem::Lcp;
+
+/// A friction coupling: the bounds of `row` are `[-mu z_n, mu z_n]` with
+/// `z_n = max(z[normal_row], 0)`, replacing the row's own `lo`, `hi`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Coupling {
+    /// The friction row whose bounds depend on the normal force.
+    pub row: usize,
+    /// The row of the same contact's normal force; must be a plain
+    /// unilateral row (`lo = 0`, `hi = +inf`) that is not coupled itself.
+    pub normal_row: usize,
+    /// The friction coefficient, finite and `>= 0` (dimensionless).
+    pub mu: f64,
+}
+
+/// Validated per-row bounds and friction couplings of a box LCP (without
+/// the matrix, so a matrix-free solver can use them too).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct BoxBounds {
+    lo: Vec<f64>,
+    hi: Vec<f64>,
+    couplings: Vec<Coupling>,
+    /// For each row, the index into `couplings` that couples it.
+    coupled: Vec<Option<usize>>,
+}
+
+impl BoxBounds {
+    /// Builds and validates the bounds of an `n = lo.len()` row problem.
+    ///
+    /// # Errors
+    ///
+    /// - [`LcpError::BadLength`] (`what = "hi"`) if `hi.len() != lo.len()`;
+    /// - [`LcpError::InvalidBounds`] for the first row with a NaN bound,
+    ///   `lo > 0` or `hi < 0` (infinite bounds are allowed);
+    /// - [`LcpError::InvalidCoupling`] for the first bad coupling, with the
+    ///   reason (indices out of range, a row coupled to itself or twice, a
+    ///   negative or non-finite `mu`, a normal row that is coupled itself or
+    ///   is not `[0, +inf]`).
+    pub fn new(lo: Vec<f64>, hi: Vec<f64>, couplings: Vec<Coupling>) -> Result<Self, LcpError> {
+        let n = lo.len();
+        if hi.len() != n {
+            return Err(LcpError::BadLength {
+                what: "hi",
+                expected: n,
+                found: hi.len(),
+            });
+        }
+        for (row, (&l, &h)) in lo.iter().zip(&hi).enumerate() {
+            // Written so that NaN fails too.
+            if !(l <= 0.0 && h >= 0.0) {
+                return Err(LcpError::InvalidBounds { row, lo: l, hi: h });
+            }
+        }
+        let mut coupled = vec![None; n];
+        let bad = |k: usize, c: &Coupling, reason| LcpError::InvalidCoupling {
+            coupling: k,
+            row: c.row,
+            normal_row: c.normal_row,
+            reason,
+        };
+        for (k, c) in couplings.iter().enumerate() {
+            if c.row >= n {
+                return Err(bad(k, c, "row out of range"));
+            }
+            if c.normal_row >= n {
+                return Err(bad(k, c, "normal row out of range"));
+            }
+            if c.row == c.normal_row {
+                return Err(bad(k, c, "row coupled to itself"));
+            }
+            if !(c.mu.is_finite() && c.mu >= 0.0) {
+                return Err(bad(k, c, "mu must be finite and >= 0"));
+            }
+            if coupled[c.row].is_some() {
+                return Err(bad(k, c, "row coupled twice"));
+            }
+            coupled[c.row] = Some(k);
+        }
+        for (k, c) in couplings.iter().enumerate() {
+            if coupled[c.normal_row].is_some() {
+                return Err(bad(k, c, "normal row is itself coupled"));
+            }
+            if lo[c.normal_row] != 0.0 || hi[c.normal_row] != f64::INFINITY {
+                return Err(bad(k, c, "normal row must have bounds [0, +inf]"));
+            }
+        }
+        Ok(Self {
+            lo,
+            hi,
+            couplings,
+            coupled,
+        })
+    }
+
+    /// The bounds of a plain LCP: `lo = 0`, `hi = +inf`, no coupling.
+    #[must_use]
+    pub fn unilateral(n: usize) -> Self {
+        Self {
+            lo: vec![0.0; n],
+            hi: vec![f64::INFINITY; n],
+            couplings: Vec::new(),
+            coupled: vec![None; n],
+        }
+    }
+
+    /// Number of rows.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.lo.len()
+    }
+
+    /// Whether there are no rows.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.lo.is_empty()
+    }
+
+    /// The lower bounds as given (coupled rows ignore theirs).
+    #[must_use]
+    pub fn lo(&self) -> &[f64] {
+        &self.lo
+    }
+
+    /// The upper bounds as given (coupled rows ignore theirs).
+    #[must_use]
+    pub fn hi(&self) -> &[f64] {
+        &self.hi
+    }
+
+    /// The friction couplings, in the order given.
+    #[must_use]
+    pub fn couplings(&self) -> &[Coupling] {
+        &self.couplings
+    }
+
+    /// The coupling of `row`, if it is a coupled friction row.
+    ///
+    /// # Panics
+    ///
+    /// If `row >= self.len()`.
+    #[must_use]
+    #[track_caller]
+    pub fn coupling_of(&self, row: usize) -> Option<&Coupling> {
+        self.coupled[row].map(|k| &self.couplings[k])
+    }
+
+    /// The bounds `(lo, hi)` that row `i` has at the point `z`: its own for
+    /// an uncoupled row, `(-mu max(z_j, 0), mu max(z_j, 0))` for a row coupled
+    /// to normal row `j`. Always `lo <= 0 <= hi`.
+    ///
+    /// # Panics
+    ///
+    /// If `i >= self.len()` or `z` is shorter than the normal row index.
+    #[must_use]
+    #[track_caller]
+    pub fn effective(&self, i: usize, z: &[f64]) -> (f64, f64) {
+        match self.coupled[i] {
+            None => (self.lo[i], self.hi[i]),
+            Some(k) => {
+                let c = &self.couplings[k];
+                let r = c.mu * z[c.normal_row].max(0.0);
+                (-r, r)
+            }
+        }
+    }
+}
+
+/// A bounded (box, mixed) linear complementarity problem: find `z` with
+/// `w = M z + q` and, per row, `lo_i <= z_i <= hi_i`, `w_i >= 0` where
+/// `z_i = lo_i`, `w_i <= 0` where `z_i = hi_i`, `w_i = 0` strictly between;
+/// optionally with friction couplings (see [`Coupling`]).
+///
+/// Everything is validated on construction: `M` square and finite, `q` of
+/// matching length and finite, and the bounds as in [`BoxBounds::new`].
+#[derive(Clone, Debug)]
+pub struct BoxLcp {
+    lcp: Lcp,
+    bounds: BoxBounds,
+}
+
+impl BoxLcp {
+    /// Builds and validates a box LCP.
+    ///
+    /// # Errors
+    ///
+    /// - the errors of [`Lcp::new`] for `m` and `q`;
+    /// - [`LcpError::BadLength`] (`what = "lo"`) if `lo.len() != q.len()`;
+    /// - the errors of [`BoxBounds::new`].
+    pub fn new(
+        m: Mat<f64>,
+        q: Vec<f64>,
+        lo: Vec<f64>,
+        hi: Vec<f64>,
+        couplings: Vec<Coupling>,
+    ) -> Result<Self, LcpError> {
+        let lcp = Lcp::new(m, q)?;
+        if lo.len() != lcp.dim() {
+            return Err(LcpError::BadLength {
+                what: "lo",
+                expected: lcp.dim(),
+                found: lo.len(),
+            });
+        }
+        let bounds = BoxBounds::new(lo, hi, couplings)?;
+        Ok(Self { lcp, bounds })
+    }
+
+    /// Combines a validated matrix and vector with validated bounds.
+    ///
+    /// # Errors
+    ///
+    /// [`LcpError::BadLength`] (`what = "bounds"`) if the sizes differ.
+    pub fn with_bounds(lcp: Lcp, bounds: BoxBounds) -> Result<Self, LcpError> {
+        if bounds.len() != lcp.dim() {
+            return Err(LcpError::BadLength {
+                what: "bounds",
+                expected: lcp.dim(),
+                found: bounds.len(),
+            });
+        }
+        Ok(Self { lcp, bounds })
+    }
+
+    /// The plain LCP as a box LCP (`lo = 0`, `hi = +inf`); copies `M`.
+    #[must_use]
+    pub fn from_lcp(lcp: &Lcp) -> Self {
+        Self {
+            bounds: BoxBounds::unilateral(lcp.dim()),
+            lcp: lcp.clone(),
+        }
+    }
+
+    /// The dimension `n`.
+    #[must_use]
+    pub fn dim(&self) -> usize {
+        self.lcp.dim()
+    }
+
+    /// The matrix `M`.
+    #[must_use]
+    pub fn m(&self) -> MatRef<'_, f64> {
+        self.lcp.m()
+    }
+
+    /// The vector `q`.
+    #[must_use]
+    pub fn q(&self) -> &[f64] {
+        self.lcp.q()
+    }
+
+    /// The lower bounds as given (coupled rows ignore theirs).
+    #[must_use]
+    pub fn lo(&self) -> &[f64] {
+        self.bounds.lo()
+    }
+
+    /// The upper bounds as given (coupled rows ignore theirs).
+    #[must_use]
+    pub fn hi(&self) -> &[f64] {
+        self.bounds.hi()
+    }
+
+    /// The friction couplings.
+    #[must_use]
+    pub fn couplings(&self) -> &[Coupling] {
+        self.bounds.couplings()
+    }
+
+    /// The bounds and couplings.
+    #[must_use]
+    pub fn bounds(&self) -> &BoxBounds {
+        &self.bounds
+    }
+
+    /// The matrix and vector as a plain [`Lcp`] (ignoring the bounds).
+    #[must_use]
+    pub fn lcp(&self) -> &Lcp {
+        &self.lcp
+    }
+
+    /// The bounds of row `i` at the point `z`, see [`BoxBounds::effective`].
+    ///
+    /// # Panics
+    ///
+    /// If `i >= self.dim()` or `z` is too short.
+    #[must_use]
+    #[track_caller]
+    pub fn effective_bounds(&self, i: usize, z: &[f64]) -> (f64, f64) {
+        self.bounds.effective(i, z)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn effective_bounds_follow_the_normal_force() {
+        let c = Coupling {
+            row: 1,
+            normal_row: 0,
+            mu: 0.5,
+        };
+        let p = BoxLcp::new(
+            Mat::identity(3, 3),
+            vec![0.0; 3],
+            vec![0.0, -1.0, f64::NEG_INFINITY],
+            vec![f64::INFINITY, 1.0, f64::INFINITY],
+            vec![c],
+        )
+        .unwrap();
+        assert_eq!(p.effective_bounds(1, &[2.0, 0.0, 0.0]), (-1.0, 1.0));
+        assert_eq!(p.effective_bounds(1, &[-2.0, 0.0, 0.0]), (-0.0, 0.0));
+        assert_eq!(
+            p.effective_bounds(2, &[2.0, 0.0, 0.0]),
+            (f64::NEG_INFINITY, f64::INFINITY)
+        );
+        assert_eq!(p.bounds().coupling_of(1), Some(&c));
+        assert_eq!(p.bounds().coupling_of(0), None);
+        let plain = BoxLcp::from_lcp(p.lcp());
+        assert_eq!(plain.hi(), &[f64::INFINITY; 3]);
+        assert!(plain.couplings().is_empty());
+    }
+}

@@ -1,0 +1,154 @@
+//! Contact problems given as `M = J W J'`: a [`ContactOperator`] built from
+//! explicit rows, its dense form, and a box resting on a plane.
+
+use contact_lcp::faer::Mat;
+use contact_lcp::{BoxBounds, ContactOperator, Coupling, JacobianBlock};
+
+pub fn cross(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
+    [
+        a[1] * b[2] - a[2] * b[1],
+        a[2] * b[0] - a[0] * b[2],
+        a[0] * b[1] - a[1] * b[0],
+    ]
+}
+
+/// Rows of J (at most two bodies each) and diagonal inverse masses.
+#[derive(Clone, Debug, Default)]
+pub struct Contacts {
+    pub inv_mass: Vec<[f64; 6]>,
+    pub rows: Vec<[Option<JacobianBlock>; 2]>,
+}
+
+impl ContactOperator for Contacts {
+    fn rows(&self) -> usize {
+        self.rows.len()
+    }
+    fn bodies(&self) -> usize {
+        self.inv_mass.len()
+    }
+    fn jacobian(&self, row: usize) -> [Option<JacobianBlock>; 2] {
+        self.rows[row]
+    }
+    fn inverse_mass(&self, body: usize) -> [[f64; 6]; 6] {
+        let d = self.inv_mass[body];
+        std::array::from_fn(|r| std::array::from_fn(|c| if r == c { d[r] } else { 0.0 }))
+    }
+}
+
+/// The 6-block of direction `d` acting at `r` (relative to the centre of
+/// mass): linear `d`, angular `r x d`, times `sign`.
+pub fn block(body: usize, r: [f64; 3], d: [f64; 3], sign: f64) -> JacobianBlock {
+    let rc = cross(r, d);
+    JacobianBlock {
+        body,
+        j: [d[0], d[1], d[2], rc[0], rc[1], rc[2]].map(|x| sign * x),
+    }
+}
+
+impl Contacts {
+    /// Dense J (rows x 6 bodies).
+    pub fn jacobian_dense(&self) -> Mat<f64> {
+        let mut j = Mat::zeros(self.rows.len(), 6 * self.inv_mass.len());
+        for (i, row) in self.rows.iter().enumerate() {
+            for b in row.iter().flatten() {
+                for k in 0..6 {
+                    j[(i, 6 * b.body + k)] += b.j[k];
+                }
+            }
+        }
+        j
+    }
+
+    /// Dense `M = J W J'`.
+    pub fn dense(&self) -> Mat<f64> {
+        let j = self.jacobian_dense();
+        let w = Mat::from_fn(j.ncols(), j.ncols(), |r, c| {
+            if r == c {
+                self.inv_mass[r / 6][r % 6]
+            } else {
+                0.0
+            }
+        });
+        &j * &w * j.transpose()
+    }
+
+    /// `q = J v` for body velocities `v` (6 per body).
+    pub fn q_of(&self, v: &[f64]) -> Vec<f64> {
+        let j = self.jacobian_dense();
+        (0..j.nrows())
+            .map(|i| (0..j.ncols()).map(|k| j[(i, k)] * v[k]).sum())
+            .collect()
+    }
+
+    /// `W J' z`: the velocity change the impulses `z` cause.
+    pub fn velocity_change(&self, z: &[f64]) -> Vec<f64> {
+        let j = self.jacobian_dense();
+        (0..j.ncols())
+            .map(|k| {
+                self.inv_mass[k / 6][k % 6] * (0..j.nrows()).map(|i| j[(i, k)] * z[i]).sum::<f64>()
+            })
+            .collect()
+    }
+}
+
+/// Contacts at the 4 bottom corners `(+-a, +-b, -c)` of box `body`, each
+/// with a normal row (+z) and two friction rows (x, y) coupled to it with
+/// `mu`; the other body is `below` (or static ground if `None`, whose
+/// corners are then at `(+-a, +-b, +c)` of it). Appends to `contacts`,
+/// `lo`, `hi`, `couplings`.
+#[allow(clippy::too_many_arguments)]
+pub fn add_box_contacts(
+    contacts: &mut Contacts,
+    lo: &mut Vec<f64>,
+    hi: &mut Vec<f64>,
+    couplings: &mut Vec<Coupling>,
+    body: usize,
+    below: Option<usize>,
+    half: [f64; 3],
+    mu: f64,
+) {
+    let [a, b, c] = half;
+    for (x, y) in [(a, b), (-a, b), (-a, -b), (a, -b)] {
+        let normal = contacts.rows.len();
+        for d in [[0.0, 0.0, 1.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]] {
+            let upper = Some(block(body, [x, y, -c], d, 1.0));
+            let lower = below.map(|k| block(k, [x, y, c], d, -1.0));
+            contacts.rows.push([upper, lower]);
+        }
+        lo.extend([0.0, f64::NEG_INFINITY, f64::NEG_INFINITY]);
+        hi.extend([f64::INFINITY; 3]);
+        couplings.push(Coupling {
+            row: normal + 1,
+            normal_row: normal,
+            mu,
+        });
+        couplings.push(Coupling {
+            row: normal + 2,
+            normal_row: normal,
+            mu,
+        });
+    }
+}
+
+/// Unit-density-ish box inverse mass: mass `m`, half extents `half`.
+pub fn box_inv_mass(m: f64, half: [f64; 3]) -> [f64; 6] {
+    let [a, b, c] = half;
+    let i = [
+        m * (b * b + c * c) / 3.0,
+        m * (a * a + c * c) / 3.0,
+        m * (a * a + b * b) / 3.0,
+    ];
+    [
+        1.0 / m,
+        1.0 / m,
+        1.0 / m,
+        1.0 / i[0],
+        1.0 / i[1],
+        1.0 / i[2],
+    ]
+}
+
+/// Bounds for the rows built by [`add_box_contacts`].
+pub fn bounds(lo: Vec<f64>, hi: Vec<f64>, couplings: Vec<Coupling>) -> BoxBounds {
+    BoxBounds::new(lo, hi, couplings).unwrap()
+}
