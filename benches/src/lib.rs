@@ -1,2 +1,66 @@
 //! Scenario benchmarks of the contact workspace; the benches live in
-//! `benches/benches/` and run with `cargo bench -p contact-benches`.
+//! `benches/benches/` and run with `cargo bench -p contact-benches` or,
+//! with a report, `cargo xtask bench`. This library holds the problem
+//! generators they share, so every bench solves reproducible problems.
+
+use contact_lcp::faer::Mat;
+use contact_sim::scenes::{BoxStack, box_stack};
+use contact_sim::{FixedStepParams, FixedStepper};
+
+/// xorshift64*: a small seeded generator, so problems are the same in
+/// every run and on every machine.
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    /// A generator from a nonzero seed.
+    #[must_use]
+    pub fn new(seed: u64) -> Self {
+        Self(seed.max(1))
+    }
+
+    /// Uniform in [-1, 1).
+    pub fn symmetric(&mut self) -> f64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        let unit = (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 11) as f64 / (1u64 << 53) as f64;
+        2.0 * unit - 1.0
+    }
+}
+
+/// A dense symmetric positive definite LCP of size `n`:
+/// `M = A A' / n + I / 10` with `A` uniform in [-1, 1], `q` uniform in
+/// [-1, 1] (about half the rows end up active).
+#[must_use]
+pub fn random_positive_definite(n: usize, seed: u64) -> (Mat<f64>, Vec<f64>) {
+    let mut rng = Rng::new(seed);
+    let a = Mat::from_fn(n, n, |_, _| rng.symmetric());
+    let mut m = &a * a.transpose() * (1.0 / n as f64);
+    for i in 0..n {
+        m[(i, i)] += 0.1;
+    }
+    let q = (0..n).map(|_| rng.symmetric()).collect();
+    (m, q)
+}
+
+/// The Anitescu-Potra contact LCP of a settled stack of `boxes` unit cubes
+/// (4 contacts per face, 4 friction directions: 24 unknowns per box). Its
+/// matrix is non-symmetric and singular (redundant contacts).
+///
+/// # Panics
+/// If the default stack fails to step, which the stack tests rule out.
+#[must_use]
+pub fn box_stack_lcp(boxes: usize) -> (Mat<f64>, Vec<f64>) {
+    let stack = BoxStack {
+        count: boxes,
+        ..BoxStack::default()
+    };
+    let mut world = box_stack(&stack).expect("valid stack");
+    let mut stepper = FixedStepper::new(FixedStepParams::default()).expect("valid params");
+    for _ in 0..5 {
+        stepper.step(&mut world).expect("stack steps");
+    }
+    let (m, q) = stepper.last_problem();
+    (m.to_owned(), q.to_vec())
+}

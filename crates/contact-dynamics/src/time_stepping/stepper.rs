@@ -22,7 +22,8 @@
 //! rate `error_reduction`. The matrix is copositive-plus, so Lemke's method
 //! always finds a solution (Anitescu and Potra 1997).
 
-use contact_lcp::{Lcp, LcpSolution, Lemke, faer::Mat};
+use contact_lcp::faer::{Mat, MatRef};
+use contact_lcp::{Lcp, LcpSolution, Lemke};
 use contact_math::{Twist, gyroscopic_torque};
 use glam::DVec3;
 
@@ -72,6 +73,14 @@ impl TimeStepping {
     #[must_use]
     pub fn params(&self) -> &TimeSteppingParams {
         &self.params
+    }
+
+    /// The LCP `(M, q)` of the last call to [`solve`](Self::solve) that had
+    /// contacts, as assembled (empty before the first one): for inspection,
+    /// fixtures and benchmarks of the solvers on real contact problems.
+    #[must_use]
+    pub fn last_problem(&self) -> (MatRef<'_, f64>, &[f64]) {
+        (self.matrix.as_ref(), &self.offsets)
     }
 
     /// Computes the end-of-step velocities and the contact impulses for

@@ -138,6 +138,12 @@ impl FixedStepper {
         &self.contacts
     }
 
+    /// The contact LCP `(M, q)` of the last step that had contacts.
+    #[must_use]
+    pub fn last_problem(&self) -> (contact_lcp::faer::MatRef<'_, f64>, &[f64]) {
+        self.dynamics.last_problem()
+    }
+
     /// The velocities and impulses of the last step, indexed like the
     /// bodies and like [`contacts`](Self::contacts).
     #[must_use]
