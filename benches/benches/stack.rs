@@ -13,9 +13,11 @@ fn stack_step(c: &mut Criterion) {
     for _ in 0..120 {
         stepper.step(&mut world).expect("stack steps");
     }
-    c.bench_function("stack/5 boxes/step", |b| {
+    let mut group = c.benchmark_group("scene_box_stack");
+    group.bench_function("step_5_boxes", |b| {
         b.iter(|| stepper.step(&mut world).expect("stack steps"))
     });
+    group.finish();
 }
 
 criterion_group!(benches, stack_step);

@@ -1,6 +1,8 @@
 //! Project automation, run as `cargo xtask <command>` (alias in
 //! `.cargo/config.toml`). `cargo xtask --help` lists the commands.
 
+mod bench;
+mod bench_report;
 mod check_layers;
 
 use std::process::ExitCode;
@@ -12,7 +14,8 @@ Commands:
   check-layers   check that the workspace's crates depend only downward
                  (contact-math -> contact-lcp -> contact-geometry ->
                  contact-dynamics -> contact-sim; contact-lcp stands alone)
-  bench          run the criterion benches and write target/bench-report/ (not yet implemented)
+  bench          run the criterion benches and write target/bench-report/
+                 (report.md and plots; `cargo xtask bench --help` for options)
   regress        run the regression suite under regress/ (not yet implemented)
   solve-lcp      solve an LCP from a JSON file (not yet implemented)
   help           print this text
@@ -30,7 +33,8 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         "check-layers" => check_layers::run(),
-        "bench" | "regress" | "solve-lcp" => {
+        "bench" => bench::run(&args[1..]),
+        "regress" | "solve-lcp" => {
             eprintln!("xtask {command}: not yet implemented (see the open issues)");
             ExitCode::FAILURE
         }

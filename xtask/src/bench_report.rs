@@ -1,0 +1,384 @@
+//! Reads criterion's results and writes the benchmark report: a table per
+//! group with every function's median time and its ratio to the group's
+//! yardstick, slowdowns against a baseline first, and a log-log SVG plot of
+//! time against problem size per group.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::Path;
+use std::time::SystemTime;
+
+use serde_json::Value;
+
+/// One benchmark's result as criterion stored it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Estimate {
+    /// Criterion group, e.g. `lcp_box_stack`.
+    pub group: String,
+    /// Function within the group, e.g. `lemke` or `faer_lu`.
+    pub function: String,
+    /// Parameter as criterion printed it (a problem size here), or empty.
+    pub parameter: String,
+    /// Median time (ns) with its 95 % confidence interval.
+    pub median: [f64; 3],
+    /// Relative change of the median against the baseline (fraction, with
+    /// its confidence interval), when compared with one.
+    pub change: Option<[f64; 3]>,
+}
+
+impl Estimate {
+    /// Every benchmark under criterion's output folder measured at or
+    /// after `since` (older folders are other runs' leftovers).
+    pub fn collect(
+        criterion: &Path,
+        with_change: bool,
+        since: SystemTime,
+    ) -> Result<Vec<Self>, String> {
+        let mut found = Vec::new();
+        visit(criterion, &mut |dir| {
+            let new = dir.join("new");
+            let written = std::fs::metadata(new.join("estimates.json")).and_then(|m| m.modified());
+            if !new.join("benchmark.json").is_file() || written.map_or(true, |t| t < since) {
+                return Ok(());
+            }
+            let id = read_json(&new.join("benchmark.json"))?;
+            let estimates = read_json(&new.join("estimates.json"))?;
+            let change = if with_change && dir.join("change/estimates.json").is_file() {
+                Some(interval(
+                    &read_json(&dir.join("change/estimates.json"))?["median"],
+                )?)
+            } else {
+                None
+            };
+            found.push(Self {
+                group: id["group_id"].as_str().unwrap_or_default().to_string(),
+                function: id["function_id"].as_str().unwrap_or_default().to_string(),
+                parameter: id["value_str"].as_str().unwrap_or_default().to_string(),
+                median: interval(&estimates["median"])?,
+                change,
+            });
+            Ok(())
+        })?;
+        found.sort_by(|a, b| {
+            (&a.group, &a.function, size(&a.parameter))
+                .partial_cmp(&(&b.group, &b.function, size(&b.parameter)))
+                .expect("sizes are finite")
+        });
+        Ok(found)
+    }
+
+    /// Whether the change against the baseline is a slowdown beyond noise:
+    /// the whole confidence interval of the change is above zero.
+    #[must_use]
+    pub fn is_slowdown(&self) -> bool {
+        self.change.is_some_and(|[low, _, _]| low > 0.0)
+    }
+}
+
+/// The parameter as a number for sorting and plotting (0 if not numeric).
+fn size(parameter: &str) -> f64 {
+    parameter.parse().unwrap_or(0.0)
+}
+
+fn visit(dir: &Path, f: &mut dyn FnMut(&Path) -> Result<(), String>) -> Result<(), String> {
+    let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    f(dir)?;
+    for entry in entries.flatten() {
+        let path = entry.path();
+        // Criterion keeps named baselines and reports beside `new`; only
+        // benchmark folders hold a `new/benchmark.json`.
+        if path.is_dir()
+            && !matches!(
+                path.file_name().and_then(|n| n.to_str()),
+                Some("new" | "base" | "change" | "report")
+            )
+        {
+            visit(&path, f)?;
+        }
+    }
+    Ok(())
+}
+
+fn read_json(path: &Path) -> Result<Value, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// `[lower, point, upper]` of a criterion estimate.
+fn interval(estimate: &Value) -> Result<[f64; 3], String> {
+    let number = |v: &Value| {
+        v.as_f64()
+            .ok_or_else(|| format!("not a number in {estimate}"))
+    };
+    Ok([
+        number(&estimate["confidence_interval"]["lower_bound"])?,
+        number(&estimate["point_estimate"])?,
+        number(&estimate["confidence_interval"]["upper_bound"])?,
+    ])
+}
+
+/// A time in ns with a readable unit.
+fn format_time(ns: f64) -> String {
+    match ns {
+        t if t >= 1e9 => format!("{:.3} s", t / 1e9),
+        t if t >= 1e6 => format!("{:.3} ms", t / 1e6),
+        t if t >= 1e3 => format!("{:.3} us", t / 1e3),
+        t => format!("{t:.1} ns"),
+    }
+}
+
+/// Writes `report.md` and one `<group>.svg` per group with sizes into `out`.
+pub fn write_report(
+    out: &Path,
+    estimates: &[Estimate],
+    baseline: Option<&str>,
+) -> Result<(), String> {
+    std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
+    let mut md = String::from("# Benchmark report\n\n");
+    let _ = writeln!(
+        md,
+        "Machine: {}. Times are criterion medians; ratios are to the group's yardstick (`faer_*`) at the same size, measured in the same run.\n",
+        machine()
+    );
+
+    if let Some(name) = baseline {
+        let slow: Vec<&Estimate> = estimates.iter().filter(|e| e.is_slowdown()).collect();
+        let _ = writeln!(md, "## Slowdowns against baseline `{name}`\n");
+        if slow.is_empty() {
+            md.push_str("None beyond criterion's confidence intervals.\n\n");
+        } else {
+            md.push_str("| benchmark | change of median (95 % CI) |\n| --- | --- |\n");
+            for e in slow {
+                let [lo, mid, hi] = e.change.unwrap_or_default();
+                let _ = writeln!(
+                    md,
+                    "| {}/{}/{} | {:+.1} % ({:+.1} .. {:+.1}) |",
+                    e.group,
+                    e.function,
+                    e.parameter,
+                    100.0 * mid,
+                    100.0 * lo,
+                    100.0 * hi
+                );
+            }
+            md.push('\n');
+        }
+    }
+
+    let mut groups: BTreeMap<&str, Vec<&Estimate>> = BTreeMap::new();
+    for e in estimates {
+        groups.entry(&e.group).or_default().push(e);
+    }
+    for (group, members) in &groups {
+        let _ = writeln!(md, "## {group}\n");
+        let functions: Vec<&str> = {
+            let mut f: Vec<&str> = members.iter().map(|e| e.function.as_str()).collect();
+            f.sort_unstable();
+            f.dedup();
+            f
+        };
+        let yardstick = functions.iter().copied().find(|f| f.starts_with("faer_"));
+        let mut parameters: Vec<&str> = members.iter().map(|e| e.parameter.as_str()).collect();
+        parameters.sort_by(|a, b| size(a).total_cmp(&size(b)));
+        parameters.dedup();
+        let lookup = |function: &str, parameter: &str| {
+            members
+                .iter()
+                .find(|e| e.function == function && e.parameter == parameter)
+                .map(|e| e.median[1])
+        };
+        md.push_str("| n |");
+        for f in &functions {
+            let _ = write!(md, " {f} |");
+        }
+        let ratios: Vec<&str> = functions
+            .iter()
+            .copied()
+            .filter(|f| Some(*f) != yardstick)
+            .collect();
+        if let Some(y) = yardstick {
+            for f in &ratios {
+                let _ = write!(md, " {f} / {y} |");
+            }
+        }
+        md.push_str("\n|");
+        let columns = 1 + functions.len() + if yardstick.is_some() { ratios.len() } else { 0 };
+        md.push_str(&" --- |".repeat(columns));
+        md.push('\n');
+        for p in &parameters {
+            let _ = write!(md, "| {p} |");
+            for f in &functions {
+                let _ = write!(
+                    md,
+                    " {} |",
+                    lookup(f, p).map(format_time).unwrap_or_default()
+                );
+            }
+            if let Some(y) = yardstick {
+                for f in &ratios {
+                    let cell = match (lookup(f, p), lookup(y, p)) {
+                        (Some(t), Some(base)) => format!("{:.2}", t / base),
+                        _ => String::new(),
+                    };
+                    let _ = write!(md, " {cell} |");
+                }
+            }
+            md.push('\n');
+        }
+        md.push('\n');
+        if parameters.len() > 1 && parameters.iter().all(|p| size(p) > 0.0) {
+            let file = format!("{group}.svg");
+            std::fs::write(out.join(&file), plot(group, &functions, members))
+                .map_err(|e| format!("{file}: {e}"))?;
+            let _ = writeln!(md, "![{group}]({file})\n");
+        }
+    }
+    std::fs::write(out.join("report.md"), md).map_err(|e| format!("report.md: {e}"))
+}
+
+/// The CPU model and core count, from /proc where available.
+fn machine() -> String {
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|text| {
+            text.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split(':').nth(1))
+                .map(|s| s.trim().to_string())
+        })
+        .unwrap_or_else(|| "unknown CPU".into());
+    let cores = std::thread::available_parallelism().map_or(0, usize::from);
+    format!("{cpu}, {cores} cores")
+}
+
+/// A log-log plot of median time against size, one line per function.
+fn plot(title: &str, functions: &[&str], members: &[&Estimate]) -> String {
+    const COLOURS: [&str; 6] = [
+        "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b",
+    ];
+    let (w, h, left, right, top, bottom) = (640.0, 420.0, 70.0, 160.0, 30.0, 50.0);
+    let points: Vec<(f64, f64)> = members
+        .iter()
+        .map(|e| (size(&e.parameter).log10(), e.median[1].log10()))
+        .collect();
+    let (x0, x1) = bounds(points.iter().map(|p| p.0));
+    let (y0, y1) = bounds(points.iter().map(|p| p.1));
+    let sx = |x: f64| left + (x - x0) / (x1 - x0) * (w - left - right);
+    let sy = |y: f64| h - bottom - (y - y0) / (y1 - y0) * (h - top - bottom);
+    let mut svg = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n<text x=\"{left}\" y=\"18\">{title}: median time against n (log-log)</text>\n"
+    );
+    let _ = writeln!(
+        svg,
+        "<rect x=\"{left}\" y=\"{top}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#888\"/>",
+        w - left - right,
+        h - top - bottom
+    );
+    for decade in (x0.ceil() as i32)..=(x1.floor() as i32) {
+        let x = sx(f64::from(decade));
+        let _ = writeln!(
+            svg,
+            "<line x1=\"{x}\" y1=\"{top}\" x2=\"{x}\" y2=\"{}\" stroke=\"#eee\"/><text x=\"{x}\" y=\"{}\" text-anchor=\"middle\">1e{decade}</text>",
+            h - bottom,
+            h - bottom + 16.0
+        );
+    }
+    for decade in (y0.ceil() as i32)..=(y1.floor() as i32) {
+        let y = sy(f64::from(decade));
+        let _ = writeln!(
+            svg,
+            "<line x1=\"{left}\" y1=\"{y}\" x2=\"{}\" y2=\"{y}\" stroke=\"#eee\"/><text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>",
+            w - right,
+            left - 4.0,
+            y + 4.0,
+            format_time(10f64.powi(decade))
+        );
+    }
+    let _ = writeln!(
+        svg,
+        "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">n</text>",
+        left + (w - left - right) / 2.0,
+        h - 10.0
+    );
+    for (k, function) in functions.iter().enumerate() {
+        let colour = COLOURS[k % COLOURS.len()];
+        let mut line: Vec<(f64, f64)> = members
+            .iter()
+            .filter(|e| e.function == *function)
+            .map(|e| (sx(size(&e.parameter).log10()), sy(e.median[1].log10())))
+            .collect();
+        line.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let path: Vec<String> = line.iter().map(|(x, y)| format!("{x:.1},{y:.1}")).collect();
+        let _ = writeln!(
+            svg,
+            "<polyline points=\"{}\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"2\"/>",
+            path.join(" ")
+        );
+        for (x, y) in &line {
+            let _ = writeln!(
+                svg,
+                "<circle cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"3\" fill=\"{colour}\"/>"
+            );
+        }
+        let ly = top + 16.0 * (k as f64 + 1.0);
+        let _ = writeln!(
+            svg,
+            "<line x1=\"{}\" y1=\"{ly}\" x2=\"{}\" y2=\"{ly}\" stroke=\"{colour}\" stroke-width=\"2\"/><text x=\"{}\" y=\"{}\">{function}</text>",
+            w - right + 10.0,
+            w - right + 30.0,
+            w - right + 36.0,
+            ly + 4.0
+        );
+    }
+    svg.push_str("</svg>\n");
+    svg
+}
+
+/// Padded range of values (a zero-width range gets one decade).
+fn bounds(values: impl Iterator<Item = f64>) -> (f64, f64) {
+    let (lo, hi) = values.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+        (lo.min(v), hi.max(v))
+    });
+    if hi - lo < 1e-9 {
+        (lo - 0.5, hi + 0.5)
+    } else {
+        (lo - 0.05 * (hi - lo), hi + 0.05 * (hi - lo))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn estimate(function: &str, n: &str, ns: f64, change: Option<[f64; 3]>) -> Estimate {
+        Estimate {
+            group: "g".into(),
+            function: function.into(),
+            parameter: n.into(),
+            median: [ns, ns, ns],
+            change,
+        }
+    }
+
+    #[test]
+    fn ratios_are_to_the_yardstick_and_slowdowns_come_first() {
+        let dir = std::env::temp_dir().join(format!("xtask-report-{}", std::process::id()));
+        let estimates = [
+            estimate("faer_lu", "10", 100.0, None),
+            estimate("lemke", "10", 250.0, Some([0.10, 0.2, 0.3])),
+            estimate("faer_lu", "100", 1000.0, None),
+            estimate("lemke", "100", 5000.0, Some([-0.01, 0.01, 0.03])),
+        ];
+        write_report(&dir, &estimates, Some("main")).unwrap();
+        let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
+        assert!(md.contains("| 10 | 100.0 ns | 250.0 ns | 2.50 |"), "{md}");
+        assert!(md.contains("| 100 | 1.000 us | 5.000 us | 5.00 |"), "{md}");
+        // Only the change whose whole interval is positive is a slowdown.
+        assert!(md.contains("| g/lemke/10 | +20.0 %"), "{md}");
+        assert!(!md.contains("g/lemke/100 |"), "{md}");
+        assert!(md.find("Slowdowns").unwrap() < md.find("## g").unwrap());
+        let svg = std::fs::read_to_string(dir.join("g.svg")).unwrap();
+        assert_eq!(svg.matches("<polyline").count(), 2);
+        std::fs::remove_dir_all(&dir).ok();
+    }
+}
