@@ -40,4 +40,39 @@ pub enum GeometryError {
         /// Kind of the second shape.
         second: &'static str,
     },
+    /// A point of a point cloud contains NaN or infinity.
+    #[error("point {index} of the point cloud is not finite")]
+    NonFinitePoint {
+        /// Index of the offending point in the input.
+        index: usize,
+    },
+    /// A point cloud has too few points, or too few distinct ones, to span
+    /// a solid.
+    #[error(
+        "a convex polytope needs 4 points that are not coplanar: {problem} ({count} points given)"
+    )]
+    DegeneratePointCloud {
+        /// What is wrong: "fewer than 4 points", "all points coincide",
+        /// "coordinates too large to subtract",
+        /// "all points are collinear", "all points are coplanar".
+        problem: &'static str,
+        /// How many points were given.
+        count: usize,
+    },
+    /// The convex hull could not be turned into a valid polytope
+    /// (the hull algorithm failed, or round-off broke its topology).
+    #[error("invalid convex hull: {problem}")]
+    InvalidHull {
+        /// What went wrong.
+        problem: &'static str,
+    },
+    /// A density is not strictly positive and finite.
+    #[error("density must be positive and finite, got {value}")]
+    InvalidDensity {
+        /// The offending density (kg/m^3).
+        value: f64,
+    },
+    /// Mass properties computed from a shape failed validation.
+    #[error("mass properties rejected: {0}")]
+    MassProperties(#[source] contact_math::MathError),
 }

@@ -9,6 +9,14 @@
 //! constraints at the polygon's vertices hold the whole face), so the
 //! generators here never truncate or deduplicate beyond what geometry implies.
 //!
+//! Shapes are cuboids, static half-spaces and [`ConvexPolytope`]s (hulls of
+//! point clouds, with their faces, edges and adjacency, and their mass
+//! properties). [`ManifoldGenerator::separating_plane`] gives the plane
+//! separating two touching polytopes and whether the contact fixes it
+//! (Drumwright 2016, sec. 3.0.2). Parry (`parry3d-f64`) computes the
+//! triangulated convex hulls; the topology, the separating-axis tests, the
+//! clipping and the separating plane are ours.
+//!
 //! ```
 //! use contact_geometry::{ContactManifold, ManifoldGenerator, Shape};
 //! use contact_math::Pose;
@@ -23,15 +31,30 @@
 //!     .compute(&ground, &Pose::IDENTITY, &cube, &resting, 1e-3, &mut manifold)
 //!     .unwrap();
 //! assert_eq!(manifold.points.len(), 4); // the four bottom corners
+//!
+//! // A hexagonal prism on the ground touches at all six bottom corners.
+//! let corners: Vec<DVec3> = (0..12)
+//!     .map(|k| {
+//!         let angle = f64::from(k % 6) * std::f64::consts::FRAC_PI_3;
+//!         DVec3::new(angle.cos(), angle.sin(), if k < 6 { -0.5 } else { 0.5 })
+//!     })
+//!     .collect();
+//! let prism = Shape::polytope(contact_geometry::ConvexPolytope::from_points(&corners).unwrap());
+//! generator
+//!     .compute(&ground, &Pose::IDENTITY, &prism, &resting, 1e-3, &mut manifold)
+//!     .unwrap();
+//! assert_eq!(manifold.points.len(), 6);
 //! ```
 
 mod error;
 mod manifold;
 mod oriented_box;
 mod pairs;
+mod polytope;
 mod shape;
 
 pub use error::GeometryError;
 pub use manifold::{ContactManifold, ContactPoint, Feature};
-pub use pairs::ManifoldGenerator;
+pub use pairs::{ContactKind, ManifoldGenerator, SeparatingPlane};
+pub use polytope::{ConvexPolytope, Edge, FacePlane};
 pub use shape::Shape;

@@ -1,13 +1,16 @@
 //! The shapes bodies can have.
 
+use std::sync::Arc;
+
 use glam::DVec3;
 
-use crate::GeometryError;
+use crate::{ConvexPolytope, GeometryError};
 
 /// A convex shape in its own local frame.
 ///
 /// Constructors validate their input, so a `Shape` is always well formed.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// Cloning is cheap: a polytope is shared, not copied.
+#[derive(Clone, Debug, PartialEq)]
 pub enum Shape {
     /// A box centred at the local origin, axis-aligned in the local frame.
     Cuboid {
@@ -21,6 +24,9 @@ pub enum Shape {
         /// Outward unit normal of the boundary plane, local frame.
         normal: DVec3,
     },
+    /// A convex polytope (hull of a point cloud), shared between the
+    /// bodies that use it.
+    Polytope(Arc<ConvexPolytope>),
 }
 
 impl Shape {
@@ -56,19 +62,26 @@ impl Shape {
         })
     }
 
+    /// A convex polytope shape.
+    #[must_use]
+    pub fn polytope(polytope: ConvexPolytope) -> Self {
+        Self::Polytope(Arc::new(polytope))
+    }
+
     /// A short name of the shape's kind, for messages.
     #[must_use]
     pub fn kind(&self) -> &'static str {
         match self {
             Self::Cuboid { .. } => "cuboid",
             Self::HalfSpace { .. } => "half-space",
+            Self::Polytope(_) => "polytope",
         }
     }
 
     /// Whether the shape has finite volume (and so can carry mass).
     #[must_use]
     pub fn is_bounded(&self) -> bool {
-        matches!(self, Self::Cuboid { .. })
+        matches!(self, Self::Cuboid { .. } | Self::Polytope(_))
     }
 
     /// The radius of the smallest sphere about the local origin that
@@ -78,6 +91,7 @@ impl Shape {
         match self {
             Self::Cuboid { half_extents } => half_extents.length(),
             Self::HalfSpace { .. } => f64::INFINITY,
+            Self::Polytope(p) => p.bounding_radius(),
         }
     }
 }
@@ -105,6 +119,19 @@ mod tests {
         ));
         assert!(Shape::half_space(DVec3::ZERO).is_err());
         assert!(Shape::half_space(DVec3::new(f64::INFINITY, 0.0, 0.0)).is_err());
+    }
+
+    #[test]
+    fn polytopes_are_bounded_and_shared() {
+        let shape = Shape::polytope(ConvexPolytope::from_box(DVec3::new(1.0, 2.0, 2.0)).unwrap());
+        assert_eq!(shape.kind(), "polytope");
+        assert!(shape.is_bounded());
+        assert!((shape.bounding_radius() - 3.0).abs() < 1e-15);
+        let copy = shape.clone();
+        match (&shape, &copy) {
+            (Shape::Polytope(a), Shape::Polytope(b)) => assert!(Arc::ptr_eq(a, b)),
+            _ => unreachable!("both are polytopes"),
+        }
     }
 
     #[test]

@@ -3,20 +3,35 @@
 
 mod cuboid_cuboid;
 mod half_space_cuboid;
+mod half_space_polytope;
+mod polytope_polytope;
+mod polytope_sat;
+mod separating_plane;
+
+pub use separating_plane::{ContactKind, SeparatingPlane};
+
+use std::collections::HashMap;
+use std::sync::Arc;
 
 use contact_math::Pose;
+use glam::DVec3;
 
-use crate::{ContactManifold, GeometryError, Shape};
+use crate::{ContactManifold, ConvexPolytope, GeometryError, Shape};
 
 /// Computes contact manifolds between pairs of posed shapes.
 ///
 /// Holds no state between calls that could change a result: the same
-/// inputs always give the same manifold, and nothing is allocated beyond
-/// the growth of the caller's `out` buffer. (It is a struct so that the
-/// general polytope queries, which need scratch memory, slot in without an
-/// API change.)
+/// inputs always give the same manifold. It owns the scratch memory of the
+/// polytope queries (world-frame vertices and planes, clipping buffers) and
+/// the polytope form of each cuboid size met against a polytope, so once
+/// these have grown nothing is allocated beyond the growth of the caller's
+/// `out` buffer.
 #[derive(Debug, Default)]
-pub struct ManifoldGenerator {}
+pub struct ManifoldGenerator {
+    scratch: polytope_polytope::Scratch,
+    /// Polytope forms of cuboids, keyed by the bits of their half extents.
+    boxes: HashMap<[u64; 3], Arc<ConvexPolytope>>,
+}
 
 impl ManifoldGenerator {
     /// Fills `out` with the contact manifold of `a` at `pose_a` and `b` at
@@ -57,6 +72,40 @@ impl ManifoldGenerator {
                 half_space_cuboid::manifold(*normal, pose_b, *half_extents, pose_a, margin, out);
                 flip(out);
             }
+            (Shape::HalfSpace { normal }, Shape::Polytope(p)) => {
+                half_space_polytope::manifold(*normal, pose_a, p, pose_b, margin, out);
+            }
+            (Shape::Polytope(p), Shape::HalfSpace { normal }) => {
+                half_space_polytope::manifold(*normal, pose_b, p, pose_a, margin, out);
+                flip(out);
+            }
+            (Shape::Polytope(pa), Shape::Polytope(pb)) => {
+                polytope_polytope::manifold(&mut self.scratch, pa, pose_a, pb, pose_b, margin, out);
+            }
+            (Shape::Cuboid { half_extents }, Shape::Polytope(pb)) => {
+                let pa = box_polytope(&mut self.boxes, *half_extents)?;
+                polytope_polytope::manifold(
+                    &mut self.scratch,
+                    &pa,
+                    pose_a,
+                    pb,
+                    pose_b,
+                    margin,
+                    out,
+                );
+            }
+            (Shape::Polytope(pa), Shape::Cuboid { half_extents }) => {
+                let pb = box_polytope(&mut self.boxes, *half_extents)?;
+                polytope_polytope::manifold(
+                    &mut self.scratch,
+                    pa,
+                    pose_a,
+                    &pb,
+                    pose_b,
+                    margin,
+                    out,
+                );
+            }
             (Shape::HalfSpace { .. }, Shape::HalfSpace { .. }) => {
                 return Err(GeometryError::UnsupportedPair {
                     first: a.kind(),
@@ -66,6 +115,78 @@ impl ManifoldGenerator {
         }
         Ok(())
     }
+}
+
+impl ManifoldGenerator {
+    /// The separating plane of two touching or nearly touching convex
+    /// shapes (cuboids or polytopes) at their poses: every vertex of `a` is
+    /// on its negative side and every vertex of `b` on its positive side,
+    /// within `tolerance` (m), and the contact kind says whether the plane
+    /// is unique (Drumwright 2016, sec. 3.0.1-3.0.2). `None` when the
+    /// shapes are farther apart, or overlap deeper, than `tolerance`.
+    ///
+    /// # Errors
+    /// [`GeometryError::NonFinitePose`]; [`GeometryError::InvalidMargin`]
+    /// when `tolerance` is negative or not finite;
+    /// [`GeometryError::UnsupportedPair`] when a shape is a half-space.
+    pub fn separating_plane(
+        &mut self,
+        a: &Shape,
+        pose_a: &Pose,
+        b: &Shape,
+        pose_b: &Pose,
+        tolerance: f64,
+    ) -> Result<Option<SeparatingPlane>, GeometryError> {
+        if !(tolerance.is_finite() && tolerance >= 0.0) {
+            return Err(GeometryError::InvalidMargin { margin: tolerance });
+        }
+        if !pose_a.is_finite() {
+            return Err(GeometryError::NonFinitePose { which: 0 });
+        }
+        if !pose_b.is_finite() {
+            return Err(GeometryError::NonFinitePose { which: 1 });
+        }
+        let unsupported = GeometryError::UnsupportedPair {
+            first: a.kind(),
+            second: b.kind(),
+        };
+        let pa = as_polytope(&mut self.boxes, a).ok_or(unsupported.clone())??;
+        let pb = as_polytope(&mut self.boxes, b).ok_or(unsupported)??;
+        Ok(separating_plane::separating_plane(
+            &mut self.scratch,
+            &pa,
+            pose_a,
+            &pb,
+            pose_b,
+            tolerance,
+        ))
+    }
+}
+
+/// The polytope of a cuboid or polytope shape (`None` for a half-space).
+fn as_polytope(
+    cache: &mut HashMap<[u64; 3], Arc<ConvexPolytope>>,
+    shape: &Shape,
+) -> Option<Result<Arc<ConvexPolytope>, GeometryError>> {
+    match shape {
+        Shape::Cuboid { half_extents } => Some(box_polytope(cache, *half_extents)),
+        Shape::Polytope(p) => Some(Ok(Arc::clone(p))),
+        Shape::HalfSpace { .. } => None,
+    }
+}
+
+/// The polytope form of a cuboid, built once per size.
+fn box_polytope(
+    cache: &mut HashMap<[u64; 3], Arc<ConvexPolytope>>,
+    half_extents: DVec3,
+) -> Result<Arc<ConvexPolytope>, GeometryError> {
+    let key = half_extents.to_array().map(f64::to_bits);
+    if let Some(p) = cache.get(&key) {
+        return Ok(Arc::clone(p));
+    }
+    let p = Arc::new(ConvexPolytope::from_box(half_extents)?);
+    cache.insert(key, Arc::clone(&p));
+    Ok(p)
 }
 
 /// Swaps the roles of the two shapes in a manifold.

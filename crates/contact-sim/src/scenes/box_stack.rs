@@ -69,7 +69,7 @@ pub fn box_stack(stack: &BoxStack) -> Result<World, SimError> {
     let mass = MassProperties::solid_box(stack.mass, half)?;
     for level in 0..stack.count {
         let centre = DVec3::new(0.0, 0.0, (level as f64 + 0.5) * stack.size);
-        let cube = RigidBody::dynamic(shape, mass, Pose::from_translation(centre))
+        let cube = RigidBody::dynamic(shape.clone(), mass, Pose::from_translation(centre))
             .and_then(|body| body.with_friction(stack.friction))?;
         world.add_body(cube);
     }
