@@ -4,6 +4,7 @@
 mod bench;
 mod bench_report;
 mod check_layers;
+mod regress;
 
 use std::process::ExitCode;
 
@@ -16,7 +17,8 @@ Commands:
                  contact-dynamics -> contact-sim; contact-lcp stands alone)
   bench          run the criterion benches and write target/bench-report/
                  (report.md and plots; `cargo xtask bench --help` for options)
-  regress        run the regression suite under regress/ (not yet implemented)
+  regress        run the regression cases under regress/ and compare each
+                 observable with its expected value (--quick: CI's subset)
   solve-lcp      solve an LCP from a JSON file (not yet implemented)
   help           print this text
 ";
@@ -34,7 +36,8 @@ fn main() -> ExitCode {
         }
         "check-layers" => check_layers::run(),
         "bench" => bench::run(&args[1..]),
-        "regress" | "solve-lcp" => {
+        "regress" => regress::run(&args[1..]),
+        "solve-lcp" => {
             eprintln!("xtask {command}: not yet implemented (see the open issues)");
             ExitCode::FAILURE
         }

@@ -1,0 +1,359 @@
+//! `cargo xtask regress`: the regression suite. Every `*.json` file under
+//! `regress/` is a case: a scene or an LCP, and the observables it must
+//! reproduce, each with a bound or a value and tolerance. Prints one table
+//! row per observable with the measured value beside the expected one, and
+//! exits non-zero when any fails.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use contact_lcp::{Lcp, Lemke, LemkeParams};
+use contact_sim::scenes::{BoxStack, run_box_stack};
+use contact_sim::{FixedStepParams, FixedStepper};
+use serde::Deserialize;
+
+const HELP: &str = "\
+cargo xtask regress [--quick] [CASE...]
+
+Runs every case under regress/ (or the named ones, by file stem) and prints
+expected against measured values. --quick runs only cases marked quick.
+";
+
+/// One case file.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Case {
+    /// What the case guards and why (shown nowhere but the file).
+    #[allow(dead_code)]
+    description: String,
+    /// Whether `--quick` (CI) runs it: cases that take seconds.
+    quick: bool,
+    /// A scene to simulate...
+    scene: Option<Scene>,
+    /// ...with this step (s)...
+    h: Option<f64>,
+    /// ...for this long (s).
+    seconds: Option<f64>,
+    /// Or an LCP to solve with Lemke's method.
+    lcp: Option<LcpFile>,
+    /// Observable name -> what it must be.
+    expect: BTreeMap<String, Expectation>,
+}
+
+/// The scenes a case can name.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "snake_case")]
+enum Scene {
+    BoxStack {
+        count: usize,
+        size: f64,
+        mass: f64,
+        friction: f64,
+        gravity: f64,
+    },
+}
+
+/// A plain LCP, `w = M z + q` (the issue-3 file format, without bounds).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LcpFile {
+    #[serde(rename = "M")]
+    m: Vec<Vec<f64>>,
+    q: Vec<f64>,
+}
+
+/// A bound on an observable, or a value with a tolerance.
+#[derive(Debug, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+struct Expectation {
+    at_most: Option<f64>,
+    at_least: Option<f64>,
+    value: Option<f64>,
+    rel_tol: Option<f64>,
+    abs_tol: Option<f64>,
+}
+
+impl Expectation {
+    /// Whether `measured` meets it; `Err` when the expectation says nothing.
+    fn check(&self, measured: f64) -> Result<bool, String> {
+        let mut checked = false;
+        let mut ok = measured.is_finite();
+        if let Some(max) = self.at_most {
+            checked = true;
+            ok &= measured <= max;
+        }
+        if let Some(min) = self.at_least {
+            checked = true;
+            ok &= measured >= min;
+        }
+        if let Some(value) = self.value {
+            checked = true;
+            let tol = self
+                .abs_tol
+                .unwrap_or(0.0)
+                .max(self.rel_tol.unwrap_or(0.0) * value.abs());
+            ok &= (measured - value).abs() <= tol;
+        }
+        if checked {
+            Ok(ok)
+        } else {
+            Err("needs at_most, at_least or value".into())
+        }
+    }
+
+    fn describe(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(max) = self.at_most {
+            parts.push(format!("<= {max:.3e}"));
+        }
+        if let Some(min) = self.at_least {
+            parts.push(format!(">= {min:.3e}"));
+        }
+        if let Some(value) = self.value {
+            let tol = match (self.rel_tol, self.abs_tol) {
+                (Some(r), _) => format!(" +- {:.1} %", 100.0 * r),
+                (None, Some(a)) => format!(" +- {a:.1e}"),
+                (None, None) => " exactly".into(),
+            };
+            parts.push(format!("{value}{tol}"));
+        }
+        parts.join(", ")
+    }
+}
+
+/// Runs the command.
+pub fn run(args: &[String]) -> ExitCode {
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        print!("{HELP}");
+        return ExitCode::SUCCESS;
+    }
+    let quick = args.iter().any(|a| a == "--quick");
+    let names: Vec<&String> = args.iter().filter(|a| !a.starts_with("--")).collect();
+    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("../regress");
+    let mut files = match case_files(&folder) {
+        Ok(files) => files,
+        Err(message) => {
+            eprintln!("xtask regress: {message}");
+            return ExitCode::FAILURE;
+        }
+    };
+    files.retain(|f| {
+        names.is_empty()
+            || names
+                .iter()
+                .any(|n| f.file_stem().is_some_and(|s| s == n.as_str()))
+    });
+    if files.is_empty() {
+        eprintln!("xtask regress: no case matched in {}", folder.display());
+        return ExitCode::FAILURE;
+    }
+
+    println!(
+        "{:<32} {:<24} {:<22} {:<12} result",
+        "case", "observable", "expected", "measured"
+    );
+    let (mut passed, mut failed, mut skipped) = (0, 0, 0);
+    for file in &files {
+        let name = file
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or("?")
+            .to_string();
+        let outcome = load(file).and_then(|case| {
+            if quick && !case.quick {
+                return Ok(None);
+            }
+            measure(&case).map(|values| Some((case, values)))
+        });
+        match outcome {
+            Ok(None) => skipped += 1,
+            Ok(Some((case, values))) => {
+                for (observable, expectation) in &case.expect {
+                    let (measured, ok) = match values.get(observable.as_str()) {
+                        Some(&value) => match expectation.check(value) {
+                            Ok(ok) => (format!("{value:.4e}"), ok),
+                            Err(why) => (why, false),
+                        },
+                        None => ("unknown observable".to_string(), false),
+                    };
+                    let verdict = if ok { "pass" } else { "FAIL" };
+                    println!(
+                        "{name:<32} {observable:<24} {:<22} {measured:<12} {verdict}",
+                        expectation.describe()
+                    );
+                    if ok { passed += 1 } else { failed += 1 }
+                }
+            }
+            Err(message) => {
+                println!(
+                    "{name:<32} {:<24} {:<22} {:<12} FAIL",
+                    "(case)", "runs", message
+                );
+                failed += 1;
+            }
+        }
+    }
+    println!("{passed} passed, {failed} failed, {skipped} skipped");
+    if failed == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+fn case_files(folder: &Path) -> Result<Vec<PathBuf>, String> {
+    let mut files = Vec::new();
+    let mut pending = vec![folder.to_path_buf()];
+    while let Some(dir) = pending.pop() {
+        for entry in std::fs::read_dir(&dir)
+            .map_err(|e| format!("{}: {e}", dir.display()))?
+            .flatten()
+        {
+            let path = entry.path();
+            if path.is_dir() {
+                pending.push(path);
+            } else if path.extension().is_some_and(|e| e == "json") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    Ok(files)
+}
+
+fn load(path: &Path) -> Result<Case, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Runs a case and returns every observable it can measure.
+fn measure(case: &Case) -> Result<BTreeMap<&'static str, f64>, String> {
+    match (&case.scene, &case.lcp) {
+        (Some(scene), None) => measure_scene(scene, case.h, case.seconds),
+        (None, Some(lcp)) => measure_lcp(lcp),
+        _ => Err("a case has exactly one of `scene` and `lcp`".into()),
+    }
+}
+
+fn measure_scene(
+    scene: &Scene,
+    h: Option<f64>,
+    seconds: Option<f64>,
+) -> Result<BTreeMap<&'static str, f64>, String> {
+    let Scene::BoxStack {
+        count,
+        size,
+        mass,
+        friction,
+        gravity,
+    } = *scene;
+    let stack = BoxStack {
+        count,
+        size,
+        mass,
+        friction,
+        gravity,
+    };
+    let h = h.ok_or("a scene case needs `h`")?;
+    let seconds = seconds.ok_or("a scene case needs `seconds`")?;
+    let mut stepper = FixedStepper::new(FixedStepParams {
+        h,
+        ..FixedStepParams::default()
+    })
+    .map_err(|e| e.to_string())?;
+    let run = run_box_stack(&stack, &mut stepper, seconds).map_err(|e| e.to_string())?;
+    // "Settled": the last second, or the second half of a shorter run.
+    let window = ((1.0 / h).round() as usize).min(run.steps / 2).max(1);
+    let settled = &run.support_force[run.steps - window..];
+    Ok(BTreeMap::from([
+        ("steps", run.steps as f64),
+        ("max_penetration", run.max_penetration),
+        ("top_drift", run.top_drift),
+        (
+            "settled_support_force",
+            settled.iter().sum::<f64>() / settled.len() as f64,
+        ),
+        ("weight", run.weight),
+        ("max_complementarity", run.max_complementarity),
+        ("max_pivots", run.max_pivots as f64),
+        ("all_finite", if run.all_finite { 1.0 } else { 0.0 }),
+    ]))
+}
+
+fn measure_lcp(file: &LcpFile) -> Result<BTreeMap<&'static str, f64>, String> {
+    let n = file.q.len();
+    if let Some(row) = file.m.iter().position(|r| r.len() != n) {
+        return Err(format!(
+            "row {row} of M has {} entries, q has {n}",
+            file.m[row].len()
+        ));
+    }
+    let flat: Vec<f64> = file.m.iter().flatten().copied().collect();
+    let lcp = Lcp::from_row_major(n, &flat, &file.q).map_err(|e| e.to_string())?;
+    let solution = Lemke::new(LemkeParams {
+        max_pivots: 1 << 20,
+        ..LemkeParams::default()
+    })
+    .solve(&lcp)
+    .map_err(|e| e.to_string())?;
+    Ok(BTreeMap::from([
+        ("pivots", solution.pivots as f64),
+        ("complementarity", solution.report.complementarity),
+        ("scaled_error", solution.report.scaled_max()),
+        ("z_sum", solution.z.iter().sum()),
+    ]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn expectations_check_bounds_and_tolerances() {
+        let at_most = Expectation {
+            at_most: Some(1.0),
+            ..Default::default()
+        };
+        assert_eq!(at_most.check(0.5), Ok(true));
+        assert_eq!(at_most.check(1.5), Ok(false));
+        assert_eq!(at_most.check(f64::NAN), Ok(false));
+        let value = Expectation {
+            value: Some(100.0),
+            rel_tol: Some(0.01),
+            ..Default::default()
+        };
+        assert_eq!(value.check(100.9), Ok(true));
+        assert_eq!(value.check(101.1), Ok(false));
+        let exact = Expectation {
+            value: Some(256.0),
+            ..Default::default()
+        };
+        assert_eq!(exact.check(256.0), Ok(true));
+        assert_eq!(exact.check(257.0), Ok(false));
+        assert!(Expectation::default().check(1.0).is_err());
+    }
+
+    #[test]
+    fn unknown_fields_in_a_case_are_errors_naming_them() {
+        let text = r#"{"description": "", "quick": true, "h": 0.01, "secnds": 1, "expect": {}}"#;
+        let error = serde_json::from_str::<Case>(text).unwrap_err().to_string();
+        assert!(error.contains("secnds"), "{error}");
+    }
+
+    #[test]
+    fn every_case_in_the_repository_parses() {
+        let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("../regress");
+        let files = case_files(&folder).unwrap();
+        assert!(!files.is_empty());
+        for file in files {
+            let case = load(&file).unwrap();
+            assert!(
+                case.scene.is_some() != case.lcp.is_some(),
+                "{}",
+                file.display()
+            );
+            assert!(!case.expect.is_empty(), "{}", file.display());
+        }
+    }
+}
