@@ -50,6 +50,7 @@ mod error;
 mod manifold;
 mod oriented_box;
 mod pairs;
+mod polygon;
 mod polytope;
 mod shape;
 

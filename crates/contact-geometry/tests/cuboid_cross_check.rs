@@ -4,38 +4,14 @@
 //! overlapping pairs the normal and the deepest point's distance must match
 //! parry's penetration (both are the minimum-translation answer).
 
+mod common;
+
+use common::{Rng, parry};
+
 use contact_geometry::{ContactManifold, ManifoldGenerator, Shape};
 use contact_math::Pose;
-use glam::{DQuat, DVec3};
-use parry3d_f64::math::Pose as ParryPose;
 use parry3d_f64::query;
 use parry3d_f64::shape::Cuboid;
-
-/// xorshift64*: a seeded generator so failures reproduce.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> f64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 11) as f64 / (1u64 << 53) as f64
-    }
-    fn range(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * self.next()
-    }
-    fn vector(&mut self, lo: f64, hi: f64) -> DVec3 {
-        DVec3::new(self.range(lo, hi), self.range(lo, hi), self.range(lo, hi))
-    }
-    fn rotation(&mut self) -> DQuat {
-        let axis = self.vector(-1.0, 1.0).normalize_or(DVec3::X);
-        DQuat::from_axis_angle(axis, self.range(-3.2, 3.2))
-    }
-}
-
-fn parry(pose: &Pose) -> ParryPose {
-    ParryPose::from_parts(pose.translation, pose.rotation)
-}
 
 #[test]
 fn contact_exists_exactly_when_parry_distance_is_within_margin() {

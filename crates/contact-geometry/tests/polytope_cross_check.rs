@@ -3,45 +3,14 @@
 //! distance is below the margin; for overlapping pairs the depth matches
 //! parry's along the same axis), and our cuboid path on random box pairs.
 
+mod common;
+
+use common::{Rng, parry};
+
 use contact_geometry::{ContactManifold, ConvexPolytope, ManifoldGenerator, Shape};
 use contact_math::Pose;
-use glam::{DQuat, DVec3};
-use parry3d_f64::math::Pose as ParryPose;
 use parry3d_f64::query;
 use parry3d_f64::shape::ConvexPolyhedron;
-
-/// xorshift64*: a seeded generator so failures reproduce.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> f64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 11) as f64 / (1u64 << 53) as f64
-    }
-    fn range(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * self.next()
-    }
-    fn vector(&mut self, lo: f64, hi: f64) -> DVec3 {
-        DVec3::new(self.range(lo, hi), self.range(lo, hi), self.range(lo, hi))
-    }
-    fn rotation(&mut self) -> DQuat {
-        let axis = self.vector(-1.0, 1.0).normalize_or(DVec3::X);
-        DQuat::from_axis_angle(axis, self.range(-3.2, 3.2))
-    }
-    /// A hull of 4 to 40 points in an ellipsoid-ish cloud.
-    fn hull(&mut self) -> ConvexPolytope {
-        let n = 4 + (self.next() * 37.0) as usize;
-        let size = self.vector(0.2, 1.0);
-        let points: Vec<DVec3> = (0..n).map(|_| self.vector(-1.0, 1.0) * size).collect();
-        ConvexPolytope::from_points(&points).unwrap()
-    }
-}
-
-fn parry(pose: &Pose) -> ParryPose {
-    ParryPose::from_parts(pose.translation, pose.rotation)
-}
 
 fn parry_hull(p: &ConvexPolytope) -> ConvexPolyhedron {
     ConvexPolyhedron::from_convex_hull(p.vertices()).expect("a valid hull")

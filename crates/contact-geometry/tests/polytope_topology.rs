@@ -3,23 +3,12 @@
 //! face), Euler's formula on random hulls, outward planes, counter-clockwise
 //! loops, consistent adjacency, and typed errors for degenerate clouds.
 
+mod common;
+
+use common::Rng;
+
 use contact_geometry::{ConvexPolytope, GeometryError};
 use glam::DVec3;
-
-/// xorshift64*: a seeded generator so failures reproduce.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> f64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 11) as f64 / (1u64 << 53) as f64
-    }
-    fn vector(&mut self) -> DVec3 {
-        DVec3::new(self.next(), self.next(), self.next()) * 2.0 - DVec3::ONE
-    }
-}
 
 fn hexagonal_prism() -> ConvexPolytope {
     let points: Vec<DVec3> = (0..12)
@@ -149,7 +138,7 @@ fn random_hulls_satisfy_euler_and_face_planes() {
     let mut rng = Rng(0x2545_F491_4F6C_DD1D);
     for case in 0..200 {
         let n = 4 + case % 60;
-        let points: Vec<DVec3> = (0..n).map(|_| rng.vector()).collect();
+        let points: Vec<DVec3> = (0..n).map(|_| rng.vector(-1.0, 1.0)).collect();
         let p = ConvexPolytope::from_points(&points).unwrap();
         assert_well_formed(&p);
         // Every input point is inside the hull.
@@ -202,13 +191,15 @@ fn awkward_clouds_give_a_polytope_or_an_error_never_a_panic() {
         (0..100).map(|k| tetra[k % 4]).collect(),
         // A slab 1e-12 thick, and one 1e-8 thick.
         (0..50)
-            .map(|_| rng.vector() * DVec3::new(1.0, 1.0, 1e-12))
+            .map(|_| rng.vector(-1.0, 1.0) * DVec3::new(1.0, 1.0, 1e-12))
             .collect(),
         (0..50)
-            .map(|_| rng.vector() * DVec3::new(1.0, 1.0, 1e-8))
+            .map(|_| rng.vector(-1.0, 1.0) * DVec3::new(1.0, 1.0, 1e-8))
             .collect(),
         // Points on a sphere: many nearly coplanar neighbours.
-        (0..500).map(|_| rng.vector().normalize()).collect(),
+        (0..500)
+            .map(|_| rng.vector(-1.0, 1.0).normalize())
+            .collect(),
         // Far from the origin.
         tetra.iter().map(|&p| p + DVec3::splat(1e9)).collect(),
     ];
@@ -229,7 +220,7 @@ fn thin_slabs_are_valid_polytopes() {
     for thickness in [1e-2, 1e-4, 1e-6, 1e-8] {
         for _ in 0..20 {
             let points: Vec<DVec3> = (0..50)
-                .map(|_| rng.vector() * DVec3::new(1.0, 1.0, thickness))
+                .map(|_| rng.vector(-1.0, 1.0) * DVec3::new(1.0, 1.0, thickness))
                 .collect();
             let p = ConvexPolytope::from_points(&points).unwrap();
             assert_well_formed(&p);

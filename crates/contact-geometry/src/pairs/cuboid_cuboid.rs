@@ -23,6 +23,7 @@ use contact_math::Pose;
 use glam::DVec3;
 
 use crate::oriented_box::{OrientedBox, edge_between, edge_id, face_id};
+use crate::polygon::remove_redundant_vertices;
 use crate::{ContactManifold, ContactPoint, Feature};
 
 /// Edge pairs whose cross product is shorter than this are parallel: their
@@ -260,7 +261,7 @@ fn clip_faces(
             .iter()
             .chain(&inc.half)
             .fold(0.0_f64, |m, &h| m.max(h));
-    let kept = remove_redundant_vertices(&mut polygon, len, merge);
+    let kept = remove_redundant_vertices(&mut polygon, len, merge, |(v, _)| v.point);
 
     for (vertex, _) in &polygon[..kept] {
         let distance = normal.dot(vertex.point - face_centre);
@@ -278,42 +279,6 @@ fn clip_faces(
             });
         }
     }
-}
-
-/// Removes, one at a time, vertices of the closed polygon within `merge` of
-/// the segment joining their neighbours; returns the new length.
-fn remove_redundant_vertices(
-    polygon: &mut [(ClipVertex, EdgeTag); 8],
-    mut len: usize,
-    merge: f64,
-) -> usize {
-    let mut k = 0;
-    while len > 1 && k < len {
-        let prev = polygon[(k + len - 1) % len].0.point;
-        let next = polygon[(k + 1) % len].0.point;
-        let here = polygon[k].0.point;
-        if distance_to_segment(here, prev, next) <= merge {
-            polygon.copy_within(k + 1..len, k);
-            len -= 1;
-            // The previous vertex may have become redundant too.
-            k = k.saturating_sub(1);
-        } else {
-            k += 1;
-        }
-    }
-    len
-}
-
-/// Distance from `p` to the segment `a`-`b`.
-fn distance_to_segment(p: DVec3, a: DVec3, b: DVec3) -> f64 {
-    let ab = b - a;
-    let length_squared = ab.length_squared();
-    let t = if length_squared > 0.0 {
-        ((p - a).dot(ab) / length_squared).clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
-    (a + t * ab - p).length()
 }
 
 /// One Sutherland-Hodgman pass: keeps the part of `input` with

@@ -2,8 +2,7 @@
 //! dispatcher that picks one.
 
 mod cuboid_cuboid;
-mod half_space_cuboid;
-mod half_space_polytope;
+mod half_space;
 mod polytope_polytope;
 mod polytope_sat;
 mod separating_plane;
@@ -66,17 +65,17 @@ impl ManifoldGenerator {
                 cuboid_cuboid::manifold(*ha, pose_a, *hb, pose_b, margin, out);
             }
             (Shape::HalfSpace { normal }, Shape::Cuboid { half_extents }) => {
-                half_space_cuboid::manifold(*normal, pose_a, *half_extents, pose_b, margin, out);
+                half_space::cuboid(*normal, pose_a, *half_extents, pose_b, margin, out);
             }
             (Shape::Cuboid { half_extents }, Shape::HalfSpace { normal }) => {
-                half_space_cuboid::manifold(*normal, pose_b, *half_extents, pose_a, margin, out);
+                half_space::cuboid(*normal, pose_b, *half_extents, pose_a, margin, out);
                 flip(out);
             }
             (Shape::HalfSpace { normal }, Shape::Polytope(p)) => {
-                half_space_polytope::manifold(*normal, pose_a, p, pose_b, margin, out);
+                half_space::polytope(*normal, pose_a, p, pose_b, margin, out);
             }
             (Shape::Polytope(p), Shape::HalfSpace { normal }) => {
-                half_space_polytope::manifold(*normal, pose_b, p, pose_a, margin, out);
+                half_space::polytope(*normal, pose_b, p, pose_a, margin, out);
                 flip(out);
             }
             (Shape::Polytope(pa), Shape::Polytope(pb)) => {

@@ -23,6 +23,7 @@ use contact_math::Pose;
 use glam::DVec3;
 
 use super::polytope_sat::{Axis, Posed, best_axis};
+use crate::polygon::remove_redundant_vertices;
 use crate::{ContactManifold, ContactPoint, ConvexPolytope, Feature};
 
 /// Clipped vertices within this, relative to the polytopes' size, of the
@@ -231,7 +232,9 @@ fn clip_faces(
         }
     }
 
-    remove_redundant_vertices(polygon, MERGE * scale);
+    let len = polygon.len();
+    let kept = remove_redundant_vertices(polygon, len, MERGE * scale, |(v, _)| v.point);
+    polygon.truncate(kept);
 
     for (vertex, _) in polygon.iter() {
         let distance = normal.dot(vertex.point) - plane.offset;
@@ -314,25 +317,6 @@ fn clip_polygon(
                 },
                 new_tag,
             ));
-        }
-    }
-}
-
-/// Removes, one at a time, vertices of the closed polygon within `merge` of
-/// the segment joining their neighbours.
-fn remove_redundant_vertices(polygon: &mut Vec<(ClipVertex, EdgeTag)>, merge: f64) {
-    let mut k = 0;
-    while polygon.len() > 1 && k < polygon.len() {
-        let len = polygon.len();
-        let prev = polygon[(k + len - 1) % len].0.point;
-        let next = polygon[(k + 1) % len].0.point;
-        let here = polygon[k].0.point;
-        if crate::polytope::distance_to_segment(here, prev, next) <= merge {
-            polygon.remove(k);
-            // The previous vertex may have become redundant too.
-            k = k.saturating_sub(1);
-        } else {
-            k += 1;
         }
     }
 }

@@ -12,8 +12,6 @@
 mod mass;
 mod topology;
 
-pub(crate) use topology::distance_to_segment;
-
 use glam::DVec3;
 
 use crate::GeometryError;

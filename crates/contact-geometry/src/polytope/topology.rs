@@ -22,6 +22,7 @@ use glam::{DMat3, DVec3};
 
 use super::{ConvexPolytope, Edge, FacePlane};
 use crate::GeometryError;
+use crate::polygon::distance_to_segment;
 
 /// Relative (to the cloud's extent) distance below which points count as
 /// coplanar, collinear or coincident.
@@ -320,18 +321,6 @@ fn drop_collinear(points: &[DVec3], loops: &mut [Vec<u32>], tol: f64) {
     for l in loops.iter_mut() {
         l.retain(|&v| collinear[v as usize] < occurrences[v as usize]);
     }
-}
-
-/// Distance from `p` to the segment `a`-`b`.
-pub(crate) fn distance_to_segment(p: DVec3, a: DVec3, b: DVec3) -> f64 {
-    let ab = b - a;
-    let length_squared = ab.length_squared();
-    let t = if length_squared > 0.0 {
-        ((p - a).dot(ab) / length_squared).clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
-    (a + t * ab - p).length()
 }
 
 /// Planes, edges and adjacency from the vertices and face loops.
