@@ -41,4 +41,4 @@ pub use contact_constraint::ContactConstraint;
 pub use error::DynamicsError;
 pub use friction_cone::friction_directions;
 pub use jacobian::{BodyJacobian, JacobianRow};
-pub use time_stepping::{StepSolution, TimeStepping, TimeSteppingParams};
+pub use time_stepping::{Formulation, StepSolution, TimeStepping, TimeSteppingParams};

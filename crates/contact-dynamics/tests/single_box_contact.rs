@@ -1,10 +1,12 @@
-//! Guards the Anitescu-Potra step problem on one box against closed-form
-//! answers: a resting box's contacts carry exactly its weight, a sliding box
-//! loses exactly mu g h of speed per step, and a box on a slope gentler than
-//! the friction cone sticks.
+//! Guards both step formulations on one box against closed-form answers: a
+//! resting box's contacts carry exactly its weight, a sliding box loses
+//! exactly mu g h of speed per step, and a box on a slope gentler than the
+//! friction cone sticks. Lemke's answers are exact to round-off (tolerance
+//! 1e-9 relative); projected Gauss-Seidel stops at a scaled residual of
+//! 1e-8, so its answers are checked to 1e-6 relative.
 
 use contact_dynamics::{
-    ContactConstraint, RigidBody, StepSolution, TimeStepping, TimeSteppingParams,
+    ContactConstraint, Formulation, RigidBody, StepSolution, TimeStepping, TimeSteppingParams,
     friction_directions,
 };
 use contact_geometry::Shape;
@@ -45,14 +47,28 @@ fn box_on_plane(
     (vec![ground, cube], contacts)
 }
 
-fn step(bodies: &[RigidBody], contacts: &[ContactConstraint]) -> StepSolution {
+/// Both formulations with the relative tolerance their solver reaches.
+const FORMULATIONS: [(Formulation, f64); 2] = [
+    (Formulation::Complementarity, 1e-9),
+    (Formulation::BoxFriction, 1e-6),
+];
+
+fn step(
+    bodies: &[RigidBody],
+    contacts: &[ContactConstraint],
+    formulation: Formulation,
+) -> StepSolution {
     let mut solution = StepSolution::default();
-    TimeStepping::new(TimeSteppingParams::default())
+    let params = TimeSteppingParams {
+        formulation,
+        ..TimeSteppingParams::default()
+    };
+    TimeStepping::new(params)
         .solve(bodies, contacts, DVec3::new(0.0, 0.0, -G), H, &mut solution)
         .unwrap();
     assert!(
-        solution.lcp_report.is_solution(1e-9),
-        "{:?}",
+        solution.lcp_report.is_solution(1e-8),
+        "{formulation:?}: {:?}",
         solution.lcp_report
     );
     solution
@@ -60,74 +76,116 @@ fn step(bodies: &[RigidBody], contacts: &[ContactConstraint]) -> StepSolution {
 
 #[test]
 fn resting_box_contacts_carry_exactly_its_weight() {
-    let (bodies, contacts) = box_on_plane(DVec3::Z, 0.5, Twist::ZERO);
-    let s = step(&bodies, &contacts);
-    let total: f64 = s.normal_impulses.iter().sum();
-    // Newton: the impulse that cancels gravity over one step is m g h.
-    assert!((total - MASS * G * H).abs() < 1e-12, "{total}");
-    assert!(s.velocities[1].linear.length() < 1e-12);
-    assert!(s.velocities[1].angular.length() < 1e-12);
-    // No tangential load, so no friction.
-    assert!(s.friction_impulses.iter().all(|f| f.length() < 1e-12));
+    for (formulation, tol) in FORMULATIONS {
+        let (bodies, contacts) = box_on_plane(DVec3::Z, 0.5, Twist::ZERO);
+        let s = step(&bodies, &contacts, formulation);
+        let total: f64 = s.normal_impulses.iter().sum();
+        // Newton: the impulse that cancels gravity over one step is m g h.
+        let weight = MASS * G * H;
+        assert!(
+            (total - weight).abs() < tol * weight,
+            "{formulation:?}: {total}"
+        );
+        assert!(
+            s.velocities[1].linear.length() < tol * G * H,
+            "{formulation:?}"
+        );
+        assert!(
+            s.velocities[1].angular.length() < tol * G * H,
+            "{formulation:?}"
+        );
+        // No tangential load, so no friction.
+        assert!(
+            s.friction_impulses
+                .iter()
+                .all(|f| f.length() < tol * weight),
+            "{formulation:?}"
+        );
+    }
 }
 
 #[test]
 fn sliding_box_decelerates_by_mu_g() {
-    // Slide along the first friction direction, where the pyramid's edge is
-    // the true Coulomb cone: the friction impulse is mu m g h, against v.
+    // Slide along the first friction direction, where both the pyramid's
+    // edge and the square's side give the true Coulomb force: mu m g h,
+    // against the motion.
     let mu = 0.4;
     let mut directions = Vec::new();
     friction_directions(DVec3::Z, 4, &mut directions);
     let along = directions[0];
     let v0 = 3.0;
-    let (bodies, contacts) = box_on_plane(DVec3::Z, mu, Twist::new(v0 * along, DVec3::ZERO));
-    let s = step(&bodies, &contacts);
-    let v = s.velocities[1].linear;
-    // Coulomb: dv = -mu g h along the motion (v0 >> mu g h, so it keeps sliding).
-    assert!((v.dot(along) - (v0 - mu * G * H)).abs() < 1e-9, "{v}");
-    assert!(v.z.abs() < 1e-12);
-    let friction: DVec3 = s.friction_impulses.iter().sum();
-    assert!(
-        (friction + mu * MASS * G * H * along).length() < 1e-9,
-        "{friction}"
-    );
-    // Each contact's friction is on the cone's boundary (it slides).
-    for (f, n) in s.friction_impulses.iter().zip(&s.normal_impulses) {
-        assert!((f.length() - mu * n).abs() < 1e-9, "{f} vs {n}");
+    for (formulation, tol) in FORMULATIONS {
+        let (bodies, contacts) = box_on_plane(DVec3::Z, mu, Twist::new(v0 * along, DVec3::ZERO));
+        let s = step(&bodies, &contacts, formulation);
+        let v = s.velocities[1].linear;
+        let loss = mu * G * H;
+        // Coulomb: dv = -mu g h along the motion (v0 >> mu g h: it keeps sliding).
+        assert!(
+            (v.dot(along) - (v0 - loss)).abs() < tol * loss,
+            "{formulation:?}: {v}"
+        );
+        assert!(v.z.abs() < tol * loss, "{formulation:?}: {v}");
+        let friction: DVec3 = s.friction_impulses.iter().sum();
+        assert!(
+            (friction + MASS * loss * along).length() < tol * MASS * loss,
+            "{formulation:?}: {friction}"
+        );
+        // Each contact slides: the friction along the motion is -mu cn.
+        // Across it the pyramid gives exactly zero; the square cone leaves
+        // the cross components indeterminate (equal and opposite pairs,
+        // summing to zero above), bounded by mu cn: why its per-contact
+        // force can exceed the Coulomb cone by up to sqrt(2).
+        let across = DVec3::Z.cross(along);
+        for (f, n) in s.friction_impulses.iter().zip(&s.normal_impulses) {
+            assert!(
+                (f.dot(along) + mu * n).abs() < tol * MASS * loss,
+                "{formulation:?}: {f} vs {n}"
+            );
+            let cross_bound = match formulation {
+                Formulation::Complementarity => tol * MASS * loss,
+                _ => mu * n + tol * MASS * loss,
+            };
+            assert!(
+                f.dot(across).abs() <= cross_bound,
+                "{formulation:?}: {f} vs {n}"
+            );
+        }
     }
 }
 
 #[test]
 fn box_on_a_gentle_slope_sticks_and_on_a_steep_one_slides() {
-    // Slope angle with tan(angle) = 0.3 < mu / sqrt(2) = 0.354: inside even
-    // the pyramid's inscribed cone whatever its orientation, so static
-    // friction must hold the box exactly still.
+    // Slope with tan(angle) = 0.3 < mu / sqrt(2) = 0.354: inside the
+    // pyramid's and the square's inscribed cone whatever their orientation,
+    // so static friction must hold the box still.
     let mu = 0.5;
-    let gentle = DVec3::new(0.0, -0.3, 1.0).normalize();
-    let (bodies, contacts) = box_on_plane(gentle, mu, Twist::ZERO);
-    let s = step(&bodies, &contacts);
-    assert!(
-        s.velocities[1].linear.length() < 1e-12,
-        "{:?}",
-        s.velocities[1]
-    );
-    // tan(angle) = 0.8 > mu: no friction cone can hold it; it must move
-    // down the slope, and at most as fast as frictionless sliding.
-    let steep = DVec3::new(0.0, -0.8, 1.0).normalize();
-    let (bodies, contacts) = box_on_plane(steep, mu, Twist::ZERO);
-    let s = step(&bodies, &contacts);
-    let v = s.velocities[1].linear;
-    let downhill =
-        (DVec3::new(0.0, 0.0, -1.0) - DVec3::new(0.0, 0.0, -1.0).dot(steep) * steep).normalize();
-    let frictionless = G * H * downhill.dot(DVec3::new(0.0, 0.0, -1.0));
-    assert!(
-        v.dot(downhill) > 1e-3 * frictionless && v.dot(downhill) < frictionless,
-        "{v}"
-    );
-    assert!(
-        v.dot(steep).abs() < 1e-12,
-        "leaves or sinks into the slope: {v}"
-    );
+    for (formulation, tol) in FORMULATIONS {
+        let gentle = DVec3::new(0.0, -0.3, 1.0).normalize();
+        let (bodies, contacts) = box_on_plane(gentle, mu, Twist::ZERO);
+        let s = step(&bodies, &contacts, formulation);
+        assert!(
+            s.velocities[1].linear.length() < tol * G * H,
+            "{formulation:?}: {:?}",
+            s.velocities[1]
+        );
+        // tan(angle) = 0.8 > mu sqrt(2): outside even the square's corners,
+        // so no friction can hold it; it moves down the slope, at most as
+        // fast as frictionless sliding.
+        let steep = DVec3::new(0.0, -0.8, 1.0).normalize();
+        let (bodies, contacts) = box_on_plane(steep, mu, Twist::ZERO);
+        let s = step(&bodies, &contacts, formulation);
+        let v = s.velocities[1].linear;
+        let downhill = (DVec3::NEG_Z - DVec3::NEG_Z.dot(steep) * steep).normalize();
+        let frictionless = G * H * downhill.dot(DVec3::NEG_Z);
+        assert!(
+            v.dot(downhill) > 1e-3 * frictionless && v.dot(downhill) < frictionless,
+            "{formulation:?}: {v}"
+        );
+        assert!(
+            v.dot(steep).abs() < tol * G * H,
+            "{formulation:?}: leaves or sinks into the slope: {v}"
+        );
+    }
 }
 
 #[test]

@@ -59,6 +59,46 @@ impl BoxBounds {
     ///   negative or non-finite `mu`, a normal row that is coupled itself or
     ///   is not `[0, +inf]`).
     pub fn new(lo: Vec<f64>, hi: Vec<f64>, couplings: Vec<Coupling>) -> Result<Self, LcpError> {
+        let mut bounds = Self {
+            lo,
+            hi,
+            couplings,
+            coupled: Vec::new(),
+        };
+        bounds.index()?;
+        Ok(bounds)
+    }
+
+    /// Refills the bounds in place: `edit` rewrites `lo`, `hi` and the
+    /// couplings (their storage is reused, so a caller that rebuilds the
+    /// bounds of every time step allocates nothing once warmed up), then
+    /// they are validated exactly as by [`new`](Self::new).
+    ///
+    /// # Errors
+    ///
+    /// As [`new`](Self::new); the bounds are then left empty (zero rows), so
+    /// an invalid state is never observable.
+    pub fn rebuild(
+        &mut self,
+        edit: impl FnOnce(&mut Vec<f64>, &mut Vec<f64>, &mut Vec<Coupling>),
+    ) -> Result<(), LcpError> {
+        edit(&mut self.lo, &mut self.hi, &mut self.couplings);
+        self.index().inspect_err(|_| {
+            self.lo.clear();
+            self.hi.clear();
+            self.couplings.clear();
+            self.coupled.clear();
+        })
+    }
+
+    /// Validates the bounds and fills `coupled` (see [`new`](Self::new)).
+    fn index(&mut self) -> Result<(), LcpError> {
+        let Self {
+            lo,
+            hi,
+            couplings,
+            coupled,
+        } = self;
         let n = lo.len();
         if hi.len() != n {
             return Err(LcpError::BadLength {
@@ -67,13 +107,14 @@ impl BoxBounds {
                 found: hi.len(),
             });
         }
-        for (row, (&l, &h)) in lo.iter().zip(&hi).enumerate() {
+        for (row, (&l, &h)) in lo.iter().zip(hi.iter()).enumerate() {
             // Written so that NaN fails too.
             if !(l <= 0.0 && h >= 0.0) {
                 return Err(LcpError::InvalidBounds { row, lo: l, hi: h });
             }
         }
-        let mut coupled = vec![None; n];
+        coupled.clear();
+        coupled.resize(n, None);
         let bad = |k: usize, c: &Coupling, reason| LcpError::InvalidCoupling {
             coupling: k,
             row: c.row,
@@ -106,12 +147,7 @@ impl BoxBounds {
                 return Err(bad(k, c, "normal row must have bounds [0, +inf]"));
             }
         }
-        Ok(Self {
-            lo,
-            hi,
-            couplings,
-            coupled,
-        })
+        Ok(())
     }
 
     /// The bounds of a plain LCP: `lo = 0`, `hi = +inf`, no coupling.
@@ -300,6 +336,13 @@ impl BoxLcp {
         &self.lcp
     }
 
+    /// The problem taken apart, so a caller can reuse the storage of the
+    /// matrix, the vector and the bounds for the next problem.
+    #[must_use]
+    pub fn into_parts(self) -> (Lcp, BoxBounds) {
+        (self.lcp, self.bounds)
+    }
+
     /// The bounds of row `i` at the point `z`, see [`BoxBounds::effective`].
     ///
     /// # Panics
@@ -315,6 +358,42 @@ impl BoxLcp {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rebuild_validates_like_new_and_empties_on_error() {
+        let mut bounds = BoxBounds::unilateral(2);
+        bounds
+            .rebuild(|lo, hi, couplings| {
+                lo.extend([-1.0]);
+                hi.extend([1.0]);
+                couplings.push(Coupling {
+                    row: 2,
+                    normal_row: 0,
+                    mu: 0.3,
+                });
+            })
+            .unwrap();
+        assert_eq!(bounds.len(), 3);
+        assert_eq!(bounds.coupling_of(2).map(|c| c.mu), Some(0.3));
+        assert_eq!(bounds.effective(2, &[2.0, 0.0, 0.0]), (-0.6, 0.6));
+        // A coupling to a row that is not [0, inf] fails as in `new` ...
+        let error = bounds
+            .rebuild(|_, _, couplings| {
+                couplings.push(Coupling {
+                    row: 0,
+                    normal_row: 1,
+                    mu: 0.1,
+                })
+            })
+            .unwrap_err();
+        assert!(
+            matches!(error, LcpError::InvalidCoupling { .. }),
+            "{error:?}"
+        );
+        // ... and leaves no half-valid state behind.
+        assert_eq!(bounds.len(), 0);
+        assert!(bounds.couplings().is_empty());
+    }
 
     #[test]
     fn effective_bounds_follow_the_normal_force() {

@@ -30,6 +30,8 @@ pub use error::SimError;
 pub use stepper::{FixedStepParams, FixedStepper, StepReport};
 pub use world::{BodyId, World};
 
-pub use contact_dynamics::{ContactConstraint, RigidBody, StepSolution, TimeSteppingParams};
+pub use contact_dynamics::{
+    ContactConstraint, Formulation, RigidBody, StepSolution, TimeSteppingParams,
+};
 pub use contact_geometry::Shape;
 pub use contact_math::{MassProperties, Pose, Twist};

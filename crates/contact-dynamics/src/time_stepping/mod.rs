@@ -5,6 +5,6 @@ mod params;
 mod solution;
 mod stepper;
 
-pub use params::TimeSteppingParams;
+pub use params::{Formulation, TimeSteppingParams};
 pub use solution::StepSolution;
 pub use stepper::TimeStepping;

@@ -1,8 +1,23 @@
 //! Settings of the velocity-level stepper.
 
-use contact_lcp::LemkeParams;
+use contact_lcp::{LemkeParams, PgsParams};
 
 use crate::DynamicsError;
+
+/// Which complementarity problem a step solves.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Formulation {
+    /// Anitescu-Potra with a `k`-direction polyhedral friction cone, as a
+    /// pure LCP solved by Lemke's method (Cline 2002, eq. 2.49). Always has
+    /// a solution; the default.
+    #[default]
+    Complementarity,
+    /// Normal impulses in `[0, inf)` and two tangent impulses bounded by
+    /// `mu` times the normal one (a square friction cone), as a bounded LCP
+    /// solved by projected Gauss-Seidel (Preda & Florian 2005).
+    /// `friction_directions` is ignored.
+    BoxFriction,
+}
 
 /// Settings of [`TimeStepping`](crate::TimeStepping).
 #[derive(Clone, Copy, Debug)]
@@ -19,8 +34,15 @@ pub struct TimeSteppingParams {
     /// is pushed out gradually, which avoids the energy of a one-step
     /// correction. 0 disables the correction.
     pub error_reduction: f64,
-    /// Settings of the Lemke solver used for the step's LCP.
+    /// The problem solved each step.
+    pub formulation: Formulation,
+    /// Settings of the Lemke solver (complementarity formulation).
     pub lcp: LemkeParams,
+    /// Settings of projected Gauss-Seidel (box formulation). The default
+    /// allows 20 000 sweeps: a cold start on a stack needs thousands (the
+    /// slow convergence Preda & Florian report), warm-started steps after
+    /// it a handful.
+    pub pgs: PgsParams,
 }
 
 impl Default for TimeSteppingParams {
@@ -28,7 +50,12 @@ impl Default for TimeSteppingParams {
         Self {
             friction_directions: 4,
             error_reduction: 0.2,
+            formulation: Formulation::default(),
             lcp: LemkeParams::default(),
+            pgs: PgsParams {
+                max_sweeps: 20_000,
+                ..PgsParams::default()
+            },
         }
     }
 }

@@ -21,15 +21,27 @@
 //! interpenetrating); penetration already present (phi < 0) is removed at the
 //! rate `error_reduction`. The matrix is copositive-plus, so Lemke's method
 //! always finds a solution (Anitescu and Potra 1997).
+//!
+//! [`Formulation::BoxFriction`] trades the polyhedral cone for the bounded
+//! form that ODE and Bullet solve: per contact the normal impulse
+//! `cn >= 0` and two tangent impulses `f_1, f_2` along `t1, t2` with
+//! `-mu cn <= f_i <= mu cn` (a square approximation of the cone, sides
+//! along the tangents). The matrix is `J W J'` itself (symmetric, positive
+//! semidefinite), `q = J v*` plus the same gap term, and a friction row at
+//! its upper bound has `w <= 0`: the tangential velocity opposes the
+//! friction impulse, as Coulomb's law requires. Solved by projected
+//! Gauss-Seidel (Preda & Florian 2005, Algorithm 1) with the previous
+//! step's impulses as the warm start when the contact count is unchanged.
 
 use contact_lcp::faer::{Mat, MatRef};
-use contact_lcp::{Lcp, LcpSolution, Lemke};
+use contact_lcp::{BoxBounds, BoxLcp, Coupling, Lcp, LcpSolution, Lemke, ProjectedGaussSeidel};
 use contact_math::{Twist, gyroscopic_torque};
 use glam::DVec3;
 
 use crate::friction_cone::friction_directions;
 use crate::{
-    ContactConstraint, DynamicsError, JacobianRow, RigidBody, StepSolution, TimeSteppingParams,
+    ContactConstraint, DynamicsError, Formulation, JacobianRow, RigidBody, StepSolution,
+    TimeSteppingParams,
 };
 
 /// Solves the contact problem of one velocity-level time step.
@@ -50,6 +62,13 @@ pub struct TimeStepping {
     matrix: Mat<f64>,
     offsets: Vec<f64>,
     lcp_solution: LcpSolution,
+    /// Tangent directions per contact in this step's rows.
+    tangents: usize,
+    /// Box formulation: its bounds (rebuilt in place every step), solver,
+    /// and the previous step's impulses for the warm start.
+    bounds: BoxBounds,
+    pgs: ProjectedGaussSeidel,
+    previous: Vec<f64>,
 }
 
 impl TimeStepping {
@@ -66,6 +85,10 @@ impl TimeStepping {
             matrix: Mat::new(),
             offsets: Vec::new(),
             lcp_solution: LcpSolution::default(),
+            tangents: 0,
+            bounds: BoxBounds::unilateral(0),
+            pgs: ProjectedGaussSeidel::new(params.pgs),
+            previous: Vec::new(),
         }
     }
 
@@ -131,25 +154,34 @@ impl TimeStepping {
             return Ok(());
         }
 
+        self.tangents = match self.params.formulation {
+            Formulation::Complementarity => self.params.friction_directions,
+            Formulation::BoxFriction => 2,
+        };
         self.build_rows(bodies, contacts);
-        self.assemble(contacts, &out.velocities, h);
-
-        let lcp = Lcp::new(
-            std::mem::replace(&mut self.matrix, Mat::new()),
-            std::mem::take(&mut self.offsets),
-        )?;
-        let solved = self.lemke.solve_into(&lcp, &mut self.lcp_solution);
-        (self.matrix, self.offsets) = lcp.into_parts();
-        solved?;
-
+        match self.params.formulation {
+            Formulation::Complementarity => {
+                self.assemble_complementarity(contacts, &out.velocities, h);
+                let lcp = Lcp::new(
+                    std::mem::replace(&mut self.matrix, Mat::new()),
+                    std::mem::take(&mut self.offsets),
+                )?;
+                let solved = self.lemke.solve_into(&lcp, &mut self.lcp_solution);
+                (self.matrix, self.offsets) = lcp.into_parts();
+                solved?;
+            }
+            Formulation::BoxFriction => self.solve_box(contacts, &out.velocities, h)?,
+        }
         self.apply_impulses(contacts.len(), out);
         Ok(())
     }
 
-    /// Normal rows first, then `k` friction rows per contact, with their
-    /// `W J'` responses.
+    /// Normal rows first, then `self.tangents` friction rows per contact
+    /// (the first directions of the `k`-direction cone: `t1, t2` for the box
+    /// formulation), with their `W J'` responses.
     fn build_rows(&mut self, bodies: &[RigidBody], contacts: &[ContactConstraint]) {
         let k = self.params.friction_directions;
+        let tangents = self.tangents;
         self.rows.clear();
         self.directions.clear();
         for c in contacts {
@@ -159,7 +191,7 @@ impl TimeStepping {
         }
         for c in contacts {
             friction_directions(c.normal, k, &mut self.scratch_directions);
-            for &direction in &self.scratch_directions {
+            for &direction in &self.scratch_directions[..tangents] {
                 self.rows.push(JacobianRow::relative_velocity(
                     bodies, c.body_a, c.body_b, c.point, direction,
                 ));
@@ -180,18 +212,18 @@ impl TimeStepping {
         }
     }
 
-    /// Fills the LCP matrix and offset vector of the module comment.
-    fn assemble(&mut self, contacts: &[ContactConstraint], free_velocities: &[Twist], h: f64) {
-        let nc = contacts.len();
-        let k = self.params.friction_directions;
-        let rows = self.rows.len(); // nc * (k + 1)
-        let n = rows + nc;
+    /// Sizes the matrix to `n` and fills its top-left block with `J W J'`
+    /// (only rows sharing a dynamic body couple), the rest with zeros; fills
+    /// the offsets with `J v*` plus the gap term on the normal rows.
+    fn fill_common(
+        &mut self,
+        n: usize,
+        contacts: &[ContactConstraint],
+        free_velocities: &[Twist],
+        h: f64,
+    ) {
         self.matrix.resize_with(n, n, |_, _| 0.0);
         self.matrix.as_mut().fill(0.0);
-        self.offsets.clear();
-        self.offsets.resize(n, 0.0);
-
-        // J W J': only rows sharing a dynamic body couple.
         for (i, row_i) in self.rows.iter().enumerate() {
             for (j, (row_j, response_j)) in self.rows.iter().zip(&self.responses).enumerate() {
                 let mut entry = 0.0;
@@ -207,17 +239,8 @@ impl TimeStepping {
                 self.matrix[(i, j)] = entry;
             }
         }
-        // E, -E' and mu (eq. 2.47-2.49).
-        for (c, contact) in contacts.iter().enumerate() {
-            let lambda = rows + c;
-            self.matrix[(lambda, c)] = contact.friction;
-            for d in 0..k {
-                let beta = nc + c * k + d;
-                self.matrix[(beta, lambda)] = 1.0;
-                self.matrix[(lambda, beta)] = -1.0;
-            }
-        }
-        // Offsets: relative free-flight velocities, plus the gap term.
+        self.offsets.clear();
+        self.offsets.resize(n, 0.0);
         for (i, row) in self.rows.iter().enumerate() {
             self.offsets[i] = row.apply(|body| free_velocities[body]);
         }
@@ -231,9 +254,83 @@ impl TimeStepping {
         }
     }
 
+    /// Fills the LCP of the module comment (Cline eq. 2.49).
+    fn assemble_complementarity(
+        &mut self,
+        contacts: &[ContactConstraint],
+        free_velocities: &[Twist],
+        h: f64,
+    ) {
+        let nc = contacts.len();
+        let k = self.tangents;
+        let rows = self.rows.len(); // nc * (k + 1)
+        self.fill_common(rows + nc, contacts, free_velocities, h);
+        // E, -E' and mu (eq. 2.47-2.49).
+        for (c, contact) in contacts.iter().enumerate() {
+            let lambda = rows + c;
+            self.matrix[(lambda, c)] = contact.friction;
+            for d in 0..k {
+                let beta = nc + c * k + d;
+                self.matrix[(beta, lambda)] = 1.0;
+                self.matrix[(lambda, beta)] = -1.0;
+            }
+        }
+    }
+
+    /// Assembles and solves the bounded-friction problem of the module
+    /// comment with projected Gauss-Seidel.
+    fn solve_box(
+        &mut self,
+        contacts: &[ContactConstraint],
+        free_velocities: &[Twist],
+        h: f64,
+    ) -> Result<(), DynamicsError> {
+        let nc = contacts.len();
+        let rows = self.rows.len(); // nc * 3
+        self.fill_common(rows, contacts, free_velocities, h);
+        self.bounds.rebuild(|lo, hi, couplings| {
+            lo.clear();
+            hi.clear();
+            couplings.clear();
+            lo.resize(rows, 0.0);
+            hi.resize(rows, f64::INFINITY);
+            for (c, contact) in contacts.iter().enumerate() {
+                for d in 0..2 {
+                    let row = nc + 2 * c + d;
+                    // Placeholders: a coupled row's bounds follow mu * cn.
+                    (lo[row], hi[row]) = (f64::NEG_INFINITY, f64::INFINITY);
+                    couplings.push(Coupling {
+                        row,
+                        normal_row: c,
+                        mu: contact.friction,
+                    });
+                }
+            }
+        })?;
+        let lcp = Lcp::new(
+            std::mem::replace(&mut self.matrix, Mat::new()),
+            std::mem::take(&mut self.offsets),
+        )?;
+        let problem = BoxLcp::with_bounds(
+            lcp,
+            std::mem::replace(&mut self.bounds, BoxBounds::unilateral(0)),
+        )?;
+        let warm_start = (self.previous.len() == rows).then_some(self.previous.as_slice());
+        let solved = self
+            .pgs
+            .solve_into(&problem, warm_start, &mut self.lcp_solution);
+        let (lcp, bounds) = problem.into_parts();
+        (self.matrix, self.offsets) = lcp.into_parts();
+        self.bounds = bounds;
+        solved?;
+        self.previous.clear();
+        self.previous.extend_from_slice(&self.lcp_solution.z);
+        Ok(())
+    }
+
     /// `v+ = v* + W J' z`, and the impulses per contact.
     fn apply_impulses(&mut self, nc: usize, out: &mut StepSolution) {
-        let k = self.params.friction_directions;
+        let k = self.tangents;
         let z = &self.lcp_solution.z;
         for ((row, response), &impulse) in self.rows.iter().zip(&self.responses).zip(z) {
             if impulse == 0.0 {
