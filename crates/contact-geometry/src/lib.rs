@@ -17,6 +17,16 @@
 //! triangulated convex hulls; the topology, the separating-axis tests, the
 //! clipping and the separating plane are ours.
 //!
+//! [`ManifoldGenerator::proximity`] gives the signed distance, closest
+//! points and closest features (in each shape's own numbering) of two
+//! posed shapes. The conservative-advancement bounds say how long bodies
+//! can move before their contact can change: [`mirtich_bound`] for
+//! separated bodies (Drumwright eq. 4), [`touching_bound`] for touching
+//! polytopes (eq. 7-8), [`chain_mirtich_bound`] and
+//! [`ChainMotion::tilt_rate`] for links of serial chains (eq. 11-15).
+//! [`SweepAndPrune`] and [`GridBroadPhase`] find the candidate pairs among
+//! many bodies from their [`Aabb`]s.
+//!
 //! ```
 //! use contact_geometry::{ContactManifold, ManifoldGenerator, Shape};
 //! use contact_math::Pose;
@@ -46,16 +56,25 @@
 //! assert_eq!(manifold.points.len(), 6);
 //! ```
 
+mod broad_phase;
 mod error;
+mod grid_broad_phase;
 mod manifold;
+mod motion_bound;
 mod oriented_box;
 mod pairs;
 mod polygon;
 mod polytope;
 mod shape;
 
+pub use broad_phase::{Aabb, SweepAndPrune};
 pub use error::GeometryError;
+pub use grid_broad_phase::GridBroadPhase;
 pub use manifold::{ContactManifold, ContactPoint, Feature};
-pub use pairs::{ContactKind, ManifoldGenerator, SeparatingPlane};
+pub use motion_bound::{
+    BodyMotion, ChainJoint, ChainMotion, JointKind, chain_mirtich_bound, mirtich_bound, tilt_rate,
+    touching_bound,
+};
+pub use pairs::{ContactKind, ManifoldGenerator, Proximity, SeparatingPlane};
 pub use polytope::{ConvexPolytope, Edge, FacePlane};
 pub use shape::Shape;

@@ -5,8 +5,10 @@ mod cuboid_cuboid;
 mod half_space;
 mod polytope_polytope;
 mod polytope_sat;
+mod proximity;
 mod separating_plane;
 
+pub use proximity::Proximity;
 pub use separating_plane::{ContactKind, SeparatingPlane};
 
 use std::collections::HashMap;
