@@ -141,12 +141,58 @@ pub enum LcpError {
         /// The iterate with the smallest residual, with its report.
         best: Option<Box<LcpSolution>>,
     },
+    /// A solver that needs a symmetric matrix ([`Dantzig`](crate::Dantzig))
+    /// found `|M_ij - M_ji| > 1e-12 ||M||_max` at this entry (`row < col`).
+    #[error("matrix is not symmetric at ({row}, {col})")]
+    NonSymmetric {
+        /// Row of the first asymmetric entry found.
+        row: usize,
+        /// Its column.
+        col: usize,
+    },
+    /// Principal pivoting found no solution along its path: driving `row`
+    /// to complementarity, no event bounds the step. For a positive
+    /// semidefinite matrix this means the problem is infeasible (for
+    /// example inconsistent bilateral rows).
+    #[error("no solution along the pivoting path: row {row} is unbounded after {pivots} pivots")]
+    NoSolutionOnPath {
+        /// The row being driven.
+        row: usize,
+        /// Pivots done.
+        pivots: usize,
+        /// The iterate when the solver stopped, projected onto the bounds,
+        /// with its report.
+        best: Option<Box<LcpSolution>>,
+    },
+    /// The friction-coupling passes of [`Dantzig`](crate::Dantzig) did not
+    /// settle: the friction radii `mu z_n` still changed between passes.
+    #[error("friction coupling did not settle after {rounds} passes (radius change {change:e})")]
+    CouplingLimit {
+        /// Passes done.
+        rounds: usize,
+        /// The smallest relative change of a friction radius between two
+        /// passes (that of `best`).
+        change: f64,
+        /// The pass with the smallest change, with its report.
+        best: Option<Box<LcpSolution>>,
+    },
     /// The basis matrix became numerically singular or non-finite when it was
     /// refactorised (a sign of a badly scaled or near-singular problem).
     #[error("basis matrix became singular after {pivots} pivots")]
     SingularBasis {
         /// Pivots done before the failure.
         pivots: usize,
+    },
+    /// A field of a problem file (see `ProblemFile`, feature `serde`) is
+    /// missing, has the wrong type or shape, or holds an invalid value. The
+    /// message reads as one sentence, e.g. `M[3] has 4 entries, expected 5`.
+    #[error("{field} {reason}")]
+    InvalidField {
+        /// The field, as a path into the file: `"M"`, `"M[3]"`, `"lo[2]"`,
+        /// `"coupling[1].normal_row"`, ...
+        field: String,
+        /// What is wrong with it, e.g. `"has 4 entries, expected 5"`.
+        reason: String,
     },
 }
 
@@ -157,7 +203,9 @@ impl LcpError {
         match self {
             Self::RayTermination { best, .. }
             | Self::PivotLimit { best, .. }
-            | Self::IterationLimit { best, .. } => best.as_deref(),
+            | Self::IterationLimit { best, .. }
+            | Self::NoSolutionOnPath { best, .. }
+            | Self::CouplingLimit { best, .. } => best.as_deref(),
             _ => None,
         }
     }

@@ -20,8 +20,19 @@
 //!   ([`Coupling`]);
 //! - [`ProjectedGaussSeidel`]: projected Gauss-Seidel / SOR for box LCPs,
 //!   on a dense `M` or matrix-free on `M = J W J'` ([`ContactOperator`]);
+//! - [`Dantzig`]: Dantzig / Baraff principal pivoting for box LCPs with a
+//!   symmetric positive semidefinite `M` (redundant contacts included) and
+//!   friction coupling, updating a Cholesky factor of the clamped block per
+//!   pivot;
+//! - [`Solver`]: the policy, Dantzig (or Lemke for a non-symmetric plain
+//!   LCP) first and projected Gauss-Seidel as the fail-safe, reporting which
+//!   [`Method`] answered;
 //! - [`verify`] and [`verify_box`]: a solver-independent certificate of any
 //!   claimed solution.
+//! - with the `serde` feature, `ProblemFile` and `SolutionLine`: the file
+//!   format of problems (JSON `{"M", "q", "lo", "hi", "coupling"}`, read with
+//!   errors naming the field) and of solution lines, as used by `cargo xtask
+//!   solve-lcp` (see `docs/lcp-file-format.md`).
 //!
 //! Every solver is a struct that owns its workspace: solving a second problem
 //! of the same size allocates nothing. No solver panics on valid input; not
@@ -44,10 +55,14 @@ pub use faer;
 
 mod box_problem;
 mod box_verify;
+mod dantzig;
 mod dense_lu;
 mod error;
+#[cfg(feature = "serde")]
+mod file_format;
 mod lemke;
 mod pgs;
+mod policy;
 mod problem;
 mod scaling;
 mod solution;
@@ -55,9 +70,13 @@ mod verify;
 
 pub use box_problem::{BoxBounds, BoxLcp, Coupling};
 pub use box_verify::{verify_box, verify_box_z};
+pub use dantzig::{Dantzig, DantzigEvent, DantzigParams, DantzigStats, DantzigStep};
 pub use error::LcpError;
+#[cfg(feature = "serde")]
+pub use file_format::{LcpProblem, ProblemFile, SolutionLine, SolveStatus};
 pub use lemke::{Lemke, LemkeParams, PivotRecord, Variable};
 pub use pgs::{ContactOperator, JacobianBlock, PgsParams, ProjectedGaussSeidel};
+pub use policy::{Solver, SolverParams};
 pub use problem::Lcp;
 pub use solution::{LcpSolution, Method};
 pub use verify::{VerifyReport, verify, verify_z};

@@ -13,6 +13,8 @@ pub enum Method {
     /// Projected Gauss-Seidel / SOR
     /// ([`ProjectedGaussSeidel`](crate::ProjectedGaussSeidel)).
     ProjectedGaussSeidel,
+    /// Dantzig / Baraff principal pivoting ([`Dantzig`](crate::Dantzig)).
+    Dantzig,
 }
 
 /// A solution (or, inside an error, the best iterate) with its statistics and

@@ -1,0 +1,441 @@
+// The principal pivoting core: one box LCP with fixed bounds.
+//
+// Problem and signs: w = M z + q, M symmetric positive semidefinite, fixed
+// bounds lo_i <= 0 <= hi_i; z_i = lo_i => w_i >= 0, z_i = hi_i => w_i <= 0,
+// strictly between => w_i = 0.
+//
+// Method (Baraff 1994 sec. 4, "drive-to-zero", generalised to bounds): start
+// at z = 0, w = q. Take the rows d in the given order. If row d is already
+// complementary at z_d = 0 it is done (at lo, at hi, or clamped when
+// w_d = 0). Otherwise drive it: direction s = -sign(w_d), so z_d moves
+// towards the side that reduces |w_d|, with
+//     dz_d = s,  dz_C = -M_CC^-1 M_Cd s     (Baraff's fdirection)
+// which keeps w_C = 0 on the clamped set C, and dw = M dz. The step
+// (Baraff's maxstep) is the smallest of
+//     - w_d reaching 0 (d joins C, done);
+//     - z_d reaching the bound it moves to (d stays there, done);
+//     - a clamped z_i reaching lo_i or hi_i (i leaves C);
+//     - a processed row at a bound whose w_i reaches 0 and would change
+//       sign (i joins C; never a fixed row with lo_i = hi_i, such as
+//       friction under a zero normal force, which is complementary
+//       whatever w_i is);
+//     - a parked row (see below) whose w_i starts to move (i joins C).
+// Ties: the driven row's own events first, then the lowest row index
+// (deterministic). A step that ends on another row's event may leave w_d at
+// 0 too (dependent rows): d is then done at once. Unprocessed rows keep
+// their z (0 on a fresh run; see `Core::rerun` for the warm start of a
+// coupling pass) and are not constrained until their turn. Every exchange
+// updates the Cholesky factor of M_CC (factor.rs), never refactorising it.
+//
+// Singular (PSD) M: a row whose addition would make M_CC singular (its
+// Schur complement M_ii - M_iC M_CC^-1 M_Ci is at most pivot_tolerance *
+// ||M||_max) is not added. For a PSD M such a row's w_i then moves in lock
+// step with w_C (its column lies in the span of C's columns), so it never
+// blocks a step: a redundant contact stays at its bound, as Baraff sec. 6
+// discusses. A row refused while interior with w_i = 0 is "parked": it keeps
+// its z_i, and re-enters C as soon as a removal from C makes its w_i move.
+// A refused row is not offered again until C loses a row. A driven row with
+// zero Schur complement makes progress only through the other events (e.g.
+// the redundant twin leaving C); when no event bounds the step the problem
+// has no solution along this path. Termination: Baraff's argument for PSD
+// M; in degenerate cases (zero steps) the pivot limit is the backstop.
+//
+// Accuracy: w is updated incrementally; at the end z_C is re-solved from
+// the true q with the final factor and w = M z + q is recomputed.
+
+use super::factor::Factor;
+use super::{DantzigEvent, DantzigStep};
+use crate::problem::Lcp;
+
+/// Where a row is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum State {
+    /// Not driven yet (z fixed where it is, unconstrained).
+    Unprocessed,
+    /// In C: w = 0, z between the bounds.
+    Clamped,
+    /// At its lower bound, w >= 0.
+    AtLo,
+    /// At its upper bound, w <= 0.
+    AtHi,
+    /// w = 0 with z strictly inside, but kept out of C (singular).
+    Parked,
+}
+
+/// Why a pivoting run stopped early.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Stop {
+    /// The pivot budget ran out while driving this row.
+    Limit,
+    /// No event bounds the step while driving this row.
+    Unbounded(usize),
+}
+
+/// The event that ends a step.
+#[derive(Clone, Copy, Debug)]
+enum Event {
+    DrivenSolved,
+    DrivenBound,
+    Leave(usize),
+    Enter(usize),
+}
+
+/// Workspace and state of one run.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Core {
+    pub(crate) factor: Factor,
+    pub(crate) state: Vec<State>,
+    pub(crate) z: Vec<f64>,
+    pub(crate) w: Vec<f64>,
+    dz: Vec<f64>,
+    dw: Vec<f64>,
+    rejected: Vec<bool>,
+    pub(crate) pivots: usize,
+    pub(crate) appends: usize,
+    pub(crate) removals: usize,
+    pub(crate) rejections: usize,
+}
+
+/// Tolerances and limits of one run.
+pub(crate) struct Settings<'a> {
+    pub(crate) lo: &'a [f64],
+    pub(crate) hi: &'a [f64],
+    pub(crate) order: &'a [usize],
+    /// Schur complements at most this are singular (absolute).
+    pub(crate) pivot_tol: f64,
+    /// |w| at most this counts as 0 (absolute).
+    pub(crate) w_tol: f64,
+    pub(crate) max_pivots: usize,
+}
+
+impl Core {
+    /// Runs the pivoting on `m` with the given bounds, from z = 0.
+    pub(crate) fn run(
+        &mut self,
+        m: &Lcp,
+        set: &Settings<'_>,
+        trace: Option<&mut Vec<DantzigStep>>,
+    ) -> Result<(), Stop> {
+        let n = m.dim();
+        self.factor.reset(n);
+        self.state.clear();
+        self.state.resize(n, State::Unprocessed);
+        self.z.clear();
+        self.z.resize(n, 0.0);
+        self.w.clear();
+        self.w.extend_from_slice(m.q());
+        self.dz.clear();
+        self.dz.resize(n, 0.0);
+        self.dw.clear();
+        self.dw.resize(n, 0.0);
+        self.rejected.clear();
+        self.rejected.resize(n, false);
+        self.pivots = 0;
+        self.appends = 0;
+        self.removals = 0;
+        self.rejections = 0;
+        let mut trace = trace;
+        for &d in set.order {
+            self.drive(m, set, d, trace.as_deref_mut())?;
+        }
+        self.polish(m);
+        Ok(())
+    }
+
+    /// Runs the pivoting again after the bounds changed, warm-started from
+    /// the final state of the previous run (same `m`, same dimension): rows
+    /// at a bound move to the new bound, `z_C` is re-solved (clamped rows
+    /// that fall outside their bounds are released and re-solved until none
+    /// does), rows whose `w` now has the wrong sign are released, and only
+    /// the released rows are driven again, in `set.order`.
+    pub(crate) fn rerun(
+        &mut self,
+        m: &Lcp,
+        set: &Settings<'_>,
+        trace: Option<&mut Vec<DantzigStep>>,
+    ) -> Result<(), Stop> {
+        self.pivots = 0;
+        self.appends = 0;
+        self.removals = 0;
+        self.rejections = 0;
+        let n = m.dim();
+        for i in 0..n {
+            let (lo, hi) = (set.lo[i], set.hi[i]);
+            match self.state[i] {
+                State::AtLo => self.z[i] = lo,
+                State::AtHi => self.z[i] = hi,
+                State::Parked if !(self.z[i] > lo && self.z[i] < hi) => {
+                    self.z[i] = self.z[i].max(lo).min(hi);
+                    self.state[i] = State::Unprocessed;
+                }
+                _ => {}
+            }
+        }
+        loop {
+            self.polish(m);
+            let z_tol = 1e-13 * self.z.iter().fold(0.0_f64, |a, x| a.max(x.abs()));
+            let mut released = false;
+            let mut r = 0;
+            while r < self.factor.len() {
+                let i = self.factor.idx[r];
+                if self.z[i] < set.lo[i] - z_tol || self.z[i] > set.hi[i] + z_tol {
+                    self.z[i] = self.z[i].max(set.lo[i]).min(set.hi[i]);
+                    self.state[i] = State::Unprocessed;
+                    self.factor.remove(r);
+                    self.removals += 1;
+                    released = true;
+                } else {
+                    r += 1;
+                }
+            }
+            if !released {
+                break;
+            }
+        }
+        for i in 0..n {
+            let w = self.w[i];
+            let wrong = match self.state[i] {
+                _ if set.lo[i] >= set.hi[i] => false,
+                State::AtLo => w < -set.w_tol,
+                State::AtHi => w > set.w_tol,
+                State::Parked => w.abs() > set.w_tol,
+                _ => false,
+            };
+            if wrong {
+                self.state[i] = State::Unprocessed;
+            }
+        }
+        let mut trace = trace;
+        for &d in set.order {
+            if self.state[d] == State::Unprocessed {
+                self.drive(m, set, d, trace.as_deref_mut())?;
+            }
+        }
+        self.polish(m);
+        Ok(())
+    }
+
+    fn append(&mut self, m: &Lcp, i: usize, tol: f64) -> bool {
+        if self.factor.try_append(m, i, tol) {
+            self.appends += 1;
+            true
+        } else {
+            self.rejections += 1;
+            false
+        }
+    }
+
+    /// Drives row `d` to complementarity.
+    fn drive(
+        &mut self,
+        m: &Lcp,
+        set: &Settings<'_>,
+        d: usize,
+        mut trace: Option<&mut Vec<DantzigStep>>,
+    ) -> Result<(), Stop> {
+        let (lo_d, hi_d) = (set.lo[d], set.hi[d]);
+        let wd = self.w[d];
+        // Already complementary where z_d is (0 on a fresh run)?
+        let at_lo = self.z[d] <= lo_d;
+        let at_hi = self.z[d] >= hi_d;
+        if lo_d >= hi_d {
+            // Fixed row (lo = hi): complementary whatever w_d is.
+            self.z[d] = lo_d;
+            self.state[d] = State::AtLo;
+            return Ok(());
+        }
+        if wd.abs() <= set.w_tol {
+            self.state[d] = if at_lo {
+                State::AtLo
+            } else if at_hi {
+                State::AtHi
+            } else if self.append(m, d, set.pivot_tol) {
+                State::Clamped
+            } else {
+                State::Parked
+            };
+            return Ok(());
+        }
+        if wd > 0.0 && at_lo {
+            self.state[d] = State::AtLo;
+            return Ok(());
+        }
+        if wd < 0.0 && at_hi {
+            self.state[d] = State::AtHi;
+            return Ok(());
+        }
+        let s = if wd < 0.0 { 1.0 } else { -1.0 };
+        self.rejected.iter_mut().for_each(|r| *r = false);
+        loop {
+            // A step that ended on another row's event may have solved d
+            // too (w_d reached 0 at the same time, or d became redundant).
+            if self.w[d] * s >= -set.w_tol {
+                self.w[d] = 0.0;
+                self.state[d] = if self.append(m, d, set.pivot_tol) {
+                    State::Clamped
+                } else {
+                    State::Parked
+                };
+                return Ok(());
+            }
+            if self.pivots >= set.max_pivots {
+                return Err(Stop::Limit);
+            }
+            // fdirection: dz_C = -M_CC^-1 M_Cd s, dw = M dz.
+            let k = self.factor.len();
+            let col_d = m.col(d);
+            for r in 0..k {
+                self.dz[r] = -s * col_d[self.factor.idx[r]];
+            }
+            self.factor.solve_in_place(&mut self.dz[..k]);
+            for (dw, &c) in self.dw.iter_mut().zip(col_d) {
+                *dw = s * c;
+            }
+            for r in 0..k {
+                let dzr = self.dz[r];
+                if dzr != 0.0 {
+                    for (dw, &c) in self.dw.iter_mut().zip(m.col(self.factor.idx[r])) {
+                        *dw += dzr * c;
+                    }
+                }
+            }
+            // maxstep.
+            let mut best = (f64::INFINITY, usize::MAX, Event::DrivenSolved);
+            // Tie key: the driven row's own events (key 0) first, then the
+            // lowest row index (key i + 1).
+            let mut offer = |t: f64, key: usize, e: Event| {
+                let t = t.max(0.0);
+                if t < best.0 || (t == best.0 && key < best.1) {
+                    best = (t, key, e);
+                }
+            };
+            let bound_d = if s > 0.0 { hi_d } else { lo_d };
+            if bound_d.is_finite() {
+                offer((bound_d - self.z[d]) * s, 0, Event::DrivenBound);
+            }
+            if s * self.dw[d] > set.pivot_tol {
+                offer(-self.w[d] / self.dw[d], 0, Event::DrivenSolved);
+            }
+            for r in 0..k {
+                let i = self.factor.idx[r];
+                let dzi = self.dz[r];
+                if dzi < 0.0 && set.lo[i].is_finite() {
+                    offer((set.lo[i] - self.z[i]) / dzi, i + 1, Event::Leave(r));
+                } else if dzi > 0.0 && set.hi[i].is_finite() {
+                    offer((set.hi[i] - self.z[i]) / dzi, i + 1, Event::Leave(r));
+                }
+            }
+            for i in 0..self.state.len() {
+                // A row with lo = hi (e.g. friction under a zero normal
+                // force) is complementary whatever its w: it never enters.
+                if self.rejected[i] || i == d || set.lo[i] >= set.hi[i] {
+                    continue;
+                }
+                let dwi = self.dw[i];
+                match self.state[i] {
+                    State::AtLo if dwi < -set.pivot_tol => {
+                        offer(self.w[i].max(0.0) / -dwi, i + 1, Event::Enter(i));
+                    }
+                    State::AtHi if dwi > set.pivot_tol => {
+                        offer((-self.w[i]).max(0.0) / dwi, i + 1, Event::Enter(i));
+                    }
+                    // A parked row's w must stay 0: once C has changed so that
+                    // it moves, the row must join C now.
+                    State::Parked if dwi.abs() > set.pivot_tol => {
+                        offer(0.0, i + 1, Event::Enter(i));
+                    }
+                    _ => {}
+                }
+            }
+            let (t, _, event) = best;
+            if !t.is_finite() {
+                return Err(Stop::Unbounded(d));
+            }
+            // Step.
+            self.z[d] += s * t;
+            for r in 0..k {
+                self.z[self.factor.idx[r]] += t * self.dz[r];
+            }
+            for (w, &dw) in self.w.iter_mut().zip(&self.dw) {
+                *w += t * dw;
+            }
+            self.pivots += 1;
+            let record = match event {
+                Event::DrivenSolved => {
+                    self.w[d] = 0.0;
+                    self.state[d] = if self.append(m, d, set.pivot_tol) {
+                        State::Clamped
+                    } else {
+                        State::Parked
+                    };
+                    DantzigEvent::Solved
+                }
+                Event::DrivenBound => {
+                    self.z[d] = bound_d;
+                    self.state[d] = if s > 0.0 { State::AtHi } else { State::AtLo };
+                    DantzigEvent::AtBound
+                }
+                Event::Leave(r) => {
+                    let i = self.factor.idx[r];
+                    let up = self.dz[r] > 0.0;
+                    self.z[i] = if up { set.hi[i] } else { set.lo[i] };
+                    self.state[i] = if up { State::AtHi } else { State::AtLo };
+                    self.factor.remove(r);
+                    self.removals += 1;
+                    // Rows refused as dependent on the old C may not be now.
+                    self.rejected.iter_mut().for_each(|x| *x = false);
+                    DantzigEvent::Leaves { row: i, upper: up }
+                }
+                Event::Enter(i) => {
+                    self.w[i] = 0.0;
+                    if self.append(m, i, set.pivot_tol) {
+                        self.state[i] = State::Clamped;
+                        DantzigEvent::Enters { row: i }
+                    } else {
+                        // Stays at its bound (or parked) until C loses a row.
+                        self.rejected[i] = true;
+                        DantzigEvent::Refused { row: i }
+                    }
+                }
+            };
+            if let Some(tr) = trace.as_deref_mut() {
+                tr.push(DantzigStep {
+                    driven: d,
+                    event: record,
+                    step: t,
+                });
+            }
+            if matches!(event, Event::DrivenSolved | Event::DrivenBound) {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Re-solves `z_C` from the true `q` with the current factor (so that
+    /// `w_C = 0`; callers project onto the bounds) and recomputes
+    /// `w = M z + q`.
+    fn polish(&mut self, m: &Lcp) {
+        let k = self.factor.len();
+        if k > 0 {
+            // rhs = -(q_C + M_C,N z_N), N = rows not in C.
+            for r in 0..k {
+                self.dz[r] = -m.q()[self.factor.idx[r]];
+            }
+            for j in 0..self.z.len() {
+                if self.state[j] != State::Clamped && self.z[j] != 0.0 {
+                    let col = m.col(j);
+                    for r in 0..k {
+                        self.dz[r] -= col[self.factor.idx[r]] * self.z[j];
+                    }
+                }
+            }
+            self.factor.solve_in_place(&mut self.dz[..k]);
+            for r in 0..k {
+                if self.dz[r].is_finite() {
+                    self.z[self.factor.idx[r]] = self.dz[r];
+                }
+            }
+        }
+        m.affine(&self.z, &mut self.w);
+    }
+}

@@ -1,0 +1,141 @@
+//! Guards the solver policy: Dantzig answers symmetric problems, Lemke
+//! non-symmetric plain LCPs, and projected Gauss-Seidel takes over (and says
+//! so) when the pivoting gives up or its answer does not certify.
+
+mod common;
+
+use common::{Rng, brute_force, dist, feasible_q, random_p_matrix, random_pd, random_psd};
+use contact_lcp::faer::Mat;
+use contact_lcp::{
+    BoxLcp, DantzigParams, Lcp, LcpError, Method, PgsParams, Solver, SolverParams, verify,
+};
+
+const INF: f64 = f64::INFINITY;
+
+fn pgs() -> PgsParams {
+    PgsParams {
+        tolerance: 1e-12,
+        max_sweeps: 100_000,
+        ..PgsParams::default()
+    }
+}
+
+#[test]
+fn dantzig_answers_symmetric_problems() {
+    let mut rng = Rng::new(1);
+    let mut solver = Solver::default();
+    for n in 1..8 {
+        let m = random_psd(&mut rng, n, n.div_ceil(2));
+        let (q, _) = feasible_q(&mut rng, &m);
+        let lcp = Lcp::new(m, q).unwrap();
+        let sol = solver.solve_lcp(&lcp).unwrap();
+        assert_eq!(sol.method, Method::Dantzig);
+        assert!(solver.first_failure().is_none());
+        assert!(verify(&lcp, &sol.z, &sol.w).is_solution(1e-9));
+    }
+}
+
+#[test]
+fn lemke_answers_non_symmetric_lcps() {
+    let mut rng = Rng::new(2);
+    let mut solver = Solver::default();
+    for n in 2..8 {
+        let m = random_p_matrix(&mut rng, n);
+        let q: Vec<f64> = (0..n).map(|_| rng.range(-1.0, 1.0)).collect();
+        let lcp = Lcp::new(m, q).unwrap();
+        let sol = solver.solve_lcp(&lcp).unwrap();
+        assert_eq!(sol.method, Method::Lemke);
+        // P-matrix: the unique solution, by enumeration.
+        let all = brute_force(&lcp);
+        assert_eq!(all.len(), 1);
+        assert!(dist(&sol.z, &all[0]) <= 1e-9);
+    }
+}
+
+#[test]
+fn pgs_takes_over_when_dantzig_gives_up() {
+    let mut rng = Rng::new(3);
+    for limit in [0, 1] {
+        let mut solver = Solver::new(SolverParams {
+            dantzig: DantzigParams {
+                max_pivots: limit,
+                ..DantzigParams::default()
+            },
+            pgs: pgs(),
+            ..SolverParams::default()
+        });
+        let m = random_pd(&mut rng, 6);
+        let p = BoxLcp::new(m, vec![-1.0; 6], vec![0.0; 6], vec![INF; 6], vec![]).unwrap();
+        let sol = solver.solve(&p).unwrap();
+        assert_eq!(sol.method, Method::ProjectedGaussSeidel);
+        assert!(matches!(
+            solver.first_failure(),
+            Some(LcpError::PivotLimit { pivots, .. }) if *pivots == limit
+        ));
+        assert!(sol.report.is_solution(1e-10), "{:?}", sol.report);
+        // Same answer as the pivoting with its default budget (SPD: unique).
+        let exact = Solver::default().solve(&p).unwrap();
+        assert_eq!(exact.method, Method::Dantzig);
+        assert!(dist(&sol.z, &exact.z) <= 1e-9);
+    }
+}
+
+#[test]
+fn non_symmetric_box_problems_go_to_pgs() {
+    // Diagonally dominant, non-symmetric, with a bilateral row.
+    let m = Mat::from_fn(3, 3, |i, j| {
+        if i == j {
+            4.0
+        } else {
+            (i + 2 * j) as f64 * 0.3
+        }
+    });
+    let p = BoxLcp::new(
+        m,
+        vec![-1.0, 2.0, -3.0],
+        vec![0.0, -INF, -0.5],
+        vec![INF, INF, 0.5],
+        vec![],
+    )
+    .unwrap();
+    let mut solver = Solver::new(SolverParams {
+        pgs: pgs(),
+        ..SolverParams::default()
+    });
+    let sol = solver.solve(&p).unwrap();
+    assert_eq!(sol.method, Method::ProjectedGaussSeidel);
+    assert!(matches!(
+        solver.first_failure(),
+        Some(LcpError::NonSymmetric { .. })
+    ));
+    assert!(sol.report.is_solution(1e-10));
+}
+
+#[test]
+fn when_both_fail_the_fail_safe_error_is_returned() {
+    // Inconsistent duplicated bilateral rows: no solution at all.
+    let p = BoxLcp::new(
+        Mat::from_fn(2, 2, |_, _| 1.0),
+        vec![-1.0, -2.0],
+        vec![-INF; 2],
+        vec![INF; 2],
+        vec![],
+    )
+    .unwrap();
+    let mut solver = Solver::new(SolverParams {
+        pgs: PgsParams {
+            max_sweeps: 50,
+            ..PgsParams::default()
+        },
+        ..SolverParams::default()
+    });
+    let err = solver.solve(&p).unwrap_err();
+    assert!(
+        matches!(err, LcpError::IterationLimit { sweeps: 50, .. }),
+        "{err:?}"
+    );
+    assert!(matches!(
+        solver.first_failure(),
+        Some(LcpError::NoSolutionOnPath { .. })
+    ));
+}
