@@ -5,6 +5,7 @@ mod bench;
 mod bench_report;
 mod check_layers;
 mod regress;
+mod solve_lcp;
 
 use std::process::ExitCode;
 
@@ -19,7 +20,8 @@ Commands:
                  (report.md and plots; `cargo xtask bench --help` for options)
   regress        run the regression cases under regress/ and compare each
                  observable with its expected value (--quick: CI's subset)
-  solve-lcp      solve an LCP from a JSON file (not yet implemented)
+  solve-lcp      solve an LCP or box LCP from a JSON file and print the
+                 solution as one JSON line (`cargo xtask solve-lcp --help`)
   help           print this text
 ";
 
@@ -37,10 +39,7 @@ fn main() -> ExitCode {
         "check-layers" => check_layers::run(),
         "bench" => bench::run(&args[1..]),
         "regress" => regress::run(&args[1..]),
-        "solve-lcp" => {
-            eprintln!("xtask {command}: not yet implemented (see the open issues)");
-            ExitCode::FAILURE
-        }
+        "solve-lcp" => solve_lcp::run(&args[1..]),
         other => {
             eprintln!("xtask: unknown command `{other}`\n\n{HELP}");
             ExitCode::FAILURE

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use contact_lcp::{Lcp, Lemke, LemkeParams};
+use contact_lcp::{LcpProblem, Lemke, LemkeParams, ProblemFile, ProjectedGaussSeidel};
 use contact_sim::scenes::{BoxStack, run_box_stack};
 use contact_sim::{FixedStepParams, FixedStepper};
 use serde::Deserialize;
@@ -35,8 +35,12 @@ struct Case {
     h: Option<f64>,
     /// ...for this long (s).
     seconds: Option<f64>,
-    /// Or an LCP to solve with Lemke's method.
-    lcp: Option<LcpFile>,
+    /// Or an LCP in the shared file format (`contact_lcp::ProblemFile`), to
+    /// solve with Lemke's method (plain) or projected Gauss-Seidel (box)...
+    lcp: Option<ProblemFile>,
+    /// ...or the path of such a problem file, relative to the repository
+    /// root (e.g. `examples/lcp/sliding_friction.json`).
+    lcp_file: Option<String>,
     /// Observable name -> what it must be.
     expect: BTreeMap<String, Expectation>,
 }
@@ -52,15 +56,6 @@ enum Scene {
         friction: f64,
         gravity: f64,
     },
-}
-
-/// A plain LCP, `w = M z + q` (the issue-3 file format, without bounds).
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct LcpFile {
-    #[serde(rename = "M")]
-    m: Vec<Vec<f64>>,
-    q: Vec<f64>,
 }
 
 /// A bound on an observable, or a value with a tolerance.
@@ -229,10 +224,18 @@ fn load(path: &Path) -> Result<Case, String> {
 
 /// Runs a case and returns every observable it can measure.
 fn measure(case: &Case) -> Result<BTreeMap<&'static str, f64>, String> {
-    match (&case.scene, &case.lcp) {
-        (Some(scene), None) => measure_scene(scene, case.h, case.seconds),
-        (None, Some(lcp)) => measure_lcp(lcp),
-        _ => Err("a case has exactly one of `scene` and `lcp`".into()),
+    match (&case.scene, &case.lcp, &case.lcp_file) {
+        (Some(scene), None, None) => measure_scene(scene, case.h, case.seconds),
+        (None, Some(lcp), None) => measure_lcp(lcp.clone()),
+        (None, None, Some(path)) => {
+            let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(path);
+            let text =
+                std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let file =
+                serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+            measure_lcp(file)
+        }
+        _ => Err("a case has exactly one of `scene`, `lcp` and `lcp_file`".into()),
     }
 }
 
@@ -281,21 +284,15 @@ fn measure_scene(
     ]))
 }
 
-fn measure_lcp(file: &LcpFile) -> Result<BTreeMap<&'static str, f64>, String> {
-    let n = file.q.len();
-    if let Some(row) = file.m.iter().position(|r| r.len() != n) {
-        return Err(format!(
-            "row {row} of M has {} entries, q has {n}",
-            file.m[row].len()
-        ));
+fn measure_lcp(file: ProblemFile) -> Result<BTreeMap<&'static str, f64>, String> {
+    let solution = match file.into_problem().map_err(|e| e.to_string())? {
+        LcpProblem::Plain(lcp) => Lemke::new(LemkeParams {
+            max_pivots: 1 << 20,
+            ..LemkeParams::default()
+        })
+        .solve(&lcp),
+        LcpProblem::Box(problem) => ProjectedGaussSeidel::default().solve(&problem, None),
     }
-    let flat: Vec<f64> = file.m.iter().flatten().copied().collect();
-    let lcp = Lcp::from_row_major(n, &flat, &file.q).map_err(|e| e.to_string())?;
-    let solution = Lemke::new(LemkeParams {
-        max_pivots: 1 << 20,
-        ..LemkeParams::default()
-    })
-    .solve(&lcp)
     .map_err(|e| e.to_string())?;
     Ok(BTreeMap::from([
         ("pivots", solution.pivots as f64),
@@ -342,14 +339,33 @@ mod tests {
     }
 
     #[test]
+    fn a_bad_problem_in_a_case_names_its_field() {
+        let text = r#"{"description": "", "quick": true, "expect": {},
+            "lcp": {"M": [[1, 0], [0, 1]], "q": [1, 1], "hi": [1, "infinity"]}}"#;
+        let error = serde_json::from_str::<Case>(text).unwrap_err().to_string();
+        assert!(error.contains(r#"hi[1] is "infinity""#), "{error}");
+        let text = r#"{"description": "", "quick": true, "expect": {},
+            "lcp": {"M": [[1, 0], [0]], "q": [1, 1]}}"#;
+        let case = serde_json::from_str::<Case>(text).unwrap();
+        let error = measure(&case).unwrap_err();
+        assert_eq!(error, "M[1] has 1 entries, expected 2");
+    }
+
+    #[test]
     fn every_case_in_the_repository_parses() {
         let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("../regress");
         let files = case_files(&folder).unwrap();
         assert!(!files.is_empty());
         for file in files {
             let case = load(&file).unwrap();
-            assert!(
-                case.scene.is_some() != case.lcp.is_some(),
+            let sources = [
+                case.scene.is_some(),
+                case.lcp.is_some(),
+                case.lcp_file.is_some(),
+            ];
+            assert_eq!(
+                sources.iter().filter(|&&s| s).count(),
+                1,
                 "{}",
                 file.display()
             );

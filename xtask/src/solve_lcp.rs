@@ -1,0 +1,452 @@
+//! `cargo xtask solve-lcp FILE.json [--method dantzig|lemke|pgs|auto]
+//! [--repeat K]`: solves one problem file (the format of
+//! `contact_lcp::ProblemFile`, see `docs/lcp-file-format.md`) and prints the
+//! solution as one line of JSON (`contact_lcp::SolutionLine`).
+//!
+//! `seconds` is the median time of the solve call alone (no reading,
+//! validation or printing) over K timed repeats after one warm-up solve, with
+//! the solver's workspace and the output vectors reused, so it is the time of
+//! a warmed-up solve that allocates nothing.
+//!
+//! Exit status: 0 when solved; 1 when the solver found no solution or gave
+//! up (the line, with the best iterate if the solver had one, still goes to
+//! stdout, the reason to stderr); 2 for bad arguments or a bad file (the
+//! error names the field).
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use contact_lcp::{
+    BoxLcp, Dantzig, LcpError, LcpProblem, LcpSolution, Lemke, Method, ProblemFile,
+    ProjectedGaussSeidel, SolutionLine,
+};
+
+const HELP: &str = "\
+cargo xtask solve-lcp FILE.json [--method dantzig|lemke|pgs|auto] [--repeat K]
+
+Solves the LCP or box LCP in FILE.json ({\"M\": [[...]], \"q\": [...], and
+optionally \"lo\", \"hi\" (numbers, \"inf\", \"-inf\") and \"coupling\": [{\"row\": i,
+\"normal_row\": j, \"mu\": m}]}; see docs/lcp-file-format.md) and prints one line
+of JSON: z, w, method, pivots, iterations, residual, complementarity, status,
+seconds.
+
+  --method M   dantzig: principal pivoting (symmetric M; plain or box)
+               lemke:   Lemke's method (plain LCPs only)
+               pgs:     projected Gauss-Seidel (plain or box)
+               auto:    (default) lemke for a plain LCP, pgs for a box LCP;
+                        will become the crate's Dantzig-first policy
+  --repeat K   time K solves after one warm-up and report the median (K >= 1,
+               default 1)
+
+Exit status: 0 solved, 1 no solution or the solver gave up (reason on
+stderr), 2 bad arguments or a bad file.
+";
+
+/// The solver asked for with `--method`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Choice {
+    /// Lemke for a plain LCP, projected Gauss-Seidel for a box LCP. When the
+    /// crate's policy (Dantzig first, projected Gauss-Seidel as fail-safe;
+    /// `contact_lcp::Solver` in policy.rs, being written) is finished, `Auto`
+    /// switches to it: one arm in [`solve`], with `Method` taken from the
+    /// returned solution.
+    Auto,
+    /// `contact_lcp::Dantzig`.
+    Dantzig,
+    /// `contact_lcp::Lemke` (plain LCPs only).
+    Lemke,
+    /// `contact_lcp::ProjectedGaussSeidel`.
+    Pgs,
+}
+
+impl Choice {
+    fn parse(name: &str) -> Result<Self, String> {
+        match name {
+            "auto" => Ok(Self::Auto),
+            "dantzig" => Ok(Self::Dantzig),
+            "lemke" => Ok(Self::Lemke),
+            "pgs" => Ok(Self::Pgs),
+            other => Err(format!(
+                "unknown method `{other}` (expected dantzig, lemke, pgs or auto)"
+            )),
+        }
+    }
+}
+
+/// The parsed command line.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Options {
+    pub(crate) file: PathBuf,
+    pub(crate) method: Choice,
+    pub(crate) repeat: usize,
+}
+
+/// Why the command did not print a solution.
+#[derive(Debug)]
+pub(crate) enum Failure {
+    /// Bad arguments or a bad file: nothing was solved.
+    Input(String),
+    /// The solver ran and failed: the line of the failed solve and the reason.
+    Solver {
+        line: Box<SolutionLine>,
+        reason: String,
+    },
+}
+
+impl Failure {
+    fn message(&self) -> &str {
+        match self {
+            Self::Input(message)
+            | Self::Solver {
+                reason: message, ..
+            } => message,
+        }
+    }
+}
+
+pub(crate) fn parse_args(args: &[String]) -> Result<Options, String> {
+    let mut file = None;
+    let mut method = Choice::Auto;
+    let mut repeat = 1;
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--method" => {
+                let name = args.next().ok_or("--method needs a value")?;
+                method = Choice::parse(name)?;
+            }
+            "--repeat" => {
+                let k = args.next().ok_or("--repeat needs a value")?;
+                repeat = match k.parse::<usize>() {
+                    Ok(k) if k >= 1 => k,
+                    _ => return Err(format!("--repeat needs an integer >= 1, got `{k}`")),
+                };
+            }
+            flag if flag.starts_with("--") => return Err(format!("unknown option `{flag}`")),
+            path => {
+                if file.replace(PathBuf::from(path)).is_some() {
+                    return Err("give exactly one FILE.json".into());
+                }
+            }
+        }
+    }
+    Ok(Options {
+        file: file.ok_or("missing FILE.json")?,
+        method,
+        repeat,
+    })
+}
+
+/// Reads and validates a problem file; the error names the field (the
+/// caller names the file).
+pub(crate) fn load(path: &Path) -> Result<LcpProblem, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+    let file: ProblemFile = serde_json::from_str(&text).map_err(|e| e.to_string())?;
+    file.into_problem().map_err(|e| e.to_string())
+}
+
+/// Loads `options.file` and solves it: the core of the command.
+pub(crate) fn solve_file(options: &Options) -> Result<SolutionLine, Failure> {
+    let problem = load(&options.file).map_err(Failure::Input)?;
+    solve(&problem, options.method, options.repeat)
+}
+
+/// Solves `problem` with the chosen method, once to warm up and `repeat`
+/// more times, timing each solve call alone; returns the last solution with
+/// the median of the timed calls.
+pub(crate) fn solve(
+    problem: &LcpProblem,
+    choice: Choice,
+    repeat: usize,
+) -> Result<SolutionLine, Failure> {
+    // The box form of a plain LCP, for the solvers that take only box LCPs
+    // (built here, outside the timed calls).
+    let widened;
+    let as_box = match problem {
+        LcpProblem::Box(p) => p,
+        LcpProblem::Plain(lcp) => {
+            widened = BoxLcp::from_lcp(lcp);
+            &widened
+        }
+    };
+    let (method, mut call): (Method, SolveCall<'_>) = match (choice, problem) {
+        (Choice::Lemke | Choice::Auto, LcpProblem::Plain(lcp)) => {
+            let mut solver = Lemke::default();
+            (
+                Method::Lemke,
+                Box::new(move |out| solver.solve_into(lcp, out)),
+            )
+        }
+        (Choice::Lemke, LcpProblem::Box(_)) => {
+            return Err(Failure::Input(
+                "--method lemke solves plain LCPs only, and this file has bounds or \
+                     couplings (lo, hi or coupling): use --method pgs, dantzig or auto"
+                    .into(),
+            ));
+        }
+        (Choice::Pgs | Choice::Auto, _) => {
+            let mut solver = ProjectedGaussSeidel::default();
+            (
+                Method::ProjectedGaussSeidel,
+                Box::new(move |out| solver.solve_into(as_box, None, out)),
+            )
+        }
+        (Choice::Dantzig, _) => {
+            let mut solver = Dantzig::default();
+            (
+                Method::Dantzig,
+                Box::new(move |out| solver.solve_into(as_box, out)),
+            )
+        }
+    };
+    let mut out = LcpSolution::default();
+    let mut times = Vec::with_capacity(repeat.min(1 << 16));
+    for k in 0..=repeat {
+        let start = Instant::now();
+        let result = call(&mut out);
+        let seconds = start.elapsed().as_secs_f64();
+        if let Err(error) = result {
+            return Err(Failure::Solver {
+                line: Box::new(SolutionLine::failed(&error, method, seconds)),
+                reason: format!("{method:?}: {error}"),
+            });
+        }
+        if k > 0 {
+            times.push(seconds);
+        }
+    }
+    Ok(SolutionLine::solved(&out, median(&mut times)))
+}
+
+/// One solve call, into the given output, with the solver's workspace
+/// captured.
+type SolveCall<'a> = Box<dyn FnMut(&mut LcpSolution) -> Result<(), LcpError> + 'a>;
+
+/// The median (the mean of the middle two for an even count; 0 when empty).
+fn median(times: &mut [f64]) -> f64 {
+    times.sort_by(f64::total_cmp);
+    match times.len() {
+        0 => 0.0,
+        n if n % 2 == 1 => times[n / 2],
+        n => 0.5 * (times[n / 2 - 1] + times[n / 2]),
+    }
+}
+
+fn print(line: &SolutionLine) {
+    match serde_json::to_string(line) {
+        Ok(text) => println!("{text}"),
+        Err(e) => eprintln!("xtask solve-lcp: cannot write the solution: {e}"),
+    }
+}
+
+/// Runs the command.
+pub fn run(args: &[String]) -> ExitCode {
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        print!("{HELP}");
+        return ExitCode::SUCCESS;
+    }
+    let options = match parse_args(args) {
+        Ok(options) => options,
+        Err(message) => {
+            eprintln!("xtask solve-lcp: {message}\n\n{HELP}");
+            return ExitCode::from(2);
+        }
+    };
+    match solve_file(&options) {
+        Ok(line) => {
+            print(&line);
+            ExitCode::SUCCESS
+        }
+        Err(failure) => {
+            let code = match &failure {
+                Failure::Input(_) => 2,
+                Failure::Solver { line, .. } => {
+                    print(line);
+                    1
+                }
+            };
+            eprintln!(
+                "xtask solve-lcp: {}: {}",
+                options.file.display(),
+                failure.message()
+            );
+            ExitCode::from(code)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use contact_lcp::SolveStatus;
+
+    /// Writes `text` to a fresh file in a per-test temporary folder.
+    fn write(test: &str, text: &str) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("xtask-solve-lcp-{}-{test}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("problem.json");
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+
+    fn options(file: PathBuf, method: Choice, repeat: usize) -> Options {
+        Options {
+            file,
+            method,
+            repeat,
+        }
+    }
+
+    #[test]
+    fn a_two_by_two_lcp_has_its_closed_form_solution_with_every_method() {
+        // Both rows active: 2 z0 + z1 = 5, z0 + 2 z1 = 6, so z = (4/3, 7/3)
+        // > 0 and w = 0 (M is positive definite: the solution is unique).
+        let file = write("closed_form", r#"{"M": [[2, 1], [1, 2]], "q": [-5, -6]}"#);
+        for method in [Choice::Auto, Choice::Lemke, Choice::Pgs, Choice::Dantzig] {
+            let line = solve_file(&options(file.clone(), method, 3))
+                .unwrap_or_else(|f| panic!("{method:?}: {}", f.message()));
+            assert_eq!(line.status, SolveStatus::Solved);
+            // Pivoting is exact up to rounding; projected Gauss-Seidel stops
+            // at a scaled natural residual of 1e-8.
+            let tol = if method == Choice::Pgs { 1e-6 } else { 1e-12 };
+            let expected = [4.0 / 3.0, 7.0 / 3.0];
+            for ((z, w), e) in line.z.iter().zip(&line.w).zip(expected) {
+                assert!((z - e).abs() < tol, "{method:?} {line:?}");
+                assert!(w.abs() < tol * 10.0, "{method:?} {line:?}");
+            }
+            assert!(line.residual <= 1e-8 && line.seconds >= 0.0, "{line:?}");
+            let json = serde_json::to_string(&line).unwrap();
+            assert!(!json.contains('\n') && json.contains("\"status\":\"solved\""));
+        }
+        let auto = solve_file(&options(file, Choice::Auto, 1)).unwrap();
+        assert_eq!(auto.method, Method::Lemke);
+    }
+
+    #[test]
+    fn a_box_lcp_goes_to_projected_gauss_seidel_and_lemke_refuses_it() {
+        // The doc example of ProjectedGaussSeidel: a normal row and a friction
+        // row coupled to it that slides; closed form z_0 = 8/9, z_1 = z_0 / 2.
+        let file = write(
+            "box",
+            r#"{"M": [[2, 0.5], [0.5, 1]], "q": [-2, -3], "lo": [0, "-inf"],
+                "coupling": [{"row": 1, "normal_row": 0, "mu": 0.5}]}"#,
+        );
+        let line = solve_file(&options(file.clone(), Choice::Auto, 1)).unwrap();
+        assert_eq!(line.method, Method::ProjectedGaussSeidel);
+        assert!((line.z[0] - 8.0 / 9.0).abs() < 1e-7, "{:?}", line.z);
+        let Err(Failure::Input(message)) = solve_file(&options(file, Choice::Lemke, 1)) else {
+            panic!("Lemke must refuse a box LCP");
+        };
+        assert!(message.contains("plain LCPs only"), "{message}");
+    }
+
+    #[test]
+    fn an_infeasible_lcp_fails_with_the_reason() {
+        // Row 0: w_0 = -z_0 - 1 < 0 for every z_0 >= 0, so there is no
+        // solution; Lemke ends on a secondary ray.
+        let file = write("infeasible", r#"{"M": [[-1, 0], [0, 1]], "q": [-1, 1]}"#);
+        match solve_file(&options(file.clone(), Choice::Auto, 1)) {
+            Err(Failure::Solver { line, reason }) => {
+                assert_eq!(line.status, SolveStatus::RayTermination);
+                assert!(reason.contains("secondary ray"), "{reason}");
+                assert!(line.reason.is_some());
+            }
+            other => panic!("expected a solver failure, got {other:?}"),
+        }
+        // M = 0 is positive semidefinite and w = q has a negative entry.
+        let file = write("infeasible_psd", r#"{"M": [[0, 0], [0, 1]], "q": [-1, 1]}"#);
+        for method in [Choice::Lemke, Choice::Dantzig, Choice::Pgs] {
+            assert!(
+                matches!(
+                    solve_file(&options(file.clone(), method, 1)),
+                    Err(Failure::Solver { .. }) | Err(Failure::Input(_))
+                ),
+                "{method:?} solved an infeasible problem"
+            );
+        }
+    }
+
+    #[test]
+    fn a_bad_file_names_the_field() {
+        let cases = [
+            (
+                r#"{"M": [[1, 0], [0, 1]], "q": [1, 1], "lo": [0, "infinity"]}"#,
+                r#"lo[1] is "infinity": expected a number, "inf" or "-inf""#,
+            ),
+            (
+                r#"{"M": [[1, 0], [0, 1, 3]], "q": [1, 1]}"#,
+                "M[1] has 3 entries, expected 2",
+            ),
+            (
+                r#"{"M": [[1, 0], [0, 1]], "q": [1, 1], "lo": [0, "-inf"],
+                    "coupling": [{"row": 1, "normal_row": 5, "mu": 0.5}]}"#,
+                "coupling[0].normal_row out of range",
+            ),
+            (r#"{"M": [[1]], "q": [1], "h": [1]}"#, "unknown field `h`"),
+            (r#"{"M": [[1]], "q": [1"#, "EOF"),
+        ];
+        for (k, (text, expected)) in cases.into_iter().enumerate() {
+            let file = write(&format!("bad_{k}"), text);
+            match solve_file(&options(file.clone(), Choice::Auto, 1)) {
+                Err(Failure::Input(message)) => {
+                    assert!(message.contains(expected), "{message}");
+                }
+                other => panic!("{text}: expected an input error, got {other:?}"),
+            }
+        }
+        let missing = PathBuf::from("/nonexistent/problem.json");
+        assert!(matches!(
+            solve_file(&options(missing, Choice::Auto, 1)),
+            Err(Failure::Input(_))
+        ));
+    }
+
+    #[test]
+    fn arguments_parse_and_bad_ones_are_explained() {
+        let args = |s: &str| s.split_whitespace().map(String::from).collect::<Vec<_>>();
+        assert_eq!(
+            parse_args(&args("a.json --method pgs --repeat 5")),
+            Ok(options("a.json".into(), Choice::Pgs, 5))
+        );
+        assert_eq!(
+            parse_args(&args("a.json")),
+            Ok(options("a.json".into(), Choice::Auto, 1))
+        );
+        for (line, expected) in [
+            ("a.json --method simplex", "unknown method `simplex`"),
+            ("a.json --repeat 0", "--repeat needs an integer >= 1"),
+            ("a.json --repeat", "--repeat needs a value"),
+            ("--method lemke", "missing FILE.json"),
+            ("a.json b.json", "exactly one"),
+            ("a.json --fast", "unknown option `--fast`"),
+        ] {
+            let error = parse_args(&args(line)).unwrap_err();
+            assert!(error.contains(expected), "{line}: {error}");
+        }
+    }
+
+    #[test]
+    fn the_median_is_the_middle_time() {
+        assert_eq!(median(&mut [3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median(&mut [4.0, 1.0, 2.0, 3.0]), 2.5);
+        assert_eq!(median(&mut []), 0.0);
+    }
+
+    #[test]
+    fn every_example_problem_solves() {
+        let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/lcp");
+        let mut count = 0;
+        for entry in std::fs::read_dir(&folder).unwrap().flatten() {
+            let path = entry.path();
+            if path.extension().is_some_and(|e| e == "json") {
+                let line = solve_file(&options(path.clone(), Choice::Auto, 1))
+                    .unwrap_or_else(|f| panic!("{}: {}", path.display(), f.message()));
+                assert!(line.residual <= 1e-8, "{}: {line:?}", path.display());
+                count += 1;
+            }
+        }
+        assert!(count >= 2, "examples/lcp holds {count} problems");
+    }
+}
