@@ -10,7 +10,7 @@ use std::process::ExitCode;
 
 use contact_lcp::{LcpProblem, Lemke, LemkeParams, ProblemFile, ProjectedGaussSeidel};
 use contact_sim::scenes::{BoxStack, run_box_stack};
-use contact_sim::{FixedStepParams, FixedStepper};
+use contact_sim::{FixedStepParams, FixedStepper, Formulation, TimeSteppingParams};
 use serde::Deserialize;
 
 const HELP: &str = "\
@@ -33,8 +33,10 @@ struct Case {
     scene: Option<Scene>,
     /// ...with this step (s)...
     h: Option<f64>,
-    /// ...for this long (s).
+    /// ...for this long (s)...
     seconds: Option<f64>,
+    /// ...solving this step problem (default: complementarity).
+    formulation: Option<FormulationName>,
     /// Or an LCP in the shared file format (`contact_lcp::ProblemFile`), to
     /// solve with Lemke's method (plain) or projected Gauss-Seidel (box)...
     lcp: Option<ProblemFile>,
@@ -43,6 +45,14 @@ struct Case {
     lcp_file: Option<String>,
     /// Observable name -> what it must be.
     expect: BTreeMap<String, Expectation>,
+}
+
+/// The step formulations a scene case can ask for.
+#[derive(Clone, Copy, Debug, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum FormulationName {
+    Complementarity,
+    BoxFriction,
 }
 
 /// The scenes a case can name.
@@ -225,7 +235,7 @@ fn load(path: &Path) -> Result<Case, String> {
 /// Runs a case and returns every observable it can measure.
 fn measure(case: &Case) -> Result<BTreeMap<&'static str, f64>, String> {
     match (&case.scene, &case.lcp, &case.lcp_file) {
-        (Some(scene), None, None) => measure_scene(scene, case.h, case.seconds),
+        (Some(scene), None, None) => measure_scene(scene, case.h, case.seconds, case.formulation),
         (None, Some(lcp), None) => measure_lcp(lcp.clone()),
         (None, None, Some(path)) => {
             let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(path);
@@ -243,6 +253,7 @@ fn measure_scene(
     scene: &Scene,
     h: Option<f64>,
     seconds: Option<f64>,
+    formulation: Option<FormulationName>,
 ) -> Result<BTreeMap<&'static str, f64>, String> {
     let Scene::BoxStack {
         count,
@@ -260,8 +271,16 @@ fn measure_scene(
     };
     let h = h.ok_or("a scene case needs `h`")?;
     let seconds = seconds.ok_or("a scene case needs `seconds`")?;
+    let formulation = match formulation {
+        None | Some(FormulationName::Complementarity) => Formulation::Complementarity,
+        Some(FormulationName::BoxFriction) => Formulation::BoxFriction,
+    };
     let mut stepper = FixedStepper::new(FixedStepParams {
         h,
+        dynamics: TimeSteppingParams {
+            formulation,
+            ..TimeSteppingParams::default()
+        },
         ..FixedStepParams::default()
     })
     .map_err(|e| e.to_string())?;

@@ -94,13 +94,31 @@ fn resting_box_contacts_carry_exactly_its_weight() {
             s.velocities[1].angular.length() < tol * G * H,
             "{formulation:?}"
         );
-        // No tangential load, so no friction.
+        // No tangential load, so no net friction. Four coplanar contacts
+        // leave the split indeterminate: a solver may return equal and
+        // opposite friction pairs (Dantzig does), which must sum to zero and
+        // stay inside each contact's bounds.
+        let net: DVec3 = s.friction_impulses.iter().sum();
         assert!(
-            s.friction_impulses
-                .iter()
-                .all(|f| f.length() < tol * weight),
-            "{formulation:?}"
+            net.length() < tol * weight,
+            "{formulation:?}: net friction {net}"
         );
+        let net_torque: DVec3 = s
+            .friction_impulses
+            .iter()
+            .zip(&contacts)
+            .map(|(f, c)| (c.point - bodies[1].pose.translation).cross(*f))
+            .sum();
+        assert!(
+            net_torque.length() < tol * weight,
+            "{formulation:?}: net friction torque {net_torque}"
+        );
+        for (f, n) in s.friction_impulses.iter().zip(&s.normal_impulses) {
+            assert!(
+                f.length() <= 0.5 * n * 2f64.sqrt() + tol * weight,
+                "{formulation:?}: {f} vs {n}"
+            );
+        }
     }
 }
 

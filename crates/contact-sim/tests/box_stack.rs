@@ -44,8 +44,7 @@ fn stack_stands_still_without_interpenetration_and_the_ground_carries_its_weight
 #[test]
 fn the_box_friction_formulation_holds_the_stack_too() {
     // Same acceptance bounds, with the square friction cone solved by
-    // warm-started projected Gauss-Seidel (2 s: its first, cold step takes
-    // thousands of sweeps, the later ones a few).
+    // Dantzig pivoting (PGS as the fail-safe); 2 s to keep the debug run short.
     let params = FixedStepParams {
         dynamics: TimeSteppingParams {
             formulation: Formulation::BoxFriction,

@@ -1,6 +1,6 @@
 //! Settings of the velocity-level stepper.
 
-use contact_lcp::{LemkeParams, PgsParams};
+use contact_lcp::{LemkeParams, PgsParams, SolverParams};
 
 use crate::DynamicsError;
 
@@ -14,7 +14,8 @@ pub enum Formulation {
     Complementarity,
     /// Normal impulses in `[0, inf)` and two tangent impulses bounded by
     /// `mu` times the normal one (a square friction cone), as a bounded LCP
-    /// solved by projected Gauss-Seidel (Preda & Florian 2005).
+    /// solved by Dantzig pivoting with projected Gauss-Seidel as the
+    /// fail-safe (Baraff 1994; Preda & Florian 2005).
     /// `friction_directions` is ignored.
     BoxFriction,
 }
@@ -38,11 +39,11 @@ pub struct TimeSteppingParams {
     pub formulation: Formulation,
     /// Settings of the Lemke solver (complementarity formulation).
     pub lcp: LemkeParams,
-    /// Settings of projected Gauss-Seidel (box formulation). The default
-    /// allows 20 000 sweeps: a cold start on a stack needs thousands (the
-    /// slow convergence Preda & Florian report), warm-started steps after
-    /// it a handful.
-    pub pgs: PgsParams,
+    /// Settings of the box formulation's solvers: Dantzig, and the
+    /// projected Gauss-Seidel fail-safe, which may take 20 000 sweeps by
+    /// default (a cold start on a stack needs thousands: the slow
+    /// convergence Preda & Florian report).
+    pub box_solver: SolverParams,
 }
 
 impl Default for TimeSteppingParams {
@@ -52,9 +53,12 @@ impl Default for TimeSteppingParams {
             error_reduction: 0.2,
             formulation: Formulation::default(),
             lcp: LemkeParams::default(),
-            pgs: PgsParams {
-                max_sweeps: 20_000,
-                ..PgsParams::default()
+            box_solver: SolverParams {
+                pgs: PgsParams {
+                    max_sweeps: 20_000,
+                    ..PgsParams::default()
+                },
+                ..SolverParams::default()
             },
         }
     }

@@ -29,12 +29,13 @@
 //! along the tangents). The matrix is `J W J'` itself (symmetric, positive
 //! semidefinite), `q = J v*` plus the same gap term, and a friction row at
 //! its upper bound has `w <= 0`: the tangential velocity opposes the
-//! friction impulse, as Coulomb's law requires. Solved by projected
-//! Gauss-Seidel (Preda & Florian 2005, Algorithm 1) with the previous
-//! step's impulses as the warm start when the contact count is unchanged.
+//! friction impulse, as Coulomb's law requires. Solved by Dantzig
+//! principal pivoting (Baraff 1994, sec. 4), with projected Gauss-Seidel
+//! (Preda & Florian 2005, Algorithm 1) as the fail-safe when it fails or its
+//! answer does not certify (Preda & Florian, sec. 4).
 
 use contact_lcp::faer::{Mat, MatRef};
-use contact_lcp::{BoxBounds, BoxLcp, Coupling, Lcp, LcpSolution, Lemke, ProjectedGaussSeidel};
+use contact_lcp::{BoxBounds, BoxLcp, Coupling, Lcp, LcpSolution, Lemke, Solver};
 use contact_math::{Twist, gyroscopic_torque};
 use glam::DVec3;
 
@@ -64,11 +65,10 @@ pub struct TimeStepping {
     lcp_solution: LcpSolution,
     /// Tangent directions per contact in this step's rows.
     tangents: usize,
-    /// Box formulation: its bounds (rebuilt in place every step), solver,
-    /// and the previous step's impulses for the warm start.
+    /// Box formulation: its bounds (rebuilt in place every step) and the
+    /// solver policy (Dantzig, then projected Gauss-Seidel).
     bounds: BoxBounds,
-    pgs: ProjectedGaussSeidel,
-    previous: Vec<f64>,
+    box_solver: Solver,
 }
 
 impl TimeStepping {
@@ -87,8 +87,7 @@ impl TimeStepping {
             lcp_solution: LcpSolution::default(),
             tangents: 0,
             bounds: BoxBounds::unilateral(0),
-            pgs: ProjectedGaussSeidel::new(params.pgs),
-            previous: Vec::new(),
+            box_solver: Solver::new(params.box_solver),
         }
     }
 
@@ -224,8 +223,12 @@ impl TimeStepping {
     ) {
         self.matrix.resize_with(n, n, |_, _| 0.0);
         self.matrix.as_mut().fill(0.0);
+        // J W J' is symmetric: compute the upper triangle and mirror it, so
+        // the matrix is symmetric to the last bit (Dantzig requires it).
         for (i, row_i) in self.rows.iter().enumerate() {
-            for (j, (row_j, response_j)) in self.rows.iter().zip(&self.responses).enumerate() {
+            for (j, (row_j, response_j)) in
+                self.rows.iter().zip(&self.responses).enumerate().skip(i)
+            {
                 let mut entry = 0.0;
                 for block_i in row_i.blocks() {
                     for (block_j, response) in [row_j.a, row_j.b].iter().zip(response_j) {
@@ -237,6 +240,7 @@ impl TimeStepping {
                     }
                 }
                 self.matrix[(i, j)] = entry;
+                self.matrix[(j, i)] = entry;
             }
         }
         self.offsets.clear();
@@ -278,7 +282,7 @@ impl TimeStepping {
     }
 
     /// Assembles and solves the bounded-friction problem of the module
-    /// comment with projected Gauss-Seidel.
+    /// comment: Dantzig pivoting, projected Gauss-Seidel if it fails.
     fn solve_box(
         &mut self,
         contacts: &[ContactConstraint],
@@ -315,16 +319,11 @@ impl TimeStepping {
             lcp,
             std::mem::replace(&mut self.bounds, BoxBounds::unilateral(0)),
         )?;
-        let warm_start = (self.previous.len() == rows).then_some(self.previous.as_slice());
-        let solved = self
-            .pgs
-            .solve_into(&problem, warm_start, &mut self.lcp_solution);
+        let solved = self.box_solver.solve_into(&problem, &mut self.lcp_solution);
         let (lcp, bounds) = problem.into_parts();
         (self.matrix, self.offsets) = lcp.into_parts();
         self.bounds = bounds;
         solved?;
-        self.previous.clear();
-        self.previous.extend_from_slice(&self.lcp_solution.z);
         Ok(())
     }
 
