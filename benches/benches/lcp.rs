@@ -1,4 +1,5 @@
-//! LCP solve times beside a yardstick measured in the same run: faer's
+//! LCP solve times (Lemke; Dantzig where M is symmetric) beside a
+//! yardstick measured in the same run: faer's
 //! dense Cholesky (factor + solve) of the same M for symmetric positive
 //! definite problems, faer's partial-pivoting LU for the non-symmetric
 //! contact problems. `cargo xtask bench` reports each solver as a ratio to
@@ -10,7 +11,7 @@
 use contact_benches::{box_stack_lcp, random_positive_definite};
 use contact_lcp::faer::Mat;
 use contact_lcp::faer::linalg::solvers::Solve;
-use contact_lcp::{Lcp, LcpSolution, Lemke, LemkeParams};
+use contact_lcp::{BoxLcp, Dantzig, DantzigParams, Lcp, LcpSolution, Lemke, LemkeParams};
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 
@@ -30,6 +31,26 @@ fn lemke(c: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>
     });
 }
 
+fn dantzig(c: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>, lcp: &Lcp) {
+    let problem = BoxLcp::from_lcp(lcp);
+    let mut solver = Dantzig::new(DantzigParams::default());
+    let mut out = LcpSolution::default();
+    solver
+        .solve_into(&problem, &mut out)
+        .expect("benchmark problems are solvable");
+    c.bench_with_input(
+        BenchmarkId::new("dantzig", lcp.dim()),
+        &problem,
+        |b, problem| {
+            b.iter(|| {
+                solver
+                    .solve_into(black_box(problem), &mut out)
+                    .expect("solvable")
+            })
+        },
+    );
+}
+
 fn random_pd(c: &mut Criterion) {
     let mut group = c.benchmark_group("lcp_random_pd");
     for n in [16, 64, 256, 1024] {
@@ -46,7 +67,9 @@ fn random_pd(c: &mut Criterion) {
                     .solve(&rhs)
             })
         });
-        lemke(&mut group, &Lcp::new(m, q).expect("finite"));
+        let lcp = Lcp::new(m, q).expect("finite");
+        lemke(&mut group, &lcp);
+        dantzig(&mut group, &lcp);
     }
     group.finish();
 }
