@@ -23,8 +23,8 @@
 use contact_math::Pose;
 use glam::DVec3;
 
-use crate::Shape;
 use crate::oriented_box::OrientedBox;
+use crate::{GeometryError, Shape};
 
 /// An axis-aligned box `[min, max]` in the world frame (m).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -104,16 +104,11 @@ pub struct SweepAndPrune {
 impl SweepAndPrune {
     /// The pairs `(i, j)`, `i < j`, of `boxes` that overlap, sorted.
     ///
-    /// # Panics
-    /// When there are more than `u32::MAX` boxes, or a box has a NaN bound.
-    #[must_use]
-    #[track_caller]
-    pub fn pairs(&mut self, boxes: &[Aabb]) -> &[(u32, u32)] {
-        assert!(u32::try_from(boxes.len()).is_ok(), "at most u32::MAX boxes");
-        assert!(
-            boxes.iter().all(|b| !b.min.is_nan() && !b.max.is_nan()),
-            "a bounding box has a NaN bound"
-        );
+    /// # Errors
+    /// [`GeometryError::TooManyBoxes`] beyond `u32::MAX` boxes,
+    /// [`GeometryError::NanBoundingBox`] naming the first box with a NaN bound.
+    pub fn pairs(&mut self, boxes: &[Aabb]) -> Result<&[(u32, u32)], GeometryError> {
+        check_boxes(boxes)?;
         self.pairs.clear();
         let axis = sweep_axis(boxes);
         // Mapping a box to the two other axes.
@@ -143,7 +138,7 @@ impl SweepAndPrune {
             self.open.push(i);
         }
         self.pairs.sort_unstable();
-        &self.pairs
+        Ok(&self.pairs)
     }
 }
 
@@ -169,6 +164,17 @@ fn sweep_axis(boxes: &[Aabb]) -> usize {
         1
     } else {
         2
+    }
+}
+
+/// The input checks both broad phases share.
+pub(crate) fn check_boxes(boxes: &[Aabb]) -> Result<(), GeometryError> {
+    if u32::try_from(boxes.len()).is_err() {
+        return Err(GeometryError::TooManyBoxes { count: boxes.len() });
+    }
+    match boxes.iter().position(|b| b.min.is_nan() || b.max.is_nan()) {
+        Some(index) => Err(GeometryError::NanBoundingBox { index }),
+        None => Ok(()),
     }
 }
 
@@ -202,7 +208,7 @@ mod tests {
         };
         let boxes = [unit(2.0), unit(0.0), unit(1.0), unit(5.0)];
         let mut sap = SweepAndPrune::default();
-        assert_eq!(sap.pairs(&boxes), &[(0, 2), (1, 2)]);
-        assert!(sap.pairs(&[]).is_empty());
+        assert_eq!(sap.pairs(&boxes).unwrap(), &[(0, 2), (1, 2)]);
+        assert!(sap.pairs(&[]).unwrap().is_empty());
     }
 }

@@ -32,6 +32,18 @@ pub enum GeometryError {
         /// The offending margin.
         margin: f64,
     },
+    /// A bounding box handed to a broad phase has a NaN bound.
+    #[error("bounding box {index} has a NaN bound")]
+    NanBoundingBox {
+        /// Index of the box.
+        index: usize,
+    },
+    /// A broad phase was handed more boxes than its `u32` pair ids can name.
+    #[error("{count} bounding boxes: a broad phase takes at most u32::MAX")]
+    TooManyBoxes {
+        /// How many were given.
+        count: usize,
+    },
     /// No manifold generator exists for this pair of shape kinds.
     #[error("no contact manifold between a {first} and a {second}")]
     UnsupportedPair {

@@ -17,6 +17,8 @@
 use glam::DVec3;
 
 use crate::Aabb;
+use crate::GeometryError;
+use crate::broad_phase::check_boxes;
 
 /// A uniform-grid broad phase owning its buffers.
 #[derive(Debug, Default)]
@@ -32,16 +34,11 @@ pub struct GridBroadPhase {
 impl GridBroadPhase {
     /// The pairs `(i, j)`, `i < j`, of `boxes` that overlap, sorted.
     ///
-    /// # Panics
-    /// When there are more than `u32::MAX` boxes, or a box has a NaN bound.
-    #[must_use]
-    #[track_caller]
-    pub fn pairs(&mut self, boxes: &[Aabb]) -> &[(u32, u32)] {
-        assert!(u32::try_from(boxes.len()).is_ok(), "at most u32::MAX boxes");
-        assert!(
-            boxes.iter().all(|b| !b.min.is_nan() && !b.max.is_nan()),
-            "a bounding box has a NaN bound"
-        );
+    /// # Errors
+    /// [`GeometryError::TooManyBoxes`] beyond `u32::MAX` boxes,
+    /// [`GeometryError::NanBoundingBox`] naming the first box with a NaN bound.
+    pub fn pairs(&mut self, boxes: &[Aabb]) -> Result<&[(u32, u32)], GeometryError> {
+        check_boxes(boxes)?;
         self.pairs.clear();
         self.entries.clear();
         self.large.clear();
@@ -119,6 +116,6 @@ impl GridBroadPhase {
             }
         }
         self.pairs.sort_unstable();
-        &self.pairs
+        Ok(&self.pairs)
     }
 }

@@ -6,7 +6,7 @@ mod common;
 
 use common::Rng;
 
-use contact_geometry::{Aabb, GridBroadPhase, Shape, SweepAndPrune};
+use contact_geometry::{Aabb, GeometryError, GridBroadPhase, Shape, SweepAndPrune};
 use contact_math::Pose;
 use glam::DVec3;
 
@@ -48,8 +48,8 @@ fn matches_brute_force_on_random_scenes() {
         for size in [0.3, 1.0] {
             let boxes = scene(&mut rng, n, size);
             let expected = brute_force(&boxes);
-            assert_eq!(sap.pairs(&boxes), expected.as_slice(), "n = {n}");
-            assert_eq!(grid.pairs(&boxes), expected.as_slice(), "n = {n}");
+            assert_eq!(sap.pairs(&boxes).unwrap(), expected.as_slice(), "n = {n}");
+            assert_eq!(grid.pairs(&boxes).unwrap(), expected.as_slice(), "n = {n}");
             total += expected.len();
         }
     }
@@ -67,10 +67,10 @@ fn degenerate_scenes() {
         };
         20
     ];
-    assert_eq!(sap.pairs(&same), brute_force(&same).as_slice());
-    assert_eq!(sap.pairs(&same).len(), 190);
+    assert_eq!(sap.pairs(&same).unwrap(), brute_force(&same).as_slice());
+    assert_eq!(sap.pairs(&same).unwrap().len(), 190);
     let mut grid = GridBroadPhase::default();
-    assert_eq!(grid.pairs(&same), brute_force(&same).as_slice());
+    assert_eq!(grid.pairs(&same).unwrap(), brute_force(&same).as_slice());
     // Boxes on a line along y (the sweep axis follows the spread), plus a
     // ground half-space that meets every box.
     let mut line: Vec<Aabb> = (0..50)
@@ -84,16 +84,16 @@ fn degenerate_scenes() {
         .collect();
     let ground = Shape::half_space(DVec3::Z).unwrap();
     line.push(Aabb::of_shape(&ground, &Pose::IDENTITY, 0.0));
-    let pairs = sap.pairs(&line).to_vec();
+    let pairs = sap.pairs(&line).unwrap().to_vec();
     assert_eq!(pairs, brute_force(&line));
     assert_eq!(pairs.len(), 49 + 50);
-    assert_eq!(grid.pairs(&line), pairs.as_slice());
+    assert_eq!(grid.pairs(&line).unwrap(), pairs.as_slice());
     // Mixed sizes: a few boxes far wider than the grid's cells.
     let mut rng = Rng(3);
     let mut mixed = scene(&mut rng, 300, 0.3);
     mixed.extend(scene(&mut rng, 5, 4.0));
-    assert_eq!(grid.pairs(&mixed), brute_force(&mixed).as_slice());
-    assert!(grid.pairs(&[]).is_empty());
+    assert_eq!(grid.pairs(&mixed).unwrap(), brute_force(&mixed).as_slice());
+    assert!(grid.pairs(&[]).unwrap().is_empty());
 }
 
 #[test]
@@ -110,21 +110,42 @@ fn warmed_up_calls_allocate_nothing() {
     let mut sap = SweepAndPrune::default();
     let mut grid = GridBroadPhase::default();
     for b in [&boxes, &moved] {
-        let _ = sap.pairs(b);
-        let _ = grid.pairs(b);
+        let _ = sap.pairs(b).unwrap();
+        let _ = grid.pairs(b).unwrap();
     }
     let info = allocation_counter::measure(|| {
         for _ in 0..10 {
-            assert!(!sap.pairs(&boxes).is_empty());
-            assert!(!sap.pairs(&moved).is_empty());
-            assert!(!grid.pairs(&boxes).is_empty());
-            assert!(!grid.pairs(&moved).is_empty());
+            assert!(!sap.pairs(&boxes).unwrap().is_empty());
+            assert!(!sap.pairs(&moved).unwrap().is_empty());
+            assert!(!grid.pairs(&boxes).unwrap().is_empty());
+            assert!(!grid.pairs(&moved).unwrap().is_empty());
         }
     });
     assert_eq!(info.count_total, 0, "{info:?}");
     let cold = allocation_counter::measure(|| {
         let mut fresh = SweepAndPrune::default();
-        let _ = fresh.pairs(&boxes);
+        let _ = fresh.pairs(&boxes).unwrap();
     });
     assert!(cold.count_total > 0);
+}
+
+#[test]
+fn a_nan_box_is_a_typed_error_naming_it() {
+    let mut boxes = vec![
+        Aabb {
+            min: DVec3::ZERO,
+            max: DVec3::ONE
+        };
+        3
+    ];
+    boxes[2].max.y = f64::NAN;
+    let expected = GeometryError::NanBoundingBox { index: 2 };
+    assert_eq!(
+        SweepAndPrune::default().pairs(&boxes).unwrap_err(),
+        expected
+    );
+    assert_eq!(
+        GridBroadPhase::default().pairs(&boxes).unwrap_err(),
+        expected
+    );
 }

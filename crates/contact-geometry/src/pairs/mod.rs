@@ -53,15 +53,7 @@ impl ManifoldGenerator {
         out: &mut ContactManifold,
     ) -> Result<(), GeometryError> {
         out.clear();
-        if !(margin.is_finite() && margin >= 0.0) {
-            return Err(GeometryError::InvalidMargin { margin });
-        }
-        if !pose_a.is_finite() {
-            return Err(GeometryError::NonFinitePose { which: 0 });
-        }
-        if !pose_b.is_finite() {
-            return Err(GeometryError::NonFinitePose { which: 1 });
-        }
+        check_query(pose_a, pose_b, margin)?;
         match (a, b) {
             (Shape::Cuboid { half_extents: ha }, Shape::Cuboid { half_extents: hb }) => {
                 cuboid_cuboid::manifold(*ha, pose_a, *hb, pose_b, margin, out);
@@ -138,15 +130,7 @@ impl ManifoldGenerator {
         pose_b: &Pose,
         tolerance: f64,
     ) -> Result<Option<SeparatingPlane>, GeometryError> {
-        if !(tolerance.is_finite() && tolerance >= 0.0) {
-            return Err(GeometryError::InvalidMargin { margin: tolerance });
-        }
-        if !pose_a.is_finite() {
-            return Err(GeometryError::NonFinitePose { which: 0 });
-        }
-        if !pose_b.is_finite() {
-            return Err(GeometryError::NonFinitePose { which: 1 });
-        }
+        check_query(pose_a, pose_b, tolerance)?;
         let unsupported = GeometryError::UnsupportedPair {
             first: a.kind(),
             second: b.kind(),
@@ -188,6 +172,21 @@ fn box_polytope(
     let p = Arc::new(ConvexPolytope::from_box(half_extents)?);
     cache.insert(key, Arc::clone(&p));
     Ok(p)
+}
+
+/// The input checks every pair query shares: a finite, non-negative
+/// margin or tolerance and two finite poses.
+pub(crate) fn check_query(pose_a: &Pose, pose_b: &Pose, margin: f64) -> Result<(), GeometryError> {
+    if !(margin.is_finite() && margin >= 0.0) {
+        return Err(GeometryError::InvalidMargin { margin });
+    }
+    if !pose_a.is_finite() {
+        return Err(GeometryError::NonFinitePose { which: 0 });
+    }
+    if !pose_b.is_finite() {
+        return Err(GeometryError::NonFinitePose { which: 1 });
+    }
+    Ok(())
 }
 
 /// Swaps the roles of the two shapes in a manifold.

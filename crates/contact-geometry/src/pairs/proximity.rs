@@ -114,15 +114,7 @@ impl ManifoldGenerator {
         pose_b: &Pose,
         tolerance: f64,
     ) -> Result<Proximity, GeometryError> {
-        if !(tolerance.is_finite() && tolerance >= 0.0) {
-            return Err(GeometryError::InvalidMargin { margin: tolerance });
-        }
-        if !pose_a.is_finite() {
-            return Err(GeometryError::NonFinitePose { which: 0 });
-        }
-        if !pose_b.is_finite() {
-            return Err(GeometryError::NonFinitePose { which: 1 });
-        }
+        super::check_query(pose_a, pose_b, tolerance)?;
         match (a, b) {
             (Shape::HalfSpace { .. }, Shape::HalfSpace { .. }) => {
                 Err(GeometryError::UnsupportedPair {
