@@ -9,12 +9,10 @@ fn run() -> StackObservations {
     run_box_stack(&BoxStack::default(), &mut stepper, 5.0).unwrap()
 }
 
-#[test]
-fn stack_stands_still_without_interpenetration_and_the_ground_carries_its_weight() {
-    let run = run();
-    assert_eq!(run.steps, 1200);
+/// Issue 2's acceptance bounds, and a certified LCP answer every step.
+fn assert_stack_stands(run: &StackObservations) {
     assert!(run.all_finite, "a pose or twist became NaN or infinite");
-    // Acceptance: top box drifts less than 1 mm over 5 s.
+    // Acceptance: the top box drifts less than 1 mm.
     assert!(run.top_drift < 1e-3, "top box drifted {} m", run.top_drift);
     // Acceptance: interpenetration never exceeds 1 mm.
     assert!(
@@ -42,9 +40,16 @@ fn stack_stands_still_without_interpenetration_and_the_ground_carries_its_weight
 }
 
 #[test]
+fn stack_stands_still_without_interpenetration_and_the_ground_carries_its_weight() {
+    let run = run();
+    assert_eq!(run.steps, 1200);
+    assert_stack_stands(&run);
+}
+
+#[test]
 fn the_box_friction_formulation_holds_the_stack_too() {
-    // Same acceptance bounds, with the square friction cone solved by
-    // Dantzig pivoting (PGS as the fail-safe); 2 s to keep the debug run short.
+    // The square friction cone solved by Dantzig pivoting (PGS as the
+    // fail-safe); 2 s to keep the unoptimised test run short.
     let params = FixedStepParams {
         dynamics: TimeSteppingParams {
             formulation: Formulation::BoxFriction,
@@ -54,21 +59,8 @@ fn the_box_friction_formulation_holds_the_stack_too() {
     };
     let mut stepper = FixedStepper::new(params).unwrap();
     let run = run_box_stack(&BoxStack::default(), &mut stepper, 2.0).unwrap();
-    assert!(run.all_finite);
-    assert!(run.top_drift < 1e-3, "top box drifted {} m", run.top_drift);
-    assert!(
-        run.max_penetration < 1e-3,
-        "penetration {} m",
-        run.max_penetration
-    );
-    for (step, &force) in run.support_force.iter().enumerate().skip(120) {
-        let error = (force - run.weight).abs() / run.weight;
-        assert!(
-            error < 0.01,
-            "step {step}: support {force} N vs weight {} N",
-            run.weight
-        );
-    }
+    assert_eq!(run.steps, 480);
+    assert_stack_stands(&run);
 }
 
 #[test]
