@@ -1,8 +1,49 @@
 //! Planar-polygon helpers shared by the clipping manifolds and the hull
-//! builder: distance to a segment, and removal of vertices that round-off
-//! put on an edge.
+//! builder: distance to a segment, removal of vertices that round-off put on
+//! an edge, and the clipped polygon's vertices as contact points.
 
 use glam::DVec3;
+
+use crate::{ContactManifold, ContactPoint, Feature};
+
+/// A vertex of an incident-face polygon being clipped against a reference
+/// face, with the features of both shapes it lies on (`Unknown` on the
+/// incident side means the interior of the incident face).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ClipVertex {
+    pub point: DVec3,
+    pub reference: Feature,
+    pub incident: Feature,
+}
+
+/// Pushes every clipped vertex within `margin` of the reference plane
+/// `normal . x = offset` as a contact point: on the reference face
+/// (`point_a`, projected) and on the incident shape (`point_b`).
+pub(crate) fn push_clipped_points<'a>(
+    vertices: impl Iterator<Item = &'a ClipVertex>,
+    normal: DVec3,
+    offset: f64,
+    incident_face: u32,
+    margin: f64,
+    out: &mut ContactManifold,
+) {
+    for vertex in vertices {
+        let distance = normal.dot(vertex.point) - offset;
+        if distance <= margin {
+            let incident = match vertex.incident {
+                Feature::Unknown => Feature::Face(incident_face),
+                known => known,
+            };
+            out.points.push(ContactPoint {
+                point_a: vertex.point - distance * normal,
+                point_b: vertex.point,
+                distance,
+                feature_a: vertex.reference,
+                feature_b: incident,
+            });
+        }
+    }
+}
 
 /// Distance from `p` to the segment `a`-`b`.
 #[must_use]

@@ -23,7 +23,7 @@ use contact_math::Pose;
 use glam::DVec3;
 
 use crate::oriented_box::{OrientedBox, edge_between, edge_id, face_id};
-use crate::polygon::remove_redundant_vertices;
+use crate::polygon::{ClipVertex, push_clipped_points, remove_redundant_vertices};
 use crate::{ContactManifold, ContactPoint, Feature};
 
 /// Edge pairs whose cross product is shorter than this are parallel: their
@@ -154,14 +154,6 @@ fn best_axis(a: &OrientedBox, b: &OrientedBox, margin: f64) -> Option<Axis> {
     best
 }
 
-/// A vertex of the polygon being clipped, with the features it lies on.
-#[derive(Clone, Copy)]
-struct ClipVertex {
-    point: DVec3,
-    reference: Feature,
-    incident: Feature,
-}
-
 /// What the polygon edge leaving a vertex lies on: an edge of the incident
 /// face, or a side plane of the reference face (named by the vertex bits
 /// its reference edge's two ends share).
@@ -263,22 +255,9 @@ fn clip_faces(
             .fold(0.0_f64, |m, &h| m.max(h));
     let kept = remove_redundant_vertices(&mut polygon, len, merge, |(v, _)| v.point);
 
-    for (vertex, _) in &polygon[..kept] {
-        let distance = normal.dot(vertex.point - face_centre);
-        if distance <= margin {
-            let incident = match vertex.incident {
-                Feature::Unknown => Feature::Face(inc_face),
-                known => known,
-            };
-            out.points.push(ContactPoint {
-                point_a: vertex.point - distance * normal,
-                point_b: vertex.point,
-                distance,
-                feature_a: vertex.reference,
-                feature_b: incident,
-            });
-        }
-    }
+    let offset = normal.dot(face_centre);
+    let clipped = polygon[..kept].iter().map(|(vertex, _)| vertex);
+    push_clipped_points(clipped, normal, offset, inc_face, margin, out);
 }
 
 /// One Sutherland-Hodgman pass: keeps the part of `input` with

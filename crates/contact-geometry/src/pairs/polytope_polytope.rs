@@ -23,20 +23,12 @@ use contact_math::Pose;
 use glam::DVec3;
 
 use super::polytope_sat::{Axis, Posed, best_axis};
-use crate::polygon::remove_redundant_vertices;
+use crate::polygon::{ClipVertex, push_clipped_points, remove_redundant_vertices};
 use crate::{ContactManifold, ContactPoint, ConvexPolytope, Feature};
 
 /// Clipped vertices within this, relative to the polytopes' size, of the
 /// segment joining their neighbours are removed.
 const MERGE: f64 = 1e-9;
-
-/// A vertex of the polygon being clipped, with the features it lies on.
-#[derive(Clone, Copy, Debug)]
-struct ClipVertex {
-    point: DVec3,
-    reference: Feature,
-    incident: Feature,
-}
 
 /// What the polygon edge leaving a vertex lies on: an edge of the incident
 /// face, or the side plane of reference-face loop edge `k`.
@@ -236,22 +228,8 @@ fn clip_faces(
     let kept = remove_redundant_vertices(polygon, len, MERGE * scale, |(v, _)| v.point);
     polygon.truncate(kept);
 
-    for (vertex, _) in polygon.iter() {
-        let distance = normal.dot(vertex.point) - plane.offset;
-        if distance <= margin {
-            let incident = match vertex.incident {
-                Feature::Unknown => Feature::Face(inc_face as u32),
-                known => known,
-            };
-            out.points.push(ContactPoint {
-                point_a: vertex.point - distance * normal,
-                point_b: vertex.point,
-                distance,
-                feature_a: vertex.reference,
-                feature_b: incident,
-            });
-        }
-    }
+    let clipped = polygon.iter().map(|(vertex, _)| vertex);
+    push_clipped_points(clipped, normal, plane.offset, inc_face as u32, margin, out);
     // Safety net: the axis says the polytopes are within the margin, so
     // report at least the deepest vertex against the reference face, even
     // if clipping lost it (it lies outside the reference face's prism).
