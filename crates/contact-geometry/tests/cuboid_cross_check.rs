@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{Rng, parry};
+use common::{Rng, assert_well_formed, check_depth_against_parry, parry};
 
 use contact_geometry::{ContactManifold, ManifoldGenerator, Shape};
 use contact_math::Pose;
@@ -61,31 +61,9 @@ fn contact_exists_exactly_when_parry_distance_is_within_margin() {
             .unwrap()
             .expect("overlapping boxes are in contact");
             overlapping += 1;
-            let alignment = contact.normal1.dot(m.normal);
-            // EPA converges to the same minimum-translation axis up to its
-            // own tolerance; ties between axes can pick either.
-            if alignment > 0.999 {
-                assert!(
-                    (m.min_distance() - contact.dist).abs() < 1e-6 * (1.0 + contact.dist.abs()),
-                    "depth {} vs parry {}",
-                    m.min_distance(),
-                    contact.dist
-                );
-            } else {
-                // A different axis must not be a better (shallower) one.
-                assert!(
-                    m.min_distance() <= contact.dist + 1e-6,
-                    "ours {} parry {}",
-                    m.min_distance(),
-                    contact.dist
-                );
-            }
+            check_depth_against_parry(&m, &contact);
         }
-        for p in &m.points {
-            assert!(p.distance <= margin + 1e-12);
-            assert!((p.point_b - p.point_a).dot(m.normal) - p.distance < 1e-9);
-            assert!((m.normal.length() - 1.0).abs() < 1e-12);
-        }
+        assert_well_formed(&m, margin);
     }
     assert!(
         touching > 200 && overlapping > 100,

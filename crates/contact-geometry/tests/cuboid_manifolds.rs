@@ -2,6 +2,10 @@
 //! other, checked against closed-form geometry: which corners touch, the
 //! vertices of the clipped overlap polygon, normals and signed distances.
 
+mod common;
+
+use common::assert_same_points;
+
 use contact_geometry::{ContactManifold, Feature, ManifoldGenerator, Shape};
 use contact_math::Pose;
 use glam::{DQuat, DVec3};
@@ -22,22 +26,6 @@ fn unit_cube() -> Shape {
 
 fn ground() -> Shape {
     Shape::half_space(DVec3::Z).unwrap()
-}
-
-/// Every expected point matches a distinct returned point within 1e-9
-/// (order-free: the generators' point order is not part of the contract).
-fn assert_same_points(got: &[DVec3], expected: &[DVec3]) {
-    assert_eq!(
-        got.len(),
-        expected.len(),
-        "got {got:?}, expected {expected:?}"
-    );
-    let mut used = vec![false; got.len()];
-    for e in expected {
-        let found = (0..got.len()).find(|&k| !used[k] && (got[k] - *e).length() < 1e-9);
-        let k = found.unwrap_or_else(|| panic!("{e} missing: got {got:?}"));
-        used[k] = true;
-    }
 }
 
 #[test]

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{Rng, parry};
+use common::{Rng, assert_well_formed, check_depth_against_parry, parry};
 
 use contact_geometry::{ContactManifold, ConvexPolytope, ManifoldGenerator, Shape};
 use contact_math::Pose;
@@ -47,29 +47,11 @@ fn random_hulls_agree_with_parry() {
                 .unwrap()
                 .expect("overlapping hulls are in contact");
             overlapping += 1;
-            if contact.normal1.dot(m.normal) > 0.999 {
+            if check_depth_against_parry(&m, &contact) {
                 same_axis += 1;
-                assert!(
-                    (m.min_distance() - contact.dist).abs() < 1e-6 * (1.0 + contact.dist.abs()),
-                    "depth {} vs parry {}",
-                    m.min_distance(),
-                    contact.dist
-                );
-            } else {
-                // A different axis must not be a shallower one.
-                assert!(
-                    m.min_distance() <= contact.dist + 1e-6,
-                    "ours {} parry {}",
-                    m.min_distance(),
-                    contact.dist
-                );
             }
         }
-        for p in &m.points {
-            assert!(p.distance <= margin + 1e-12);
-            assert!(((p.point_b - p.point_a).dot(m.normal) - p.distance).abs() < 1e-9);
-            assert!((m.normal.length() - 1.0).abs() < 1e-12);
-        }
+        assert_well_formed(&m, margin);
     }
     assert!(
         touching > 150 && overlapping > 100 && same_axis > 50,

@@ -4,6 +4,10 @@
 //! point, and boxes built as polytopes give the same manifolds as the
 //! cuboid path on the cases of `cuboid_manifolds.rs`.
 
+mod common;
+
+use common::assert_same_points;
+
 use contact_geometry::{ContactManifold, ConvexPolytope, Feature, ManifoldGenerator, Shape};
 use contact_math::Pose;
 use glam::{DQuat, DVec3};
@@ -28,21 +32,6 @@ fn hexagonal_prism() -> Shape {
         })
         .collect();
     Shape::polytope(ConvexPolytope::from_points(&points).unwrap())
-}
-
-/// Order-free comparison: every expected point matches a distinct one.
-fn assert_same_points(got: &[DVec3], expected: &[DVec3]) {
-    assert_eq!(
-        got.len(),
-        expected.len(),
-        "got {got:?}, expected {expected:?}"
-    );
-    let mut used = vec![false; got.len()];
-    for e in expected {
-        let found = (0..got.len()).find(|&k| !used[k] && (got[k] - *e).length() < 1e-9);
-        let k = found.unwrap_or_else(|| panic!("{e} missing: got {got:?}"));
-        used[k] = true;
-    }
 }
 
 fn midpoints(m: &ContactManifold) -> Vec<DVec3> {

@@ -3,10 +3,11 @@
 // Each test file uses a different subset.
 #![allow(dead_code)]
 
-use contact_geometry::ConvexPolytope;
+use contact_geometry::{ContactManifold, ConvexPolytope};
 use contact_math::Pose;
 use glam::{DQuat, DVec3};
 use parry3d_f64::math::Pose as ParryPose;
+use parry3d_f64::query::Contact;
 
 /// xorshift64*: a seeded generator so failures reproduce.
 pub struct Rng(pub u64);
@@ -48,4 +49,58 @@ impl Rng {
 /// Our pose as parry's.
 pub fn parry(pose: &Pose) -> ParryPose {
     ParryPose::from_parts(pose.translation, pose.rotation)
+}
+
+/// Order-free comparison: every expected point matches a distinct returned
+/// point within 1e-9 (the generators' point order is not part of the
+/// contract).
+pub fn assert_same_points(got: &[DVec3], expected: &[DVec3]) {
+    assert_eq!(
+        got.len(),
+        expected.len(),
+        "got {got:?}, expected {expected:?}"
+    );
+    let mut used = vec![false; got.len()];
+    for e in expected {
+        let found = (0..got.len()).find(|&k| !used[k] && (got[k] - *e).length() < 1e-9);
+        let k = found.unwrap_or_else(|| panic!("{e} missing: got {got:?}"));
+        used[k] = true;
+    }
+}
+
+/// Checks an overlapping pair's manifold against parry's EPA penetration:
+/// along the same axis the deepest distance must match (1e-6 relative);
+/// along another axis (ties) ours must not be shallower. Returns whether
+/// the axes agreed.
+pub fn check_depth_against_parry(m: &ContactManifold, contact: &Contact) -> bool {
+    let same_axis = contact.normal1.dot(m.normal) > 0.999;
+    if same_axis {
+        assert!(
+            (m.min_distance() - contact.dist).abs() < 1e-6 * (1.0 + contact.dist.abs()),
+            "depth {} vs parry {}",
+            m.min_distance(),
+            contact.dist
+        );
+    } else {
+        assert!(
+            m.min_distance() <= contact.dist + 1e-6,
+            "ours {} parry {}",
+            m.min_distance(),
+            contact.dist
+        );
+    }
+    same_axis
+}
+
+/// Every point within the margin, its distance measured along the unit
+/// normal between its two surface points.
+pub fn assert_well_formed(m: &ContactManifold, margin: f64) {
+    for p in &m.points {
+        assert!(p.distance <= margin + 1e-12, "{p:?}");
+        assert!(
+            ((p.point_b - p.point_a).dot(m.normal) - p.distance).abs() < 1e-9,
+            "{p:?}"
+        );
+        assert!((m.normal.length() - 1.0).abs() < 1e-12, "{m:?}");
+    }
 }
