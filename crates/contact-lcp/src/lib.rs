@@ -56,6 +56,7 @@ pub use faer;
 mod box_problem;
 mod box_verify;
 mod dantzig;
+mod dense_kernels;
 mod dense_lu;
 mod error;
 #[cfg(feature = "serde")]

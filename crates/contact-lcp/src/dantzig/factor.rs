@@ -1,11 +1,13 @@
 // An updatable Cholesky factor L L' = M_CC of the clamped block.
 //
 // The clamped set C is an ordered list of rows of M (in the order they
-// entered). L is stored row-major in an n x n buffer (row r holds
-// L[r, 0..=r]), so every operation walks contiguous rows:
+// entered). L is stored column-major in an n x n buffer (column c holds
+// L[c..k, c] at c * n + c..), so the solves and the removal walk contiguous
+// columns and the large solves go to faer's kernels (dense_kernels.rs):
 //
 // - append row/column i: solve L l = M_C,i (forward substitution, k^2
-//   flops) and set the diagonal sqrt(M_ii - l'l); refused (C unchanged) when
+//   flops; skipped when the caller already has l, see `try_append_solved`)
+//   and set the diagonal sqrt(M_ii - l'l); refused (C unchanged) when
 //   M_ii - l'l <= tol, i.e. when M_{C+i, C+i} would be (numerically)
 //   singular: this is how redundant contacts are kept out of C;
 // - remove position p: with L = [L11 0 0; l21' l22 0; L31 l32 L33], the
@@ -13,38 +15,50 @@
 //   L33~ L33~' = L33 L33' + l32 l32' (a rank-one *update*, always stable),
 //   done with Givens-like rotations in O((k - p)^2), then the rows and columns
 //   after p move up/left by one;
-// - solve M_CC x = b: one forward and one (row-oriented) backward
-//   substitution.
+// - solve M_CC x = b: one forward and one backward substitution.
 //
 // Nothing is ever refactorised from scratch (the counters in DantzigStats
 // let tests check that). Removal is hand-written rather than faer 0.24's
 // `ldlt::update::delete_rows_and_cols_clobber`: measured here (release,
-// removing position n/3 of a dense SPD factor, copies subtracted) ours takes
-// 0.18 / 1.1 / 3.8 / 6.7 / 10.3 us at n = 8 / 16 / 32 / 64 / 100 against
-// faer's 0.92 / 2.3 / 4.5 / 6.0 / 7.7 us: faster up to n ~ 48, at most 1.3x
-// slower at 100, and a removal costs far less than the O(n k) direction
-// update of the same pivot, so one code path serves every size.
+// removing position n/3 of a dense SPD factor, copies subtracted) a
+// hand-written removal took 0.18 / 1.1 / 3.8 / 6.7 / 10.3 us at n = 8 / 16 /
+// 32 / 64 / 100 against faer's 0.92 / 2.3 / 4.5 / 6.0 / 7.7 us, and a
+// removal costs far less than the direction update of the same pivot, so
+// one code path serves every size.
 
+use crate::dense_kernels::{dot, solve_lower_in_place, solve_lower_transpose_in_place};
 use crate::problem::Lcp;
+use faer::dyn_stack::MemStack;
+use faer::linalg::cholesky::llt::factor::{LltRegularization, cholesky_in_place};
+use faer::{MatMut, Par};
 
 /// Cholesky factor of `M_CC` with append and delete.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Factor {
-    /// Row stride (the problem dimension n).
-    stride: usize,
-    /// `L`, row-major with stride `stride`.
+    /// Leading dimension (the problem dimension n).
+    ld: usize,
+    /// `L`, column-major with leading dimension `ld`.
     l: Vec<f64>,
+    /// Scratch for the new row of an append.
+    row: Vec<f64>,
+    /// Scratch of `factor_block`: the rows it was asked to factor.
+    pending: Vec<usize>,
     /// The rows of M in C, in factor order.
     pub(crate) idx: Vec<usize>,
 }
 
 impl Factor {
     /// Empties C for a problem of dimension `n` (allocates only when `n`
-    /// grows).
+    /// grows; stale entries are never read: every entry of L that a solve
+    /// touches was written by an append or a removal of this run).
     pub(crate) fn reset(&mut self, n: usize) {
-        self.stride = n;
-        self.l.clear();
-        self.l.resize(n * n, 0.0);
+        self.ld = n;
+        if self.l.len() < n * n {
+            self.l.resize(n * n, 0.0);
+        }
+        if self.row.len() < n {
+            self.row.resize(n, 0.0);
+        }
         self.idx.clear();
     }
 
@@ -58,74 +72,136 @@ impl Factor {
     /// `tol` or not finite.
     pub(crate) fn try_append(&mut self, m: &Lcp, i: usize, tol: f64) -> bool {
         let k = self.idx.len();
-        let s = self.stride;
         let col = m.col(i);
-        let (head, tail) = self.l.split_at_mut(k * s);
-        let row = &mut tail[..k];
-        for r in 0..k {
-            let lr = &head[r * s..r * s + r];
-            let dot: f64 = lr.iter().zip(&row[..r]).map(|(a, b)| a * b).sum();
-            row[r] = (col[self.idx[r]] - dot) / head[r * s + r];
+        let mut row = std::mem::take(&mut self.row);
+        for (x, &r) in row[..k].iter_mut().zip(&self.idx) {
+            *x = col[r];
         }
-        let d2 = col[i] - row.iter().map(|x| x * x).sum::<f64>();
+        solve_lower_in_place(&self.l, self.ld, &mut row[..k]);
+        let ok = self.try_append_solved(i, col[i], &row[..k], tol);
+        self.row = row;
+        ok
+    }
+
+    /// Appends row/column `i` given `l = L^-1 M_C,i` (already solved by the
+    /// caller) and `m_ii`; refused as in [`Factor::try_append`].
+    pub(crate) fn try_append_solved(&mut self, i: usize, m_ii: f64, l: &[f64], tol: f64) -> bool {
+        let k = self.idx.len();
+        let d2 = m_ii - dot(l, l);
         if !(d2 > tol && d2.is_finite()) {
             return false;
         }
-        tail[k] = d2.sqrt();
+        let ld = self.ld;
+        for (c, &x) in l.iter().enumerate() {
+            self.l[c * ld + k] = x;
+        }
+        self.l[k * ld + k] = d2.sqrt();
         self.idx.push(i);
         true
+    }
+
+    /// Factors `M_CC` from scratch for C = `self.idx` (set by the caller).
+    /// Used only by the block guess (block_guess.rs), never by the
+    /// pivoting. First faer's blocked Cholesky of the whole block; when a
+    /// pivot `L_ii^2` is at most `tol` (the block is singular by the append
+    /// rule: redundant contacts), the block is rebuilt by appends instead,
+    /// which refuse the dependent rows exactly as the pivoting does; those
+    /// rows leave C and are listed in `refused`.
+    pub(crate) fn factor_block(
+        &mut self,
+        m: &Lcp,
+        tol: f64,
+        stack: &mut MemStack,
+        refused: &mut Vec<usize>,
+    ) {
+        refused.clear();
+        let (k, ld) = (self.idx.len(), self.ld);
+        if k == 0 {
+            return;
+        }
+        for (c, &j) in self.idx.iter().enumerate() {
+            let col = m.col(j);
+            for (r, &i) in self.idx.iter().enumerate().skip(c) {
+                self.l[c * ld + r] = col[i];
+            }
+        }
+        let view = MatMut::from_column_major_slice_with_stride_mut(
+            &mut self.l[..(k - 1) * ld + k],
+            k,
+            k,
+            ld,
+        );
+        let factored = cholesky_in_place(
+            view,
+            LltRegularization::default(),
+            Par::Seq,
+            stack,
+            Default::default(),
+        );
+        if factored.is_ok() && (0..k).all(|c| self.l[c * ld + c].powi(2) > tol) {
+            return;
+        }
+        let mut wanted = std::mem::take(&mut self.pending);
+        wanted.clear();
+        wanted.append(&mut self.idx);
+        for &i in &wanted {
+            if !self.try_append(m, i, tol) {
+                refused.push(i);
+            }
+        }
+        self.pending = wanted;
     }
 
     /// Removes the row/column at position `p` of C.
     pub(crate) fn remove(&mut self, p: usize) {
         let k = self.idx.len();
-        let s = self.stride;
-        let l = &mut self.l;
-        // Rank-one update of the trailing block L33 with x = l32.
+        let ld = self.ld;
+        // Rank-one update of the trailing block L33 with x = l32, which is
+        // column p below the diagonal (overwritten as the rotations go).
         for j in p + 1..k {
-            let ljj = l[j * s + j];
-            let xj = l[j * s + p];
+            let (front, back) = self.l.split_at_mut(j * ld);
+            let x = &mut front[p * ld + j..p * ld + k];
+            let col = &mut back[j..k];
+            let (ljj, xj) = (col[0], x[0]);
             if xj == 0.0 {
                 continue;
             }
             let r = ljj.hypot(xj);
             let c = r / ljj;
             let sn = xj / ljj;
-            l[j * s + j] = r;
-            for i in j + 1..k {
-                let lij = (l[i * s + j] + sn * l[i * s + p]) / c;
-                l[i * s + p] = c * l[i * s + p] - sn * lij;
-                l[i * s + j] = lij;
+            col[0] = r;
+            for (lij, xi) in col[1..].iter_mut().zip(&mut x[1..]) {
+                let v = (*lij + sn * *xi) / c;
+                *xi = c * *xi - sn * v;
+                *lij = v;
             }
         }
-        // Shift rows p+1.. up and columns p+1.. left.
-        for r in p + 1..k {
-            let (dst, src) = l.split_at_mut(r * s);
-            let dst = &mut dst[(r - 1) * s..(r - 1) * s + r];
-            let src = &src[..=r];
-            dst[..p].copy_from_slice(&src[..p]);
-            dst[p..r].copy_from_slice(&src[p + 1..=r]);
+        // Delete row p (columns before p shift their tail up by one) and
+        // column p (later columns move left and up by one).
+        for c in 0..p {
+            self.l.copy_within(c * ld + p + 1..c * ld + k, c * ld + p);
+        }
+        for c in p + 1..k {
+            self.l
+                .copy_within(c * ld + c..c * ld + k, (c - 1) * ld + (c - 1));
         }
         self.idx.remove(p);
     }
 
+    /// Solves `L y = b` in place (`b.len() == self.len()`).
+    pub(crate) fn forward_in_place(&self, b: &mut [f64]) {
+        solve_lower_in_place(&self.l, self.ld, b);
+    }
+
+    /// Solves `L' x = y` in place (`b.len() == self.len()`).
+    pub(crate) fn backward_in_place(&self, b: &mut [f64]) {
+        solve_lower_transpose_in_place(&self.l, self.ld, b);
+    }
+
     /// Solves `M_CC x = b` in place (`b.len() == self.len()`).
     pub(crate) fn solve_in_place(&self, b: &mut [f64]) {
-        let s = self.stride;
-        let k = self.idx.len();
-        for r in 0..k {
-            let lr = &self.l[r * s..r * s + r];
-            let dot: f64 = lr.iter().zip(&b[..r]).map(|(a, x)| a * x).sum();
-            b[r] = (b[r] - dot) / self.l[r * s + r];
-        }
-        for r in (0..k).rev() {
-            let xr = b[r] / self.l[r * s + r];
-            b[r] = xr;
-            let lr = &self.l[r * s..r * s + r];
-            for (bj, &a) in b[..r].iter_mut().zip(lr) {
-                *bj -= a * xr;
-            }
-        }
+        self.forward_in_place(b);
+        self.backward_in_place(b);
     }
 }
 

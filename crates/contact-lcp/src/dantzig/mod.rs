@@ -9,7 +9,16 @@
 // Method: Baraff 1994 sec. 4 (drive-to-zero one index at a time, fdirection,
 // maxstep), generalised to bounds as in the Dantzig solvers of ODE and
 // Bullet, written afresh; the pivoting of one fixed-bound problem is in
-// pivot.rs, the updatable Cholesky factor of the clamped block in factor.rs.
+// pivot.rs, the updatable Cholesky factor of the clamped block in factor.rs,
+// the packed block of the rows whose w the pivoting watches in
+// active_block.rs. Problems of dimension >= `block_guess_from` first try a
+// block principal pivoting guess of the whole clamped set (block_guess.rs,
+// Judice & Pires 1994): on positive definite problems it usually settles in
+// 2-5 dense factorisations and no pivot is needed; singular blocks
+// (redundant contacts) or unsettled guesses hand over to the pivoting.
+// Measured on random SPD problems (n = 256 / 1024, same run, loaded 2-core
+// machine): one-row pivoting alone 7.2x / 14.6x faer's Cholesky of the
+// same M, with the guess 0.6x / 1.3x.
 //
 // Friction coupling (bounds -mu z_j <= z_i <= mu z_j with z_j a normal row):
 // as ODE does, the normal rows (and every uncoupled row) are solved first
@@ -36,6 +45,8 @@
 // of scope: it is rejected with `LcpError::NonSymmetric`; use Lemke for a
 // plain LCP (the policy does this).
 
+mod active_block;
+mod block_guess;
 mod factor;
 mod pivot;
 
@@ -45,6 +56,7 @@ use crate::error::LcpError;
 use crate::problem::Lcp;
 use crate::solution::{LcpSolution, Method};
 use crate::verify::max_abs;
+use block_guess::BlockGuess;
 use pivot::{Core, Settings, Stop};
 
 /// Settings of [`Dantzig`].
@@ -81,8 +93,17 @@ pub struct DantzigParams {
     /// stacks (measured: 60-264 rows).
     pub warm_start_rounds: bool,
     /// Record every pivot, readable with [`Dantzig::last_trace`]. Default
-    /// `false`; the trace may allocate.
+    /// `false`; the trace may allocate. Recording a trace turns the block
+    /// guess off, so the trace shows every exchange.
     pub record_trace: bool,
+    /// Problems of at least this dimension first try a block principal
+    /// pivoting guess of the clamped set (Judice & Pires 1994; see
+    /// block_guess.rs): each guess is one dense Cholesky factorisation of
+    /// the guessed block, and when the guesses settle no pivoting is needed.
+    /// A singular block or unsettled guesses hand the problem to the
+    /// pivoting from `z = 0`. Default `48` (below it one-row pivoting is
+    /// as fast); `usize::MAX` turns the guess off.
+    pub block_guess_from: usize,
 }
 
 impl Default for DantzigParams {
@@ -95,6 +116,7 @@ impl Default for DantzigParams {
             coupling_tolerance: 1e-12,
             warm_start_rounds: true,
             record_trace: false,
+            block_guess_from: 48,
         }
     }
 }
@@ -180,9 +202,14 @@ pub struct DantzigStats {
     pub removals: usize,
     /// Rows refused because they would make the clamped block singular.
     pub rejections: usize,
-    /// Factorisations of a clamped block from scratch: always 0 (the factor
-    /// is only ever updated); kept so tests can guard it.
+    /// Factorisations of a clamped block from scratch by the pivoting:
+    /// always 0 (the factor is only ever updated); kept so tests can guard
+    /// it. The block guess is counted apart, in `block_guesses`.
     pub refactorizations: usize,
+    /// Guesses of the block principal pivoting shortcut when it solved the
+    /// first pass (each one dense factorisation of a guessed block); 0 when
+    /// it was not tried or handed over to the pivoting.
+    pub block_guesses: usize,
 }
 
 /// Dantzig / Baraff principal pivoting solver for [`BoxLcp`] (and so for a
@@ -214,6 +241,7 @@ pub struct DantzigStats {
 pub struct Dantzig {
     params: DantzigParams,
     core: Core,
+    guess: BlockGuess,
     lo: Vec<f64>,
     hi: Vec<f64>,
     order: Vec<usize>,
@@ -340,7 +368,17 @@ impl Dantzig {
                 max_pivots: limit,
             };
             let trace = params.record_trace.then_some(&mut self.trace);
-            let run = if round == 1 || !params.warm_start_rounds {
+            let guessed = round == 1
+                && n >= params.block_guess_from
+                && !params.record_trace
+                && self
+                    .guess
+                    .run(&mut self.core, lcp, &set)
+                    .map(|g| self.stats.block_guesses = g)
+                    .is_some();
+            let run = if guessed {
+                Ok(())
+            } else if round == 1 || !params.warm_start_rounds {
                 self.core.run(lcp, &set, trace)
             } else {
                 self.core.rerun(lcp, &set, trace)

@@ -40,11 +40,20 @@
 // has no solution along this path. Termination: Baraff's argument for PSD
 // M; in degenerate cases (zero steps) the pivot limit is the backstop.
 //
+// Work per pivot (active_block.rs): w is kept only on the rows that can
+// stop a step (the driven row, rows at a bound, parked rows); a row's w is
+// recomputed from z when its turn comes. The direction costs two
+// triangular solves with the factor and one product with the packed block
+// M_AC. When the driven row itself joins C, the forward solve of its last
+// direction is the new row of the factor, so that append costs O(k).
+//
 // Accuracy: w is updated incrementally; at the end z_C is re-solved from
 // the true q with the final factor and w = M z + q is recomputed.
 
+use super::active_block::ActiveBlock;
 use super::factor::Factor;
 use super::{DantzigEvent, DantzigStep};
+use crate::dense_kernels::dot;
 use crate::problem::Lcp;
 
 /// Where a row is.
@@ -84,10 +93,15 @@ enum Event {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Core {
     pub(crate) factor: Factor,
+    block: ActiveBlock,
     pub(crate) state: Vec<State>,
     pub(crate) z: Vec<f64>,
     pub(crate) w: Vec<f64>,
-    dz: Vec<f64>,
+    /// `dz_C` in the factor's order (scratch of the block guess too).
+    pub(super) dz: Vec<f64>,
+    /// `L^-1 M_Cd` of the last direction (the factor row of `d`).
+    y: Vec<f64>,
+    /// `dw_A` in slot order.
     dw: Vec<f64>,
     rejected: Vec<bool>,
     pub(crate) pivots: usize,
@@ -108,6 +122,12 @@ pub(crate) struct Settings<'a> {
     pub(crate) max_pivots: usize,
 }
 
+/// Whether row `i` has fixed bounds (lo = hi): complementary whatever its
+/// w, so it never takes part in the pivoting.
+fn is_fixed(set: &Settings<'_>, i: usize) -> bool {
+    set.lo[i] >= set.hi[i]
+}
+
 impl Core {
     /// Runs the pivoting on `m` with the given bounds, from z = 0.
     pub(crate) fn run(
@@ -116,30 +136,37 @@ impl Core {
         set: &Settings<'_>,
         trace: Option<&mut Vec<DantzigStep>>,
     ) -> Result<(), Stop> {
-        let n = m.dim();
-        self.factor.reset(n);
-        self.state.clear();
-        self.state.resize(n, State::Unprocessed);
-        self.z.clear();
-        self.z.resize(n, 0.0);
-        self.w.clear();
-        self.w.extend_from_slice(m.q());
-        self.dz.clear();
-        self.dz.resize(n, 0.0);
-        self.dw.clear();
-        self.dw.resize(n, 0.0);
-        self.rejected.clear();
-        self.rejected.resize(n, false);
-        self.pivots = 0;
-        self.appends = 0;
-        self.removals = 0;
-        self.rejections = 0;
+        self.reset(m.dim());
         let mut trace = trace;
         for &d in set.order {
             self.drive(m, set, d, trace.as_deref_mut())?;
         }
         self.polish(m);
         Ok(())
+    }
+
+    /// Empties the state for a problem of dimension `n`: z = 0, nothing
+    /// clamped, every row unprocessed, w = 0 (a row's w is computed when it
+    /// is driven).
+    pub(crate) fn reset(&mut self, n: usize) {
+        self.factor.reset(n);
+        self.block.reset(n);
+        self.state.clear();
+        self.state.resize(n, State::Unprocessed);
+        self.z.clear();
+        self.z.resize(n, 0.0);
+        self.w.clear();
+        self.w.resize(n, 0.0);
+        for v in [&mut self.dz, &mut self.y, &mut self.dw] {
+            v.clear();
+            v.resize(n, 0.0);
+        }
+        self.rejected.clear();
+        self.rejected.resize(n, false);
+        self.pivots = 0;
+        self.appends = 0;
+        self.removals = 0;
+        self.rejections = 0;
     }
 
     /// Runs the pivoting again after the bounds changed, warm-started from
@@ -195,7 +222,7 @@ impl Core {
         for i in 0..n {
             let w = self.w[i];
             let wrong = match self.state[i] {
-                _ if set.lo[i] >= set.hi[i] => false,
+                _ if is_fixed(set, i) => false,
                 State::AtLo => w < -set.w_tol,
                 State::AtHi => w > set.w_tol,
                 State::Parked => w.abs() > set.w_tol,
@@ -203,6 +230,14 @@ impl Core {
             };
             if wrong {
                 self.state[i] = State::Unprocessed;
+            }
+        }
+        // Rebuild A for the new states (C is the factor's).
+        self.block.reset_rows(&self.factor.idx);
+        for i in 0..n {
+            let watched = matches!(self.state[i], State::AtLo | State::AtHi | State::Parked);
+            if watched && !is_fixed(set, i) {
+                self.block.insert_row(m, i, &self.factor.idx);
             }
         }
         let mut trace = trace;
@@ -215,14 +250,41 @@ impl Core {
         Ok(())
     }
 
-    fn append(&mut self, m: &Lcp, i: usize, tol: f64) -> bool {
-        if self.factor.try_append(m, i, tol) {
+    /// Puts row `i` in A (its w is watched from now on).
+    fn watch(&mut self, m: &Lcp, i: usize) {
+        self.block.insert_row(m, i, &self.factor.idx);
+    }
+
+    /// Tries to add row `i` to C; on success it leaves A. With
+    /// `reuse_direction`, `self.y` holds `L^-1 M_Ci` for the current C.
+    fn clamp(&mut self, m: &Lcp, i: usize, tol: f64, reuse_direction: bool) -> bool {
+        let k = self.factor.len();
+        let ok = if reuse_direction {
+            self.factor
+                .try_append_solved(i, m.col(i)[i], &self.y[..k], tol)
+        } else {
+            self.factor.try_append(m, i, tol)
+        };
+        if ok {
             self.appends += 1;
-            true
+            self.block.remove_row(i);
+            self.block.push_col(m, i);
         } else {
             self.rejections += 1;
-            false
         }
+        ok
+    }
+
+    /// Row `d` joins C, or is parked (watched) when it would make `M_CC`
+    /// singular.
+    fn clamp_or_park(&mut self, m: &Lcp, d: usize, tol: f64, reuse_direction: bool) {
+        self.w[d] = 0.0;
+        self.state[d] = if self.clamp(m, d, tol, reuse_direction) {
+            State::Clamped
+        } else {
+            self.watch(m, d);
+            State::Parked
+        };
     }
 
     /// Drives row `d` to complementarity.
@@ -234,34 +296,38 @@ impl Core {
         mut trace: Option<&mut Vec<DantzigStep>>,
     ) -> Result<(), Stop> {
         let (lo_d, hi_d) = (set.lo[d], set.hi[d]);
-        let wd = self.w[d];
-        // Already complementary where z_d is (0 on a fresh run)?
-        let at_lo = self.z[d] <= lo_d;
-        let at_hi = self.z[d] >= hi_d;
-        if lo_d >= hi_d {
+        if is_fixed(set, d) {
             // Fixed row (lo = hi): complementary whatever w_d is.
             self.z[d] = lo_d;
             self.state[d] = State::AtLo;
             return Ok(());
         }
-        if wd.abs() <= set.w_tol {
-            self.state[d] = if at_lo {
-                State::AtLo
+        // w_d was not followed while d waited for its turn.
+        let col_d = m.col(d);
+        self.w[d] = m.q()[d] + dot(col_d, &self.z);
+        let wd = self.w[d];
+        // Already complementary where z_d is (0 on a fresh run)?
+        let at_lo = self.z[d] <= lo_d;
+        let at_hi = self.z[d] >= hi_d;
+        let settled = if wd.abs() <= set.w_tol {
+            if at_lo {
+                Some(State::AtLo)
             } else if at_hi {
-                State::AtHi
-            } else if self.append(m, d, set.pivot_tol) {
-                State::Clamped
+                Some(State::AtHi)
             } else {
-                State::Parked
-            };
-            return Ok(());
-        }
-        if wd > 0.0 && at_lo {
-            self.state[d] = State::AtLo;
-            return Ok(());
-        }
-        if wd < 0.0 && at_hi {
-            self.state[d] = State::AtHi;
+                self.clamp_or_park(m, d, set.pivot_tol, false);
+                return Ok(());
+            }
+        } else if wd > 0.0 && at_lo {
+            Some(State::AtLo)
+        } else if wd < 0.0 && at_hi {
+            Some(State::AtHi)
+        } else {
+            None
+        };
+        self.watch(m, d);
+        if let Some(state) = settled {
+            self.state[d] = state;
             return Ok(());
         }
         let s = if wd < 0.0 { 1.0 } else { -1.0 };
@@ -270,34 +336,26 @@ impl Core {
             // A step that ended on another row's event may have solved d
             // too (w_d reached 0 at the same time, or d became redundant).
             if self.w[d] * s >= -set.w_tol {
-                self.w[d] = 0.0;
-                self.state[d] = if self.append(m, d, set.pivot_tol) {
-                    State::Clamped
-                } else {
-                    State::Parked
-                };
+                self.clamp_or_park(m, d, set.pivot_tol, false);
                 return Ok(());
             }
             if self.pivots >= set.max_pivots {
                 return Err(Stop::Limit);
             }
-            // fdirection: dz_C = -M_CC^-1 M_Cd s, dw = M dz.
+            // fdirection: dz_C = -M_CC^-1 M_Cd s, keeping y = L^-1 M_Cd.
             let k = self.factor.len();
-            let col_d = m.col(d);
-            for r in 0..k {
-                self.dz[r] = -s * col_d[self.factor.idx[r]];
+            for (y, &i) in self.y[..k].iter_mut().zip(&self.factor.idx) {
+                *y = col_d[i];
             }
-            self.factor.solve_in_place(&mut self.dz[..k]);
-            for (dw, &c) in self.dw.iter_mut().zip(col_d) {
-                *dw = s * c;
+            self.factor.forward_in_place(&mut self.y[..k]);
+            for (dz, &y) in self.dz[..k].iter_mut().zip(&self.y[..k]) {
+                *dz = -s * y;
             }
-            for r in 0..k {
-                let dzr = self.dz[r];
-                if dzr != 0.0 {
-                    for (dw, &c) in self.dw.iter_mut().zip(m.col(self.factor.idx[r])) {
-                        *dw += dzr * c;
-                    }
-                }
+            self.factor.backward_in_place(&mut self.dz[..k]);
+            // dw_A = M_AC dz_C + s M_Ad.
+            self.block.product(&self.dz[..k], &mut self.dw);
+            for (dw, &i) in self.dw.iter_mut().zip(&self.block.rows) {
+                *dw += s * col_d[i];
             }
             // maxstep.
             let mut best = (f64::INFINITY, usize::MAX, Event::DrivenSolved);
@@ -313,9 +371,6 @@ impl Core {
             if bound_d.is_finite() {
                 offer((bound_d - self.z[d]) * s, 0, Event::DrivenBound);
             }
-            if s * self.dw[d] > set.pivot_tol {
-                offer(-self.w[d] / self.dw[d], 0, Event::DrivenSolved);
-            }
             for r in 0..k {
                 let i = self.factor.idx[r];
                 let dzi = self.dz[r];
@@ -325,13 +380,18 @@ impl Core {
                     offer((set.hi[i] - self.z[i]) / dzi, i + 1, Event::Leave(r));
                 }
             }
-            for i in 0..self.state.len() {
-                // A row with lo = hi (e.g. friction under a zero normal
-                // force) is complementary whatever its w: it never enters.
-                if self.rejected[i] || i == d || set.lo[i] >= set.hi[i] {
+            for (&i, &dwi) in self.block.rows.iter().zip(&self.dw) {
+                if i == d {
+                    if s * dwi > set.pivot_tol {
+                        offer(-self.w[d] / dwi, 0, Event::DrivenSolved);
+                    }
                     continue;
                 }
-                let dwi = self.dw[i];
+                // A row with lo = hi (e.g. friction under a zero normal
+                // force) is complementary whatever its w: it never enters.
+                if self.rejected[i] || is_fixed(set, i) {
+                    continue;
+                }
                 match self.state[i] {
                     State::AtLo if dwi < -set.pivot_tol => {
                         offer(self.w[i].max(0.0) / -dwi, i + 1, Event::Enter(i));
@@ -356,18 +416,14 @@ impl Core {
             for r in 0..k {
                 self.z[self.factor.idx[r]] += t * self.dz[r];
             }
-            for (w, &dw) in self.w.iter_mut().zip(&self.dw) {
-                *w += t * dw;
+            for (&i, &dw) in self.block.rows.iter().zip(&self.dw) {
+                self.w[i] += t * dw;
             }
             self.pivots += 1;
             let record = match event {
                 Event::DrivenSolved => {
-                    self.w[d] = 0.0;
-                    self.state[d] = if self.append(m, d, set.pivot_tol) {
-                        State::Clamped
-                    } else {
-                        State::Parked
-                    };
+                    // C is unchanged since the direction: y is d's factor row.
+                    self.clamp_or_park(m, d, set.pivot_tol, true);
                     DantzigEvent::Solved
                 }
                 Event::DrivenBound => {
@@ -379,16 +435,19 @@ impl Core {
                     let i = self.factor.idx[r];
                     let up = self.dz[r] > 0.0;
                     self.z[i] = if up { set.hi[i] } else { set.lo[i] };
+                    self.w[i] = 0.0;
                     self.state[i] = if up { State::AtHi } else { State::AtLo };
                     self.factor.remove(r);
+                    self.block.remove_col(r);
                     self.removals += 1;
+                    self.watch(m, i);
                     // Rows refused as dependent on the old C may not be now.
                     self.rejected.iter_mut().for_each(|x| *x = false);
                     DantzigEvent::Leaves { row: i, upper: up }
                 }
                 Event::Enter(i) => {
                     self.w[i] = 0.0;
-                    if self.append(m, i, set.pivot_tol) {
+                    if self.clamp(m, i, set.pivot_tol, false) {
                         self.state[i] = State::Clamped;
                         DantzigEvent::Enters { row: i }
                     } else {

@@ -1,0 +1,228 @@
+// A block principal pivoting guess of the final clamped set, tried before
+// the one-row-at-a-time pivoting on large problems.
+//
+// Baraff's pivoting (pivot.rs) changes C by one row per pivot and pays two
+// triangular solves with a k x k factor each time: on a dense problem with
+// n = 1024 that is about 2 n pivots of O(k^2) memory-bound work, several
+// times one dense Cholesky factorisation. Block principal pivoting (Kostreva
+// 1978; Judice & Pires 1994, "A block principal pivoting algorithm for
+// large-scale strictly monotone linear complementarity problems", Comput.
+// Oper. Res. 21(5)) instead guesses all of C at once: with the rows outside
+// C at a bound, solve M_CC z_C = -(q_C + M_CN z_N), compute w, and exchange
+// every row that violates its bound or sign. For a positive definite M this
+// usually ends in a handful of guesses, each one dense Cholesky of a k x k
+// block (level-3 speed). Judice & Pires' safeguard keeps it finite: once
+// the number of violated rows fails to drop for `STALL` guesses in a row,
+// only the violated row of largest index is exchanged (Murty's rule, finite
+// for P-matrices).
+//
+// The guess is only a shortcut: when a block is (numerically) singular, i.e.
+// some L_ii^2 is at most the pivoting's own singularity tolerance (redundant
+// contacts), or the guesses do not settle within `MAX_GUESSES`, the caller
+// runs the pivoting from z = 0 as before. On success the state is exactly
+// what the pivoting would hold at the end (C with its Cholesky factor, rows
+// at their bounds), so warm-started coupling passes continue from it.
+
+use super::pivot::{Core, Settings, State};
+use crate::dense_kernels::dot;
+use crate::problem::Lcp;
+use faer::Par;
+use faer::dyn_stack::{MemBuffer, MemStack, StackReq};
+use faer::linalg::cholesky::llt::factor::cholesky_in_place_scratch;
+
+/// Most guesses before giving the problem to the pivoting.
+const MAX_GUESSES: usize = 24;
+/// Guesses without fewer violated rows before Murty's one-row rule.
+const STALL: usize = 3;
+
+/// Scratch of the guess (faer's Cholesky workspace).
+pub(crate) struct BlockGuess {
+    scratch: MemBuffer,
+    scratch_dim: usize,
+    /// Rows to exchange in the current guess.
+    flips: Vec<usize>,
+    /// Rows the last factorisation refused (dependent on the others).
+    refused: Vec<usize>,
+}
+
+impl std::fmt::Debug for BlockGuess {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BlockGuess")
+            .field("scratch_dim", &self.scratch_dim)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Default for BlockGuess {
+    fn default() -> Self {
+        Self {
+            scratch: MemBuffer::new(StackReq::EMPTY),
+            scratch_dim: 0,
+            flips: Vec::new(),
+            refused: Vec::new(),
+        }
+    }
+}
+
+impl Clone for BlockGuess {
+    fn clone(&self) -> Self {
+        // The scratch is a cache: a clone rebuilds it on first use.
+        Self::default()
+    }
+}
+
+impl BlockGuess {
+    /// Tries the block guess on `core` (fixed bounds `set`); returns the
+    /// number of guesses on success (the core then holds the solution and
+    /// its factor), `None` when the pivoting must take over.
+    pub(crate) fn run(&mut self, core: &mut Core, m: &Lcp, set: &Settings<'_>) -> Option<usize> {
+        let n = m.dim();
+        if self.scratch_dim < n {
+            let req = cholesky_in_place_scratch::<f64>(n, Par::Seq, Default::default());
+            self.scratch = MemBuffer::new(req);
+            self.scratch_dim = n;
+        }
+        core.reset(n);
+        // First guess: rows whose w = q already fits z = 0 at a bound stay
+        // there; the others are clamped.
+        for i in 0..n {
+            let (lo, hi, q) = (set.lo[i], set.hi[i], m.q()[i]);
+            core.state[i] = if lo >= hi {
+                core.z[i] = lo;
+                State::AtLo
+            } else if lo == 0.0 && q >= 0.0 {
+                State::AtLo
+            } else if hi == 0.0 && q <= 0.0 {
+                State::AtHi
+            } else {
+                State::Clamped
+            };
+        }
+        let mut best = usize::MAX;
+        let mut stalled = 0;
+        for guess in 1..=MAX_GUESSES {
+            if !self.solve_guess(core, m, set) {
+                return None;
+            }
+            let violated = self.violations(core, set)?;
+            if violated == 0 {
+                return Some(guess);
+            }
+            if violated < best {
+                best = violated;
+                stalled = 0;
+            } else {
+                stalled += 1;
+            }
+            if stalled > STALL {
+                // Murty's rule: only the violated row of largest index.
+                let last = *self.flips.iter().max().unwrap_or(&0);
+                self.flips.clear();
+                self.flips.push(last);
+            }
+            for &i in &self.flips {
+                core.state[i] = match core.state[i] {
+                    State::Clamped if core.z[i] < set.lo[i] => {
+                        core.z[i] = set.lo[i];
+                        State::AtLo
+                    }
+                    State::Clamped => {
+                        core.z[i] = set.hi[i];
+                        State::AtHi
+                    }
+                    _ => State::Clamped,
+                };
+            }
+        }
+        None
+    }
+
+    /// Factors `M_CC` for the clamped rows of `core.state` into the core's
+    /// factor, solves for `z_C` and recomputes `w = M z + q`. False when the
+    /// block is singular by the pivoting's tolerance.
+    fn solve_guess(&mut self, core: &mut Core, m: &Lcp, set: &Settings<'_>) -> bool {
+        let n = m.dim();
+        // Parked rows are offered again: the rows they depended on may
+        // have left C.
+        for state in &mut core.state {
+            if *state == State::Parked {
+                *state = State::Clamped;
+            }
+        }
+        core.factor.idx.clear();
+        core.factor
+            .idx
+            .extend((0..n).filter(|&i| core.state[i] == State::Clamped));
+        for i in 0..n {
+            match core.state[i] {
+                State::AtLo => core.z[i] = set.lo[i],
+                State::AtHi => core.z[i] = set.hi[i],
+                _ => {}
+            }
+        }
+        let stack = MemStack::new(&mut self.scratch);
+        core.factor
+            .factor_block(m, set.pivot_tol, stack, &mut self.refused);
+        // A refused (redundant) row keeps z = 0 where 0 is feasible, as the
+        // pivoting leaves it: at a bound, or parked inside. For a contact
+        // problem (M = J W J', q = J v) its w is then a combination of the
+        // clamped rows' w = 0; if not, `violations` gives up.
+        for &i in &self.refused {
+            let z = 0.0_f64.max(set.lo[i]).min(set.hi[i]);
+            core.z[i] = z;
+            core.state[i] = if z <= set.lo[i] {
+                State::AtLo
+            } else if z >= set.hi[i] {
+                State::AtHi
+            } else {
+                State::Parked
+            };
+        }
+        let k = core.factor.len();
+        // rhs = -(q_C + M_CN z_N), then z_C = M_CC^-1 rhs.
+        let rhs = &mut core.dz[..k];
+        for (r, &i) in core.factor.idx.iter().enumerate() {
+            let col = m.col(i);
+            rhs[r] = -m.q()[i];
+            for ((&mij, &zj), &state) in col.iter().zip(&core.z).zip(&core.state) {
+                if state != State::Clamped && zj != 0.0 {
+                    rhs[r] -= mij * zj;
+                }
+            }
+        }
+        core.factor.solve_in_place(rhs);
+        for (r, &i) in core.factor.idx.iter().enumerate() {
+            core.z[i] = rhs[r];
+        }
+        if core.z.iter().any(|z| !z.is_finite()) {
+            return false;
+        }
+        for i in 0..n {
+            core.w[i] = m.q()[i] + dot(m.col(i), &core.z);
+        }
+        true
+    }
+
+    /// Collects into `flips` the rows that break their bound (clamped) or
+    /// sign (at a bound), and returns how many; `None` when a parked
+    /// (refused) row has `w != 0`, which no exchange of the guess can fix.
+    fn violations(&mut self, core: &Core, set: &Settings<'_>) -> Option<usize> {
+        let z_tol = 1e-12 * core.z.iter().fold(1.0_f64, |a, z| a.max(z.abs()));
+        self.flips.clear();
+        for i in 0..core.state.len() {
+            let (lo, hi, w) = (set.lo[i], set.hi[i], core.w[i]);
+            let bad = match core.state[i] {
+                _ if lo >= hi => false,
+                State::Clamped => core.z[i] < lo - z_tol || core.z[i] > hi + z_tol,
+                State::AtLo => w < -set.w_tol,
+                State::AtHi => w > set.w_tol,
+                State::Parked if w.abs() > set.w_tol => return None,
+                _ => false,
+            };
+            if bad {
+                self.flips.push(i);
+            }
+        }
+        Some(self.flips.len())
+    }
+}

@@ -1,0 +1,184 @@
+//! Guards the block principal pivoting guess of the Dantzig solver
+//! (problems of dimension >= `block_guess_from`): on positive definite
+//! problems it must find the unique solution that the one-row pivoting finds,
+//! and on singular or coupled problems the answer must still certify, with
+//! the pivoting taking over where the guess cannot finish.
+
+mod common;
+
+use common::{Rng, dist, random_pd};
+use contact_lcp::faer::Mat;
+use contact_lcp::{BoxBounds, BoxLcp, Coupling, Dantzig, DantzigParams, Lcp, LcpSolution};
+
+const INF: f64 = f64::INFINITY;
+
+/// The solver with the guess off: plain one-row pivoting.
+fn pivoting_only() -> Dantzig {
+    Dantzig::new(DantzigParams {
+        block_guess_from: usize::MAX,
+        ..DantzigParams::default()
+    })
+}
+
+/// Solves with the guess on and off; both must certify to `tol`.
+fn both(p: &BoxLcp, tol: f64) -> (LcpSolution, LcpSolution, usize) {
+    let mut guessing = Dantzig::default();
+    let with_guess = guessing.solve(p).unwrap();
+    let guesses = guessing.last_stats().block_guesses;
+    let without = pivoting_only().solve(p).unwrap();
+    assert!(
+        with_guess.report.is_solution(tol),
+        "{:?}",
+        with_guess.report
+    );
+    assert!(without.report.is_solution(tol), "{:?}", without.report);
+    (with_guess, without, guesses)
+}
+
+#[test]
+fn positive_definite_problems_get_the_unique_solution_from_the_guess() {
+    let mut rng = Rng::new(0xB10C_0001);
+    for (trial, n) in [48, 64, 100, 160].into_iter().enumerate() {
+        let m = random_pd(&mut rng, n);
+        let q: Vec<f64> = (0..n).map(|_| rng.range(-2.0, 2.0)).collect();
+        // Plain LCP, then finite and bilateral bounds on the same matrix.
+        let plain = BoxLcp::from_lcp(&Lcp::new(m.clone(), q.clone()).unwrap());
+        let (lo, hi): (Vec<f64>, Vec<f64>) = (0..n)
+            .map(|i| match i % 4 {
+                0 => (0.0, INF),
+                1 => (-INF, INF),
+                2 => (-0.5, 0.5),
+                _ => (0.0, 0.3),
+            })
+            .unzip();
+        let boxed = BoxLcp::new(m, q, lo, hi, vec![]).unwrap();
+        for p in [plain, boxed] {
+            let (g, o, guesses) = both(&p, 1e-12);
+            // Positive definite: one solution, so both paths agree.
+            let scale = o.z.iter().fold(1.0_f64, |a, x| a.max(x.abs()));
+            assert!(dist(&g.z, &o.z) <= 1e-9 * scale, "trial {trial}, n = {n}");
+            assert!(guesses > 0, "trial {trial}: the guess was not used");
+            assert_eq!(g.pivots, 0, "trial {trial}: the guess solved it alone");
+        }
+    }
+}
+
+/// `M = [A A; A A]` with `A` positive definite (every row has a twin, so
+/// any block holding both twins is singular) and `q = [q1; q1 + shift]`;
+/// a plain LCP, or with `boxed` every row in `[-1, 1]`.
+fn twins(rng: &mut Rng, h: usize, shift: f64, boxed: bool) -> BoxLcp {
+    let a = random_pd(rng, h);
+    let m = Mat::from_fn(2 * h, 2 * h, |i, j| a[(i % h, j % h)]);
+    let qh: Vec<f64> = (0..h).map(|_| rng.range(-2.0, 1.0)).collect();
+    let q: Vec<f64> = (0..2 * h)
+        .map(|i| qh[i % h] + if i >= h { shift } else { 0.0 })
+        .collect();
+    if boxed {
+        BoxLcp::new(m, q, vec![-1.0; 2 * h], vec![1.0; 2 * h], vec![]).unwrap()
+    } else {
+        BoxLcp::from_lcp(&Lcp::new(m, q).unwrap())
+    }
+}
+
+#[test]
+fn redundant_rows_are_refused_by_the_guess_as_by_the_pivoting() {
+    // Consistent twins (a contact duplicated): the guess refuses the second
+    // twin of every clamped pair and finishes without pivots. M is only
+    // semidefinite, so z is not unique, but w is (the gradient of the convex
+    // QP): both paths must give the same w.
+    let mut rng = Rng::new(0xB10C_0002);
+    let p = twins(&mut rng, 32, 0.0, false);
+    let mut d = Dantzig::default();
+    let sol = d.solve(&p).unwrap();
+    assert!(sol.report.is_solution(1e-12), "{:?}", sol.report);
+    assert!(d.last_stats().block_guesses > 0);
+    assert_eq!(sol.pivots, 0);
+    let reference = pivoting_only().solve(&p).unwrap();
+    let scale = p.q().iter().fold(1.0_f64, |a, x| a.max(x.abs()));
+    assert!(dist(&sol.w, &reference.w) <= 1e-9 * scale);
+}
+
+#[test]
+fn inconsistent_twins_hand_the_problem_to_the_pivoting() {
+    // Box rows in [-1, 1] whose twins' q differ: the first guess clamps
+    // every row, refuses the second twins and parks them inside their box
+    // with w = w_twin + 0.5 != 0, which no exchange of the guess can fix.
+    // The guess must give up and the pivoting must solve it exactly (no
+    // added diagonal; a solution exists since every box is finite).
+    let mut rng = Rng::new(0xB10C_0005);
+    let p = twins(&mut rng, 32, 0.5, true);
+    let mut d = Dantzig::default();
+    let sol = d.solve(&p).unwrap();
+    assert!(sol.report.is_solution(1e-12), "{:?}", sol.report);
+    assert_eq!(d.last_stats().block_guesses, 0);
+    assert!(sol.pivots > 0);
+}
+
+#[test]
+fn friction_coupling_continues_from_the_guess() {
+    // Rows in triples (normal, two tangents) with coupled tangent bounds on
+    // a positive definite M: the first pass is solved by the guess, the
+    // coupling passes continue warm-started from its state.
+    let mut rng = Rng::new(0xB10C_0003);
+    let contacts = 20;
+    let n = 3 * contacts;
+    let m = random_pd(&mut rng, n);
+    let q: Vec<f64> = (0..n)
+        .map(|i| {
+            if i % 3 == 0 {
+                rng.range(-2.0, 0.5)
+            } else {
+                rng.range(-1.0, 1.0)
+            }
+        })
+        .collect();
+    let mut lo = vec![0.0; n];
+    let hi = vec![INF; n];
+    let mut couplings = vec![];
+    for c in 0..contacts {
+        for t in 1..3 {
+            lo[3 * c + t] = -INF;
+            couplings.push(Coupling {
+                row: 3 * c + t,
+                normal_row: 3 * c,
+                mu: 0.5,
+            });
+        }
+    }
+    let bounds = BoxBounds::new(lo, hi, couplings).unwrap();
+    let p = BoxLcp::with_bounds(Lcp::new(m, q).unwrap(), bounds).unwrap();
+    let (g, _, guesses) = both(&p, 1e-8);
+    assert!(guesses > 0);
+    assert!(g.iterations >= 2, "coupling passes: {}", g.iterations);
+}
+
+#[test]
+fn a_repeated_solve_allocates_nothing_on_either_path() {
+    // The workspace (factor, packed block, faer's Cholesky scratch) is sized
+    // by the first solve; later solves of the same size touch no allocator,
+    // whether the guess finishes (positive definite, redundant rows) or
+    // hands over (inconsistent twins).
+    let mut rng = Rng::new(0xB10C_0004);
+    let n = 64;
+    let pd = BoxLcp::from_lcp(
+        &Lcp::new(
+            random_pd(&mut rng, n),
+            (0..n).map(|_| rng.range(-2.0, 2.0)).collect(),
+        )
+        .unwrap(),
+    );
+    let consistent = twins(&mut rng, n / 2, 0.0, false);
+    let inconsistent = twins(&mut rng, n / 2, 0.5, true);
+    for p in [pd, consistent, inconsistent] {
+        let mut d = Dantzig::default();
+        let mut out = LcpSolution::default();
+        d.solve_into(&p, &mut out).unwrap();
+        let info = allocation_counter::measure(|| {
+            for _ in 0..3 {
+                d.solve_into(&p, &mut out).unwrap();
+            }
+        });
+        assert_eq!(info.count_total, 0, "{info:?}");
+        assert!(out.report.is_solution(1e-12), "{:?}", out.report);
+    }
+}
