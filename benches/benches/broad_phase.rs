@@ -3,16 +3,12 @@
 //! N = 1 000 and 10 000, beside a yardstick measured in the same run:
 //! sorting the N lower bounds, the least any sweep and prune must do.
 //!
-//! Also times the conservative-advancement inputs on 64-vertex hulls:
-//! the proximity query (GJK points and features) and Mirtich's bound.
+//! The conservative-advancement group that used to live here is in
+//! `geometry.rs`, with the other narrow-phase queries.
 
-use contact_geometry::{
-    Aabb, BodyMotion, ConvexPolytope, GridBroadPhase, ManifoldGenerator, Shape, SweepAndPrune,
-    mirtich_bound,
-};
-use contact_math::Pose;
+use contact_geometry::{Aabb, GridBroadPhase, SweepAndPrune};
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use glam::{DQuat, DVec3};
+use glam::DVec3;
 use std::hint::black_box;
 
 /// xorshift64*, so the scene is the same in every run.
@@ -75,43 +71,5 @@ fn broad_phase(c: &mut Criterion) {
     group.finish();
 }
 
-fn hull(rng: &mut Rng, n: usize) -> Shape {
-    let points: Vec<DVec3> = (0..n)
-        .map(|_| rng.vector(-1.0, 1.0).normalize_or(DVec3::X))
-        .collect();
-    Shape::polytope(ConvexPolytope::from_points(&points).expect("a sphere of points spans a solid"))
-}
-
-fn advancement(c: &mut Criterion) {
-    let mut rng = Rng(42);
-    let (a, b) = (hull(&mut rng, 64), hull(&mut rng, 64));
-    let pa = Pose::IDENTITY;
-    let pb = Pose::new(DVec3::new(2.5, 0.3, -0.2), DQuat::from_rotation_y(0.7));
-    let mut generator = ManifoldGenerator::default();
-    let motion = BodyMotion {
-        linear: DVec3::new(1.0, 0.0, 0.0),
-        angular: DVec3::new(0.0, 2.0, 1.0),
-        radius: 1.0,
-    };
-    let mut group = c.benchmark_group("advancement");
-    group.bench_function("proximity_hull64", |bench| {
-        bench.iter(|| {
-            generator
-                .proximity(black_box(&a), &pa, black_box(&b), &pb, 1e-9)
-                .expect("bounded shapes")
-                .distance
-        })
-    });
-    group.bench_function("proximity_and_mirtich_hull64", |bench| {
-        bench.iter(|| {
-            let p = generator
-                .proximity(black_box(&a), &pa, black_box(&b), &pb, 1e-9)
-                .expect("bounded shapes");
-            mirtich_bound(p.distance, p.normal, &motion, &BodyMotion::STATIC)
-        })
-    });
-    group.finish();
-}
-
-criterion_group!(benches, broad_phase, advancement);
+criterion_group!(benches, broad_phase);
 criterion_main!(benches);

@@ -3,6 +3,12 @@
 //! with a report, `cargo xtask bench`. This library holds the problem
 //! generators they share, so every bench solves reproducible problems.
 
+mod contact_problem;
+mod notes;
+
+pub use contact_problem::{ContactProblem, ROWS_PER_BOX, StackOperator, box_towers_problem};
+pub use notes::Notes;
+
 use contact_lcp::faer::Mat;
 use contact_sim::scenes::{BoxStack, box_stack};
 use contact_sim::{FixedStepParams, FixedStepper};

@@ -15,7 +15,7 @@ const HELP: &str = "\
 cargo xtask bench [GROUP...] [--quick] [--save NAME] [--baseline NAME]
 
 Runs the criterion benches of the workspace (or only the named bench
-targets: broad_phase, lcp, stack), then writes target/bench-report/report.md and plots.
+targets: broad_phase, geometry, lcp, stack), then writes target/bench-report/report.md and plots.
 
   --quick          short measurements (a run takes a couple of minutes)
   --save NAME      keep this run as criterion baseline NAME
@@ -24,7 +24,7 @@ targets: broad_phase, lcp, stack), then writes target/bench-report/report.md and
 ";
 
 /// Bench targets of the `contact-benches` package.
-const TARGETS: [&str; 3] = ["broad_phase", "lcp", "stack"];
+const TARGETS: [&str; 4] = ["broad_phase", "geometry", "lcp", "stack"];
 
 /// Parsed command line.
 #[derive(Debug, Default, PartialEq)]

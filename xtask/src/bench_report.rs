@@ -2,6 +2,13 @@
 //! group with every function's median time and its ratio to the group's
 //! yardstick, slowdowns against a baseline first, and a log-log SVG plot of
 //! time against problem size per group.
+//!
+//! A group's yardstick is its function named `faer_*` or `*_yardstick`; a
+//! group without one (e.g. the geometry queries) gets absolute times only,
+//! one row per function when it has no sizes. The residuals the solvers
+//! achieved, which criterion cannot record, come from the notes the benches
+//! write to `notes/<group>.json` beside the report (see
+//! `contact_benches::Notes`) and become one column per solver.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -75,6 +82,72 @@ impl Estimate {
     }
 }
 
+/// What a bench recorded about one solve besides its time (one entry of a
+/// `notes/<group>.json` file).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Note {
+    /// Criterion group.
+    pub group: String,
+    /// Function within the group.
+    pub function: String,
+    /// Parameter (size) as criterion prints it.
+    pub parameter: String,
+    /// Scaled natural residual of the answer (or of the best iterate when
+    /// the solver gave up); `None` without an iterate.
+    pub residual: Option<f64>,
+    /// Pivots or sweeps.
+    pub iterations: u64,
+    /// `"pivots"` or `"sweeps"`.
+    pub unit: String,
+    /// Whether the solver returned an answer (rather than giving up).
+    pub solved: bool,
+}
+
+impl Note {
+    /// Every note in the `notes/*.json` files under `out` (none if the
+    /// folder does not exist).
+    pub fn collect(out: &Path) -> Result<Vec<Self>, String> {
+        let dir = out.join("notes");
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            return Ok(Vec::new());
+        };
+        let mut found = Vec::new();
+        for path in entries.flatten().map(|e| e.path()) {
+            if path.extension().is_none_or(|e| e != "json") {
+                continue;
+            }
+            let file = read_json(&path)?;
+            let group = file["group"].as_str().unwrap_or_default();
+            for note in file["notes"].as_array().into_iter().flatten() {
+                found.push(Self {
+                    group: group.to_string(),
+                    function: note["function"].as_str().unwrap_or_default().to_string(),
+                    parameter: note["parameter"].as_str().unwrap_or_default().to_string(),
+                    residual: note["residual"].as_f64(),
+                    iterations: note["iterations"].as_u64().unwrap_or(0),
+                    unit: note["unit"].as_str().unwrap_or_default().to_string(),
+                    solved: note["solved"].as_bool().unwrap_or(false),
+                });
+            }
+        }
+        Ok(found)
+    }
+
+    /// The table cell: residual, work, and whether the solver gave up.
+    fn cell(&self) -> String {
+        let residual = self
+            .residual
+            .map_or_else(|| "none".to_string(), |r| format!("{r:.1e}"));
+        let gave_up = if self.solved { "" } else { ", gave up" };
+        format!("{residual} ({} {}{gave_up})", self.iterations, self.unit)
+    }
+}
+
+/// Whether `function` is a yardstick: `faer_*` or `*_yardstick`.
+fn is_yardstick(function: &str) -> bool {
+    function.starts_with("faer_") || function.ends_with("_yardstick")
+}
+
 /// The parameter as a number for sorting and plotting (0 if not numeric).
 fn size(parameter: &str) -> f64 {
     parameter.parse().unwrap_or(0.0)
@@ -137,7 +210,7 @@ pub fn write_report(
     let mut md = String::from("# Benchmark report\n\n");
     let _ = writeln!(
         md,
-        "Machine: {}. Times are criterion medians; ratios are to the group's yardstick (`faer_*`) at the same size, measured in the same run.\n",
+        "Machine: {}. Times are criterion medians; ratios are to the group's yardstick (`faer_*` or `*_yardstick`) at the same size, measured in the same run; residuals are the scaled natural residuals the solvers reached (with their pivots or sweeps).\n",
         machine()
     );
 
@@ -165,6 +238,8 @@ pub fn write_report(
         }
     }
 
+    // Notes of groups not measured in this run are other runs' leftovers.
+    let notes = Note::collect(out)?;
     let mut groups: BTreeMap<&str, Vec<&Estimate>> = BTreeMap::new();
     for e in estimates {
         groups.entry(&e.group).or_default().push(e);
@@ -177,10 +252,39 @@ pub fn write_report(
             f.dedup();
             f
         };
-        let yardstick = functions.iter().copied().find(|f| f.starts_with("faer_"));
+        let yardstick = functions.iter().copied().find(|f| is_yardstick(f));
         let mut parameters: Vec<&str> = members.iter().map(|e| e.parameter.as_str()).collect();
         parameters.sort_by(|a, b| size(a).total_cmp(&size(b)));
         parameters.dedup();
+        if yardstick.is_none() && parameters.iter().all(|p| p.is_empty()) {
+            // Absolute times of unsized queries: one row per function.
+            md.push_str("| function | median (95 % CI) |\n| --- | --- |\n");
+            for e in members {
+                let [lo, mid, hi] = e.median;
+                let _ = writeln!(
+                    md,
+                    "| {} | {} ({} .. {}) |",
+                    e.function,
+                    format_time(mid),
+                    format_time(lo),
+                    format_time(hi)
+                );
+            }
+            md.push('\n');
+            continue;
+        }
+        let group_notes: Vec<&Note> = notes.iter().filter(|n| n.group == *group).collect();
+        let noted: Vec<&str> = functions
+            .iter()
+            .copied()
+            .filter(|f| group_notes.iter().any(|n| n.function == *f))
+            .collect();
+        let note = |function: &str, parameter: &str| {
+            group_notes
+                .iter()
+                .find(|n| n.function == function && n.parameter == parameter)
+                .map(|n| n.cell())
+        };
         let lookup = |function: &str, parameter: &str| {
             members
                 .iter()
@@ -201,8 +305,12 @@ pub fn write_report(
                 let _ = write!(md, " {f} / {y} |");
             }
         }
+        for f in &noted {
+            let _ = write!(md, " {f} residual |");
+        }
         md.push_str("\n|");
-        let columns = 1 + functions.len() + if yardstick.is_some() { ratios.len() } else { 0 };
+        let columns =
+            1 + functions.len() + if yardstick.is_some() { ratios.len() } else { 0 } + noted.len();
         md.push_str(&" --- |".repeat(columns));
         md.push('\n');
         for p in &parameters {
@@ -222,6 +330,9 @@ pub fn write_report(
                     };
                     let _ = write!(md, " {cell} |");
                 }
+            }
+            for f in &noted {
+                let _ = write!(md, " {} |", note(f, p).unwrap_or_default());
             }
             md.push('\n');
         }
@@ -379,6 +490,49 @@ mod tests {
         assert!(md.find("Slowdowns").unwrap() < md.find("## g").unwrap());
         let svg = std::fs::read_to_string(dir.join("g.svg")).unwrap();
         assert_eq!(svg.matches("<polyline").count(), 2);
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn notes_become_residual_columns_and_unsized_groups_list_functions() {
+        let dir = std::env::temp_dir().join(format!("xtask-notes-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("notes")).unwrap();
+        std::fs::write(
+            dir.join("notes/g.json"),
+            r#"{"group": "g", "notes": [
+                {"function": "pgs", "parameter": "10", "residual": 3e-9,
+                 "iterations": 40, "unit": "sweeps", "solved": true},
+                {"function": "pgs", "parameter": "100", "residual": 2.5e-4,
+                 "iterations": 1000, "unit": "sweeps", "solved": false}]}"#,
+        )
+        .unwrap();
+        let mut unsized_query = estimate("face_face", "", 50.0, None);
+        unsized_query.group = "manifold".into();
+        let estimates = [
+            estimate("sort_yardstick", "10", 100.0, None),
+            estimate("pgs", "10", 300.0, None),
+            estimate("sort_yardstick", "100", 1000.0, None),
+            estimate("pgs", "100", 500.0, None),
+            unsized_query,
+        ];
+        write_report(&dir, &estimates, None).unwrap();
+        let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
+        assert!(
+            md.contains("| n | pgs | sort_yardstick | pgs / sort_yardstick | pgs residual |"),
+            "{md}"
+        );
+        assert!(
+            md.contains("| 10 | 300.0 ns | 100.0 ns | 3.00 | 3.0e-9 (40 sweeps) |"),
+            "{md}"
+        );
+        assert!(
+            md.contains("| 100 | 500.0 ns | 1.000 us | 0.50 | 2.5e-4 (1000 sweeps, gave up) |"),
+            "{md}"
+        );
+        assert!(
+            md.contains("| face_face | 50.0 ns (50.0 ns .. 50.0 ns) |"),
+            "{md}"
+        );
         std::fs::remove_dir_all(&dir).ok();
     }
 }

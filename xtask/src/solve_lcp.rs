@@ -19,7 +19,7 @@ use std::time::Instant;
 
 use contact_lcp::{
     BoxLcp, Dantzig, LcpError, LcpProblem, LcpSolution, Lemke, Method, ProblemFile,
-    ProjectedGaussSeidel, SolutionLine,
+    ProjectedGaussSeidel, SolutionLine, Solver,
 };
 
 const HELP: &str = "\
@@ -34,8 +34,9 @@ seconds.
   --method M   dantzig: principal pivoting (symmetric M; plain or box)
                lemke:   Lemke's method (plain LCPs only)
                pgs:     projected Gauss-Seidel (plain or box)
-               auto:    (default) lemke for a plain LCP, pgs for a box LCP;
-                        will become the crate's Dantzig-first policy
+               auto:    (default) the crate's policy (contact_lcp::Solver):
+                        dantzig (lemke for a non-symmetric plain LCP), then
+                        pgs if that fails; \"method\" says which answered
   --repeat K   time K solves after one warm-up and report the median (K >= 1,
                default 1)
 
@@ -46,11 +47,9 @@ stderr), 2 bad arguments or a bad file.
 /// The solver asked for with `--method`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Choice {
-    /// Lemke for a plain LCP, projected Gauss-Seidel for a box LCP. When the
-    /// crate's policy (Dantzig first, projected Gauss-Seidel as fail-safe;
-    /// `contact_lcp::Solver` in policy.rs, being written) is finished, `Auto`
-    /// switches to it: one arm in [`solve`], with `Method` taken from the
-    /// returned solution.
+    /// The crate's policy, `contact_lcp::Solver`: Dantzig (Lemke for a
+    /// non-symmetric plain LCP) first, projected Gauss-Seidel as the
+    /// fail-safe; the line's `method` is the solver that answered.
     Auto,
     /// `contact_lcp::Dantzig`.
     Dantzig,
@@ -170,8 +169,30 @@ pub(crate) fn solve(
             &widened
         }
     };
+    // `method` names the solver in the line of a failed solve; a successful
+    // line takes it from the solution (the policy reports which answered).
     let (method, mut call): (Method, SolveCall<'_>) = match (choice, problem) {
-        (Choice::Lemke | Choice::Auto, LcpProblem::Plain(lcp)) => {
+        // The policy returns only its fail-safe's errors.
+        (Choice::Auto, LcpProblem::Plain(lcp)) => {
+            let mut solver = Solver::default();
+            // `solve_lcp` picks Dantzig or Lemke from the symmetry of M (and
+            // copies M into a box form when symmetric: one copy per call).
+            (
+                Method::ProjectedGaussSeidel,
+                Box::new(move |out| {
+                    *out = solver.solve_lcp(lcp)?;
+                    Ok(())
+                }),
+            )
+        }
+        (Choice::Auto, LcpProblem::Box(p)) => {
+            let mut solver = Solver::default();
+            (
+                Method::ProjectedGaussSeidel,
+                Box::new(move |out| solver.solve_into(p, out)),
+            )
+        }
+        (Choice::Lemke, LcpProblem::Plain(lcp)) => {
             let mut solver = Lemke::default();
             (
                 Method::Lemke,
@@ -185,7 +206,7 @@ pub(crate) fn solve(
                     .into(),
             ));
         }
-        (Choice::Pgs | Choice::Auto, _) => {
+        (Choice::Pgs, _) => {
             let mut solver = ProjectedGaussSeidel::default();
             (
                 Method::ProjectedGaussSeidel,
@@ -320,12 +341,24 @@ mod tests {
             let json = serde_json::to_string(&line).unwrap();
             assert!(!json.contains('\n') && json.contains("\"status\":\"solved\""));
         }
-        let auto = solve_file(&options(file, Choice::Auto, 1)).unwrap();
+        // M is symmetric: the policy answers with Dantzig.
+        let auto = solve_file(&options(file.clone(), Choice::Auto, 1)).unwrap();
+        assert_eq!(auto.method, Method::Dantzig);
+        // A non-symmetric M goes to Lemke: both rows active, 2 z0 + 2 z1 =
+        // 22 and z0 + 2 z1 = 18 give z = (4, 7) > 0 (M is a P-matrix: the
+        // solution is unique).
+        let skew = write(
+            "closed_form_skew",
+            r#"{"M": [[2, 2], [1, 2]], "q": [-22, -18]}"#,
+        );
+        let auto = solve_file(&options(skew, Choice::Auto, 1)).unwrap();
         assert_eq!(auto.method, Method::Lemke);
+        assert!((auto.z[0] - 4.0).abs() < 1e-12, "{auto:?}");
+        assert!((auto.z[1] - 7.0).abs() < 1e-12, "{auto:?}");
     }
 
     #[test]
-    fn a_box_lcp_goes_to_projected_gauss_seidel_and_lemke_refuses_it() {
+    fn a_box_lcp_is_solved_by_the_policy_and_lemke_refuses_it() {
         // The doc example of ProjectedGaussSeidel: a normal row and a friction
         // row coupled to it that slides; closed form z_0 = 8/9, z_1 = z_0 / 2.
         let file = write(
@@ -333,7 +366,12 @@ mod tests {
             r#"{"M": [[2, 0.5], [0.5, 1]], "q": [-2, -3], "lo": [0, "-inf"],
                 "coupling": [{"row": 1, "normal_row": 0, "mu": 0.5}]}"#,
         );
+        // M is symmetric positive definite: Dantzig answers, exactly.
         let line = solve_file(&options(file.clone(), Choice::Auto, 1)).unwrap();
+        assert_eq!(line.method, Method::Dantzig);
+        assert!((line.z[0] - 8.0 / 9.0).abs() < 1e-12, "{:?}", line.z);
+        assert!((line.z[1] - 4.0 / 9.0).abs() < 1e-12, "{:?}", line.z);
+        let line = solve_file(&options(file.clone(), Choice::Pgs, 1)).unwrap();
         assert_eq!(line.method, Method::ProjectedGaussSeidel);
         assert!((line.z[0] - 8.0 / 9.0).abs() < 1e-7, "{:?}", line.z);
         let Err(Failure::Input(message)) = solve_file(&options(file, Choice::Lemke, 1)) else {
@@ -347,7 +385,7 @@ mod tests {
         // Row 0: w_0 = -z_0 - 1 < 0 for every z_0 >= 0, so there is no
         // solution; Lemke ends on a secondary ray.
         let file = write("infeasible", r#"{"M": [[-1, 0], [0, 1]], "q": [-1, 1]}"#);
-        match solve_file(&options(file.clone(), Choice::Auto, 1)) {
+        match solve_file(&options(file.clone(), Choice::Lemke, 1)) {
             Err(Failure::Solver { line, reason }) => {
                 assert_eq!(line.status, SolveStatus::RayTermination);
                 assert!(reason.contains("secondary ray"), "{reason}");
@@ -355,9 +393,18 @@ mod tests {
             }
             other => panic!("expected a solver failure, got {other:?}"),
         }
+        // The policy's Dantzig fails (M is not PSD) and so does its
+        // fail-safe (M_00 < 0): the failure names projected Gauss-Seidel.
+        match solve_file(&options(file.clone(), Choice::Auto, 1)) {
+            Err(Failure::Solver { line, .. }) => {
+                assert_eq!(line.method, Method::ProjectedGaussSeidel);
+                assert_ne!(line.status, SolveStatus::Solved);
+            }
+            other => panic!("expected a solver failure, got {other:?}"),
+        }
         // M = 0 is positive semidefinite and w = q has a negative entry.
         let file = write("infeasible_psd", r#"{"M": [[0, 0], [0, 1]], "q": [-1, 1]}"#);
-        for method in [Choice::Lemke, Choice::Dantzig, Choice::Pgs] {
+        for method in [Choice::Lemke, Choice::Dantzig, Choice::Pgs, Choice::Auto] {
             assert!(
                 matches!(
                     solve_file(&options(file.clone(), method, 1)),

@@ -116,6 +116,27 @@ fn murty_example_takes_two_to_the_n_pivots() {
     assert_eq!(brute_force(&lcp), vec![expected]);
 }
 
+/// Issue 3: on Murty's matrix Lemke takes 2^n pivots for every n = 10..=16
+/// (65 536 at n = 16) and must still end exactly at the known solution
+/// z = 2^n e_1 (every intermediate value is an integer below 2^17, so the
+/// arithmetic is exact and so must be the answer).
+#[test]
+fn murty_example_finishes_correctly_up_to_n_16() {
+    for n in 10..=16 {
+        let lcp = murty(n);
+        let mut lemke = Lemke::new(LemkeParams {
+            max_pivots: 1 << 17,
+            ..LemkeParams::default()
+        });
+        let sol = lemke.solve(&lcp).unwrap();
+        let mut expected = vec![0.0; n];
+        expected[0] = 2f64.powi(n as i32);
+        assert_eq!(sol.z, expected, "n = {n}");
+        assert_eq!(sol.pivots, 1 << n, "n = {n}");
+        assert!(sol.report.is_solution(0.0), "n = {n}: {:?}", sol.report);
+    }
+}
+
 #[test]
 fn murty_example_hits_a_small_pivot_limit() {
     let lcp = murty(10);

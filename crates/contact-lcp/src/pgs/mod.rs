@@ -223,20 +223,13 @@ impl ProjectedGaussSeidel {
 
         for sweep in 1..=params.max_sweeps {
             out.iterations = sweep;
-            for i in 0..n {
-                let (lo, hi) = bounds.effective(i, &out.z);
-                let zi = out.z[i];
-                let new = (zi - params.omega * out.w[i] * self.inv_diag[i])
-                    .max(lo)
-                    .min(hi);
-                let delta = new - zi;
-                if delta != 0.0 {
-                    out.z[i] = new;
-                    for (w, &mji) in out.w.iter_mut().zip(problem.lcp().col(i)) {
-                        *w += delta * mji;
-                    }
-                }
-            }
+            sweep_dense(
+                problem,
+                params.omega,
+                &self.inv_diag,
+                &mut out.z,
+                &mut out.w,
+            );
             let mut r = box_report(bounds, problem.q(), m_norm, &out.z, &out.w, None)
                 .scaled_natural_residual();
             if r <= params.tolerance {
@@ -264,6 +257,80 @@ impl ProjectedGaussSeidel {
             residual: out.report.scaled_natural_residual(),
             best: Some(Box::new(out.clone())),
         })
+    }
+
+    /// One sweep of the iteration of [`solve_into`](Self::solve_into) over
+    /// the rows of `problem`, without its stopping test: each `z_i` in turn
+    /// is moved to `clamp(z_i - omega w_i / M_ii, lo_i(z), hi_i(z))` and `w`
+    /// is updated incrementally. For callers with their own stopping rule
+    /// and for measuring a sweep against an `M`-vector product (its cost is
+    /// at most one, in column order).
+    ///
+    /// On entry `w` should be `M z + q` (not checked: the sweep stays
+    /// well-defined, but `w` then stays off by the same amount); on return
+    /// every `z_i` is within the bounds it had when row `i` was visited.
+    /// Allocates nothing once the solver has seen a problem of this size.
+    ///
+    /// # Errors
+    ///
+    /// - [`LcpError::InvalidParameter`] for `omega` outside `(0, 2)` or a
+    ///   negative or NaN tolerance;
+    /// - [`LcpError::BadLength`] (`what = "z"` or `"w"`) for a vector of the
+    ///   wrong length, [`LcpError::NonFinite`] for one holding a NaN or an
+    ///   infinity;
+    /// - [`LcpError::NonPositiveDiagonal`] naming the first row with
+    ///   `M_ii <= 0`.
+    pub fn sweep(
+        &mut self,
+        problem: &BoxLcp,
+        z: &mut [f64],
+        w: &mut [f64],
+    ) -> Result<(), LcpError> {
+        self.params.check()?;
+        let n = problem.dim();
+        for (what, v) in [("z", &*z), ("w", &*w)] {
+            if v.len() != n {
+                return Err(LcpError::BadLength {
+                    what,
+                    expected: n,
+                    found: v.len(),
+                });
+            }
+            if let Some(row) = v.iter().position(|x| !x.is_finite()) {
+                return Err(LcpError::NonFinite { what, row, col: 0 });
+            }
+        }
+        let m = problem.m();
+        self.inv_diag.clear();
+        for i in 0..n {
+            let d = m[(i, i)];
+            if d.is_nan() || d <= 0.0 {
+                return Err(LcpError::NonPositiveDiagonal { row: i, value: d });
+            }
+            self.inv_diag.push(1.0 / d);
+        }
+        sweep_dense(problem, self.params.omega, &self.inv_diag, z, w);
+        Ok(())
+    }
+}
+
+/// One projected SOR sweep over rows 0..n-1 (Preda & Florian 2005,
+/// Algorithm 1, step 2, with box bounds and relaxation), keeping `w = M z +
+/// q` up to date by adding `delta_i M[:, i]` (a contiguous column) when
+/// `z_i` moves; a row that stays at its bound costs O(1).
+fn sweep_dense(problem: &BoxLcp, omega: f64, inv_diag: &[f64], z: &mut [f64], w: &mut [f64]) {
+    let bounds = problem.bounds();
+    for i in 0..z.len() {
+        let (lo, hi) = bounds.effective(i, z);
+        let zi = z[i];
+        let new = (zi - omega * w[i] * inv_diag[i]).max(lo).min(hi);
+        let delta = new - zi;
+        if delta != 0.0 {
+            z[i] = new;
+            for (w, &mji) in w.iter_mut().zip(problem.lcp().col(i)) {
+                *w += delta * mji;
+            }
+        }
     }
 }
 
@@ -334,6 +401,49 @@ mod tests {
         let sol = ProjectedGaussSeidel::default().solve(&p, None).unwrap();
         assert_eq!((sol.z[0], sol.w[0], sol.iterations), (0.25, -1.0, 1));
         assert_eq!(sol.method, Method::ProjectedGaussSeidel);
+    }
+
+    /// One sweep on a 2 x 2 LCP, by hand: row 0 solves 4 z0 - 1 = 0, so
+    /// z0 = 1/4; then w1 = -2 + z0 = -7/4 and z1 = 7/12. The returned w is
+    /// M z + q.
+    #[test]
+    fn one_sweep_is_gauss_seidel_by_hand() {
+        let m = Mat::from_fn(2, 2, |i, j| [[4.0, 1.0], [1.0, 3.0]][i][j]);
+        let p = BoxLcp::new(
+            m,
+            vec![-1.0, -2.0],
+            vec![0.0; 2],
+            vec![f64::INFINITY; 2],
+            vec![],
+        )
+        .unwrap();
+        let mut pgs = ProjectedGaussSeidel::default();
+        let (mut z, mut w) = (vec![0.0; 2], vec![-1.0, -2.0]);
+        pgs.sweep(&p, &mut z, &mut w).unwrap();
+        // z1 = 1.75 * (1/3): one rounding of the reciprocal, one of the product.
+        assert_eq!(z[0], 0.25);
+        assert!((z[1] - 7.0 / 12.0).abs() <= 1e-15, "{z:?}");
+        let exact = [4.0 * z[0] + z[1] - 1.0, z[0] + 3.0 * z[1] - 2.0];
+        for (a, b) in w.iter().zip(exact) {
+            assert!((a - b).abs() <= 1e-15, "{w:?} vs {exact:?}");
+        }
+        assert_eq!(
+            pgs.sweep(&p, &mut z[..1], &mut w),
+            Err(LcpError::BadLength {
+                what: "z",
+                expected: 2,
+                found: 1
+            })
+        );
+        w[1] = f64::NAN;
+        assert_eq!(
+            pgs.sweep(&p, &mut z, &mut w),
+            Err(LcpError::NonFinite {
+                what: "w",
+                row: 1,
+                col: 0
+            })
+        );
     }
 
     #[test]
