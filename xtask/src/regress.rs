@@ -510,6 +510,15 @@ mod tests {
                 file.display()
             );
             assert!(!case.expect.is_empty(), "{}", file.display());
+            // A new case needs its snapshot committed with it.
+            let name = file.file_stem().and_then(|s| s.to_str()).unwrap();
+            let snap = folder.join("snapshots").join(format!("{name}.snap"));
+            assert!(
+                matches!(snapshot::read(&snap), Ok(Some(_))),
+                "{} has no snapshot {}",
+                file.display(),
+                snap.display()
+            );
         }
     }
 }
