@@ -6,10 +6,15 @@
 //! yardstick (a function whose name starts with `faer_`) reports each other
 //! function as a multiple of it at the same size.
 
+use std::io::{BufRead, BufReader, IsTerminal, Read};
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
+use std::sync::mpsc;
+use std::thread;
+use std::time::Instant;
 
-use crate::bench_report::{Estimate, write_report};
+use crate::bench_progress::{Progress, clock, parse_list};
+use crate::bench_report::{Estimate, RunTime, write_report};
 
 const HELP: &str = "\
 cargo xtask bench [GROUP...] [--quick] [--save NAME] [--baseline NAME]
@@ -77,13 +82,40 @@ pub fn run(args: &[String]) -> ExitCode {
         options.targets.iter().map(String::as_str).collect()
     };
     let started = std::time::SystemTime::now();
+    let wall_clock = Instant::now();
+    // Listing builds every target first, so the bar counts benchmarks only.
+    let mut total = 0;
+    for target in &targets {
+        match list_benchmarks(&root, target) {
+            Ok(ids) => total += ids.len(),
+            Err(message) => {
+                eprintln!("xtask bench: {message}");
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    let build = wall_clock.elapsed();
+    let mut progress = Progress::new(total, std::io::stdout().is_terminal());
     for (index, target) in targets.iter().enumerate() {
         println!("[{}/{}] bench target `{target}`", index + 1, targets.len());
-        if let Err(message) = run_criterion(&root, target, &options) {
+        progress.start_target(target);
+        if let Err(message) = run_criterion(&root, target, &options, &mut progress) {
             eprintln!("xtask bench: {message}");
             return ExitCode::FAILURE;
         }
     }
+    let run_time = RunTime {
+        build,
+        measure: wall_clock.elapsed() - build,
+        quick: options.quick,
+        all_targets: targets.len() == TARGETS.len(),
+    };
+    println!(
+        "{} of {total} benchmarks in {} (wall time; building took {})",
+        progress.done(),
+        clock(run_time.measure),
+        clock(run_time.build)
+    );
     let estimates = match Estimate::collect(
         &root.join("target/criterion"),
         options.baseline.is_some(),
@@ -96,7 +128,12 @@ pub fn run(args: &[String]) -> ExitCode {
         }
     };
     let out = root.join("target/bench-report");
-    match write_report(&out, &estimates, options.baseline.as_deref()) {
+    match write_report(
+        &out,
+        &estimates,
+        options.baseline.as_deref(),
+        Some(&run_time),
+    ) {
         Ok(()) => {
             println!("report: {}", out.join("report.md").display());
             ExitCode::SUCCESS
@@ -108,13 +145,42 @@ pub fn run(args: &[String]) -> ExitCode {
     }
 }
 
-/// One `cargo bench` run of a target, its output streamed.
-fn run_criterion(root: &Path, target: &str, options: &Options) -> Result<(), String> {
+/// `cargo bench` of one target with criterion's arguments to follow.
+fn cargo_bench(root: &Path, target: &str) -> Command {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let mut command = Command::new(cargo);
     command
         .current_dir(root)
         .args(["bench", "-p", "contact-benches", "--bench", target, "--"]);
+    command
+}
+
+/// The benchmark ids of a target (building it if needed; cargo's own
+/// messages go to the terminal).
+fn list_benchmarks(root: &Path, target: &str) -> Result<Vec<String>, String> {
+    let output = cargo_bench(root, target)
+        .args(["--list", "--format", "terse"])
+        .stderr(Stdio::inherit())
+        .output()
+        .map_err(|e| format!("cannot run cargo: {e}"))?;
+    if !output.status.success() {
+        return Err(format!(
+            "cargo bench --bench {target} -- --list failed ({})",
+            output.status
+        ));
+    }
+    Ok(parse_list(&String::from_utf8_lossy(&output.stdout)))
+}
+
+/// One `cargo bench` run of a target; criterion's stdout goes through
+/// `progress`, cargo's stderr straight to the terminal.
+fn run_criterion(
+    root: &Path,
+    target: &str,
+    options: &Options,
+    progress: &mut Progress,
+) -> Result<(), String> {
+    let mut command = cargo_bench(root, target);
     if options.quick {
         command.arg("--quick");
     }
@@ -124,16 +190,51 @@ fn run_criterion(root: &Path, target: &str, options: &Options) -> Result<(), Str
     if let Some(name) = &options.baseline {
         command.args(["--baseline", name]);
     }
-    let status = command
-        .stdout(Stdio::inherit())
-        .stderr(Stdio::inherit())
-        .status()
+    let mut child = command
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
         .map_err(|e| format!("cannot run cargo: {e}"))?;
+    // Criterion prints results on stdout and its `Benchmarking` status on
+    // stderr (with cargo's messages): one reader thread each, merged here
+    // in arrival order.
+    let (sender, lines) = mpsc::channel();
+    let stdout = child
+        .stdout
+        .take()
+        .map(|s| forward_lines(s, sender.clone()));
+    let stderr = child.stderr.take().map(|s| forward_lines(s, sender));
+    let mut out = std::io::stdout();
+    for line in lines {
+        progress.line(&line, &mut out);
+    }
+    for reader in [stdout, stderr].into_iter().flatten() {
+        let _ = reader.join();
+    }
+    progress.end_target(&mut out);
+    let status = child
+        .wait()
+        .map_err(|e| format!("waiting for cargo bench: {e}"))?;
     if status.success() {
         Ok(())
     } else {
         Err(format!("cargo bench --bench {target} failed ({status})"))
     }
+}
+
+/// Sends every line of `stream` to `sender` from a new thread, until the
+/// stream ends.
+fn forward_lines(
+    stream: impl Read + Send + 'static,
+    sender: mpsc::Sender<String>,
+) -> thread::JoinHandle<()> {
+    thread::spawn(move || {
+        for line in BufReader::new(stream).lines().map_while(Result::ok) {
+            if sender.send(line).is_err() {
+                break;
+            }
+        }
+    })
 }
 
 /// The workspace root: xtask's manifest directory's parent.

@@ -13,7 +13,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
-use std::time::SystemTime;
+use std::time::{Duration, SystemTime};
 
 use serde_json::Value;
 
@@ -148,6 +148,48 @@ fn is_yardstick(function: &str) -> bool {
     function.starts_with("faer_") || function.ends_with("_yardstick")
 }
 
+/// How long a `cargo xtask bench` run took, for its budget (issue 5: a
+/// `--quick` run under two minutes, a full one under fifteen, on 2 cores).
+/// The budget is for measuring; building the bench targets first is
+/// reported beside it (minutes from cold, a second when warm).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RunTime {
+    /// Wall time of building (and listing) the bench targets.
+    pub build: Duration,
+    /// Wall time of running them, from the first benchmark to the last.
+    pub measure: Duration,
+    /// Whether criterion ran with `--quick`.
+    pub quick: bool,
+    /// Whether every bench target ran (the budget is for the whole run).
+    pub all_targets: bool,
+}
+
+impl RunTime {
+    /// The budget of this kind of run.
+    #[must_use]
+    pub fn budget(&self) -> Duration {
+        Duration::from_secs(if self.quick { 120 } else { 900 })
+    }
+
+    /// One line for the report: the wall time against its budget.
+    #[must_use]
+    pub fn describe(&self) -> String {
+        let seconds = self.measure.as_secs_f64();
+        let build = self.build.as_secs_f64();
+        let kind = if self.quick { "`--quick`" } else { "full" };
+        let budget = self.budget().as_secs_f64();
+        if !self.all_targets {
+            return format!(
+                "Wall time: {seconds:.0} s measuring some targets only (a whole {kind} run has a budget of {budget:.0} s), after {build:.0} s building."
+            );
+        }
+        let verdict = if seconds <= budget { "within" } else { "OVER" };
+        format!(
+            "Wall time: {seconds:.0} s measuring a whole {kind} run, {verdict} its budget of {budget:.0} s on 2 cores, after {build:.0} s building."
+        )
+    }
+}
+
 /// The parameter as a number for sorting and plotting (0 if not numeric).
 fn size(parameter: &str) -> f64 {
     parameter.parse().unwrap_or(0.0)
@@ -205,6 +247,7 @@ pub fn write_report(
     out: &Path,
     estimates: &[Estimate],
     baseline: Option<&str>,
+    run_time: Option<&RunTime>,
 ) -> Result<(), String> {
     std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
     let mut md = String::from("# Benchmark report\n\n");
@@ -213,6 +256,9 @@ pub fn write_report(
         "Machine: {}. Times are criterion medians; ratios are to the group's yardstick (`faer_*` or `*_yardstick`) at the same size, measured in the same run; residuals are the scaled natural residuals the solvers reached (with their pivots or sweeps).\n",
         machine()
     );
+    if let Some(run_time) = run_time {
+        let _ = writeln!(md, "{}\n", run_time.describe());
+    }
 
     if let Some(name) = baseline {
         let slow: Vec<&Estimate> = estimates.iter().filter(|e| e.is_slowdown()).collect();
@@ -461,6 +507,22 @@ fn bounds(values: impl Iterator<Item = f64>) -> (f64, f64) {
 mod tests {
     use super::*;
 
+    #[test]
+    fn run_times_are_judged_against_their_budget() {
+        let full = RunTime {
+            build: Duration::from_secs(1000),
+            measure: Duration::from_secs(899),
+            quick: false,
+            all_targets: true,
+        };
+        assert!(full.describe().contains("within its budget of 900 s"));
+        let part = RunTime {
+            all_targets: false,
+            ..full
+        };
+        assert!(part.describe().contains("some targets only"));
+    }
+
     fn estimate(function: &str, n: &str, ns: f64, change: Option<[f64; 3]>) -> Estimate {
         Estimate {
             group: "g".into(),
@@ -480,7 +542,13 @@ mod tests {
             estimate("faer_lu", "100", 1000.0, None),
             estimate("lemke", "100", 5000.0, Some([-0.01, 0.01, 0.03])),
         ];
-        write_report(&dir, &estimates, Some("main")).unwrap();
+        let run_time = RunTime {
+            build: Duration::from_secs(600),
+            measure: Duration::from_secs(130),
+            quick: true,
+            all_targets: true,
+        };
+        write_report(&dir, &estimates, Some("main"), Some(&run_time)).unwrap();
         let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
         assert!(md.contains("| 10 | 100.0 ns | 250.0 ns | 2.50 |"), "{md}");
         assert!(md.contains("| 100 | 1.000 us | 5.000 us | 5.00 |"), "{md}");
@@ -488,6 +556,10 @@ mod tests {
         assert!(md.contains("| g/lemke/10 | +20.0 %"), "{md}");
         assert!(!md.contains("g/lemke/100 |"), "{md}");
         assert!(md.find("Slowdowns").unwrap() < md.find("## g").unwrap());
+        assert!(
+            md.contains("130 s measuring a whole `--quick` run, OVER its budget of 120 s"),
+            "{md}"
+        );
         let svg = std::fs::read_to_string(dir.join("g.svg")).unwrap();
         assert_eq!(svg.matches("<polyline").count(), 2);
         std::fs::remove_dir_all(&dir).ok();

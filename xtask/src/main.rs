@@ -2,6 +2,7 @@
 //! `.cargo/config.toml`). `cargo xtask --help` lists the commands.
 
 mod bench;
+mod bench_progress;
 mod bench_report;
 mod check_layers;
 mod regress;

@@ -3,6 +3,15 @@
 //! reproduce, each with a bound or a value and tolerance. Prints one table
 //! row per observable with the measured value beside the expected one, and
 //! exits non-zero when any fails.
+//!
+//! Each case also has a snapshot, `regress/snapshots/<case>.snap`: all its
+//! observables rounded to what is stable across machines (see
+//! [`snapshot`]). The insta test at the end of this file writes them, so an
+//! intended change is accepted with `cargo insta review`; this command
+//! compares with them and fails on any difference.
+
+mod bodies;
+mod snapshot;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -17,7 +26,13 @@ const HELP: &str = "\
 cargo xtask regress [--quick] [CASE...]
 
 Runs every case under regress/ (or the named ones, by file stem) and prints
-expected against measured values. --quick runs only cases marked quick.
+expected against measured values, then compares all observables with the
+case's snapshot regress/snapshots/<case>.snap. --quick runs only cases
+marked quick.
+
+An intended change of a snapshot: `cargo insta test -p xtask
+--include-ignored --review` (quick cases; add REGRESS_SNAPSHOT_ALL=1 and
+--release for all of them).
 ";
 
 /// One case file.
@@ -59,6 +74,7 @@ enum FormulationName {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "snake_case")]
 enum Scene {
+    /// `contact_sim::scenes::box_stack`.
     BoxStack {
         count: usize,
         size: f64,
@@ -66,7 +82,24 @@ enum Scene {
         friction: f64,
         gravity: f64,
     },
+    /// Boxes given one by one (see [`bodies`]).
+    Bodies(bodies::BodiesScene),
 }
+
+/// How an observable is rounded for its snapshot.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Kind {
+    /// A count (steps, pivots, a 0/1 flag): exact.
+    Count,
+    /// A physical value or solution: to [`snapshot::DIGITS`] digits.
+    Value,
+    /// An error that should be round-off small (penetration,
+    /// complementarity): only its order of magnitude is stable.
+    ErrorMeasure,
+}
+
+/// Every observable a case measured: name -> (value, kind).
+type Observables = BTreeMap<&'static str, (f64, Kind)>;
 
 /// A bound on an observable, or a value with a tolerance.
 #[derive(Debug, Default, Deserialize, PartialEq)]
@@ -117,7 +150,8 @@ impl Expectation {
         }
         if let Some(value) = self.value {
             let tol = match (self.rel_tol, self.abs_tol) {
-                (Some(r), _) => format!(" +- {:.1} %", 100.0 * r),
+                (Some(r), _) if r >= 1e-3 => format!(" +- {:.1} %", 100.0 * r),
+                (Some(r), _) => format!(" +- {r:.0e} rel"),
                 (None, Some(a)) => format!(" +- {a:.1e}"),
                 (None, None) => " exactly".into(),
             };
@@ -158,7 +192,7 @@ pub fn run(args: &[String]) -> ExitCode {
         "{:<32} {:<24} {:<22} {:<12} result",
         "case", "observable", "expected", "measured"
     );
-    let (mut passed, mut failed, mut skipped) = (0, 0, 0);
+    let (mut passed, mut failed, mut skipped, mut snapshot_failures) = (0, 0, 0, 0);
     for file in &files {
         let name = file
             .file_stem()
@@ -176,7 +210,7 @@ pub fn run(args: &[String]) -> ExitCode {
             Ok(Some((case, values))) => {
                 for (observable, expectation) in &case.expect {
                     let (measured, ok) = match values.get(observable.as_str()) {
-                        Some(&value) => match expectation.check(value) {
+                        Some(&(value, _)) => match expectation.check(value) {
                             Ok(ok) => (format!("{value:.4e}"), ok),
                             Err(why) => (why, false),
                         },
@@ -189,6 +223,23 @@ pub fn run(args: &[String]) -> ExitCode {
                     );
                     if ok { passed += 1 } else { failed += 1 }
                 }
+                let (verdict, differences) = compare_snapshot(&folder, &name, &values);
+                let ok = differences.is_empty();
+                println!(
+                    "{name:<32} {:<24} {:<22} {verdict:<12} {}",
+                    "(snapshot)",
+                    "unchanged",
+                    if ok { "pass" } else { "FAIL" }
+                );
+                for line in &differences {
+                    println!("    {line}");
+                }
+                if ok {
+                    passed += 1;
+                } else {
+                    failed += 1;
+                    snapshot_failures += 1;
+                }
             }
             Err(message) => {
                 println!(
@@ -200,10 +251,34 @@ pub fn run(args: &[String]) -> ExitCode {
         }
     }
     println!("{passed} passed, {failed} failed, {skipped} skipped");
+    if snapshot_failures > 0 {
+        println!(
+            "{snapshot_failures} snapshot(s) differ or are missing: if intended, `cargo insta test -p xtask --include-ignored --review` (docs/benchmarks.md)"
+        );
+    }
     if failed == 0 {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
+    }
+}
+
+/// Compares a case's observables with its snapshot: a verdict word, and
+/// the differing lines (empty when it matches).
+fn compare_snapshot(folder: &Path, name: &str, values: &Observables) -> (String, Vec<String>) {
+    let path = folder.join("snapshots").join(format!("{name}.snap"));
+    match snapshot::read(&path) {
+        Ok(Some(expected)) => {
+            let differences = snapshot::differences(&expected, &snapshot::render(values));
+            let verdict = if differences.is_empty() {
+                "same"
+            } else {
+                "differs"
+            };
+            (verdict.into(), differences)
+        }
+        Ok(None) => ("missing".into(), vec![format!("no {}", path.display())]),
+        Err(message) => ("unreadable".into(), vec![message]),
     }
 }
 
@@ -233,7 +308,7 @@ fn load(path: &Path) -> Result<Case, String> {
 }
 
 /// Runs a case and returns every observable it can measure.
-fn measure(case: &Case) -> Result<BTreeMap<&'static str, f64>, String> {
+fn measure(case: &Case) -> Result<Observables, String> {
     match (&case.scene, &case.lcp, &case.lcp_file) {
         (Some(scene), None, None) => measure_scene(scene, case.h, case.seconds, case.formulation),
         (None, Some(lcp), None) => measure_lcp(lcp.clone()),
@@ -254,21 +329,7 @@ fn measure_scene(
     h: Option<f64>,
     seconds: Option<f64>,
     formulation: Option<FormulationName>,
-) -> Result<BTreeMap<&'static str, f64>, String> {
-    let Scene::BoxStack {
-        count,
-        size,
-        mass,
-        friction,
-        gravity,
-    } = *scene;
-    let stack = BoxStack {
-        count,
-        size,
-        mass,
-        friction,
-        gravity,
-    };
+) -> Result<Observables, String> {
     let h = h.ok_or("a scene case needs `h`")?;
     let seconds = seconds.ok_or("a scene case needs `seconds`")?;
     let formulation = match formulation {
@@ -284,26 +345,51 @@ fn measure_scene(
         ..FixedStepParams::default()
     })
     .map_err(|e| e.to_string())?;
+    let stack = match *scene {
+        Scene::BoxStack {
+            count,
+            size,
+            mass,
+            friction,
+            gravity,
+        } => BoxStack {
+            count,
+            size,
+            mass,
+            friction,
+            gravity,
+        },
+        Scene::Bodies(ref bodies) => return bodies::measure(bodies, &mut stepper, seconds),
+    };
     let run = run_box_stack(&stack, &mut stepper, seconds).map_err(|e| e.to_string())?;
     // "Settled": the last second, or the second half of a shorter run.
     let window = ((1.0 / h).round() as usize).min(run.steps / 2).max(1);
     let settled = &run.support_force[run.steps - window..];
-    Ok(BTreeMap::from([
-        ("steps", run.steps as f64),
-        ("max_penetration", run.max_penetration),
-        ("top_drift", run.top_drift),
+    Ok(Observables::from([
+        ("steps", (run.steps as f64, Kind::Count)),
+        ("max_penetration", (run.max_penetration, Kind::ErrorMeasure)),
+        ("top_drift", (run.top_drift, Kind::ErrorMeasure)),
         (
             "settled_support_force",
-            settled.iter().sum::<f64>() / settled.len() as f64,
+            (
+                settled.iter().sum::<f64>() / settled.len() as f64,
+                Kind::Value,
+            ),
         ),
-        ("weight", run.weight),
-        ("max_complementarity", run.max_complementarity),
-        ("max_pivots", run.max_pivots as f64),
-        ("all_finite", if run.all_finite { 1.0 } else { 0.0 }),
+        ("weight", (run.weight, Kind::Value)),
+        (
+            "max_complementarity",
+            (run.max_complementarity, Kind::ErrorMeasure),
+        ),
+        ("max_pivots", (run.max_pivots as f64, Kind::Count)),
+        (
+            "all_finite",
+            (if run.all_finite { 1.0 } else { 0.0 }, Kind::Count),
+        ),
     ]))
 }
 
-fn measure_lcp(file: ProblemFile) -> Result<BTreeMap<&'static str, f64>, String> {
+fn measure_lcp(file: ProblemFile) -> Result<Observables, String> {
     let solution = match file.into_problem().map_err(|e| e.to_string())? {
         LcpProblem::Plain(lcp) => Lemke::new(LemkeParams {
             max_pivots: 1 << 20,
@@ -313,11 +399,17 @@ fn measure_lcp(file: ProblemFile) -> Result<BTreeMap<&'static str, f64>, String>
         LcpProblem::Box(problem) => ProjectedGaussSeidel::default().solve(&problem, None),
     }
     .map_err(|e| e.to_string())?;
-    Ok(BTreeMap::from([
-        ("pivots", solution.pivots as f64),
-        ("complementarity", solution.report.complementarity),
-        ("scaled_error", solution.report.scaled_max()),
-        ("z_sum", solution.z.iter().sum()),
+    Ok(Observables::from([
+        ("pivots", (solution.pivots as f64, Kind::Count)),
+        (
+            "complementarity",
+            (solution.report.complementarity, Kind::ErrorMeasure),
+        ),
+        (
+            "scaled_error",
+            (solution.report.scaled_max(), Kind::ErrorMeasure),
+        ),
+        ("z_sum", (solution.z.iter().sum(), Kind::Value)),
     ]))
 }
 
@@ -370,6 +462,35 @@ mod tests {
         assert_eq!(error, "M[1] has 1 entries, expected 2");
     }
 
+    /// The snapshots' writer: `cargo insta test -p xtask --include-ignored
+    /// --review` shows every change and accepts it. Quick cases always;
+    /// every case with REGRESS_SNAPSHOT_ALL set (then add --release: the
+    /// slow cases take minutes unoptimised). Ignored by plain `cargo test`
+    /// because CI's `cargo xtask regress --quick` already compares every
+    /// quick case with its snapshot, and running the five-box stack twice
+    /// unoptimised would cost CI another 50 s.
+    #[test]
+    #[ignore = "writes snapshots; run by `cargo insta test -p xtask --include-ignored`"]
+    fn cases_match_their_snapshots() {
+        let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("../regress");
+        let all = std::env::var_os("REGRESS_SNAPSHOT_ALL").is_some();
+        for file in case_files(&folder).unwrap() {
+            let case = load(&file).unwrap();
+            if !(case.quick || all) {
+                continue;
+            }
+            let name = file.file_stem().and_then(|s| s.to_str()).unwrap();
+            let values = measure(&case).unwrap();
+            insta::with_settings!({
+                snapshot_path => folder.join("snapshots"),
+                prepend_module_to_snapshot => false,
+                omit_expression => true,
+            }, {
+                insta::assert_snapshot!(name, snapshot::render(&values));
+            });
+        }
+    }
+
     #[test]
     fn every_case_in_the_repository_parses() {
         let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("../regress");
@@ -389,6 +510,15 @@ mod tests {
                 file.display()
             );
             assert!(!case.expect.is_empty(), "{}", file.display());
+            // A new case needs its snapshot committed with it.
+            let name = file.file_stem().and_then(|s| s.to_str()).unwrap();
+            let snap = folder.join("snapshots").join(format!("{name}.snap"));
+            assert!(
+                matches!(snapshot::read(&snap), Ok(Some(_))),
+                "{} has no snapshot {}",
+                file.display(),
+                snap.display()
+            );
         }
     }
 }
