@@ -587,7 +587,7 @@ mod tests {
             estimate("pgs", "100", 500.0, None),
             unsized_query,
         ];
-        write_report(&dir, &estimates, None).unwrap();
+        write_report(&dir, &estimates, None, None).unwrap();
         let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
         assert!(
             md.contains("| n | pgs | sort_yardstick | pgs / sort_yardstick | pgs residual |"),
