@@ -21,6 +21,10 @@ targets: broad_phase, lcp, stack), then writes target/bench-report/report.md and
   --save NAME      keep this run as criterion baseline NAME
   --baseline NAME  compare with baseline NAME; slowdowns beyond criterion's
                    confidence interval are listed first in the report
+
+cargo xtask bench peers [--quick]   peer LCP solvers (ODE, Bullet, Siconos,
+                   Drake) beside ours: target/bench-report/peers.md
+cargo xtask bench --install-peers   install them (apt, pip; see docs/benchmarks.md)
 ";
 
 /// Bench targets of the `contact-benches` package.
@@ -62,6 +66,9 @@ pub fn run(args: &[String]) -> ExitCode {
     if args.iter().any(|a| a == "--help" || a == "-h") {
         print!("{HELP}");
         return ExitCode::SUCCESS;
+    }
+    if let Some(code) = crate::peers::hook(args) {
+        return code;
     }
     let options = match parse(args) {
         Ok(options) => options,
@@ -137,7 +144,7 @@ fn run_criterion(root: &Path, target: &str, options: &Options) -> Result<(), Str
 }
 
 /// The workspace root: xtask's manifest directory's parent.
-fn workspace_root() -> PathBuf {
+pub(crate) fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
         .map(Path::to_path_buf)

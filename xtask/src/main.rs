@@ -4,6 +4,7 @@
 mod bench;
 mod bench_report;
 mod check_layers;
+mod peers;
 mod regress;
 mod solve_lcp;
 
