@@ -43,8 +43,11 @@ int run_dantzig(const peers::Problem& p, int repeat) {
     };
     bool ok = false;
     const double seconds = peers::time_median(repeat, prepare, solve, ok);
+    // btDantzigSolver::solveMLCP also rejects a NaN answer (and, a game-scale
+    // heuristic left out here, any |x| >= 1000).
+    const bool finite = std::all_of(x.begin(), x.end(), [](double v) { return std::isfinite(v); });
     peers::print_result("bullet_dantzig", std::vector<double>(x.begin(), x.end()), seconds,
-                        ok ? "solved" : "failed");
+                        ok && finite ? "solved" : "failed");
     return 0;
 }
 
@@ -75,7 +78,10 @@ int run_lemke(const peers::Problem& p, int repeat) {
     if (solution.size() == 2 * n) {
         for (int i = 0; i < n; ++i) z.push_back(solution[n + i]);
     }
-    peers::print_result("bullet_lemke", z, seconds, ok && !z.empty() ? "solved" : "failed");
+    // btLemkeSolver::solveMLCP rejects a NaN answer that the algorithm
+    // itself reports as solved; the same check here.
+    const bool finite = std::all_of(z.begin(), z.end(), [](double v) { return std::isfinite(v); });
+    peers::print_result("bullet_lemke", z, seconds, ok && finite && !z.empty() ? "solved" : "failed");
     return 0;
 }
 

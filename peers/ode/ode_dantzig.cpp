@@ -11,8 +11,11 @@
 // arena in libode 0.16.2, checked by disassembly) is repeated in
 // reset_arena below, guarded by a version check.
 //
-// Nothing is added to the diagonal here: ODE adds its CFM in the world
-// stepper, before dxSolveLCP, so this is the bare solver on our matrix.
+// Without DIAGONAL this is the bare solver on our matrix. ODE's world
+// stepper adds its constraint force mixing to the diagonal before calling
+// dxSolveLCP (step.cpp: A_ii += cfm / h at force level, which is + cfm / h
+// on our impulse-level matrix); DIAGONAL (>= 0) adds such a value to the
+// solver's copy of A, so the answer is judged against the unmodified M.
 // dxSolveLCP reports nothing; the xtask judges its answer with `verify`.
 // It assumes a symmetric A, so the xtask gives it symmetric problems only.
 #include <ode/ode.h>
@@ -49,8 +52,8 @@ bool reset_arena(dxWorldProcessMemArena* arena, size_t memreq) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    if (argc != 3) {
-        std::fprintf(stderr, "usage: ode_dantzig PROBLEM.txt K\n");
+    if (argc != 3 && argc != 4) {
+        std::fprintf(stderr, "usage: ode_dantzig PROBLEM.txt K [DIAGONAL]\n");
         return 2;
     }
     if (std::strcmp(dODE_VERSION, "0.16.2") != 0) {
@@ -60,6 +63,13 @@ int main(int argc, char** argv) {
     try {
         const peers::Problem p = peers::read_problem(argv[1]);
         const int repeat = peers::parse_repeat(argv[2]);
+        double diagonal = 0.0;
+        if (argc == 4) {
+            char* end = nullptr;
+            diagonal = std::strtod(argv[3], &end);
+            if (end == argv[3] || *end != '\0' || !(diagonal >= 0.0) || !std::isfinite(diagonal))
+                throw std::runtime_error("DIAGONAL must be a finite number >= 0");
+        }
         dInitODE2(0);
         const unsigned n = static_cast<unsigned>(p.n);
         const unsigned nskip = dPAD(n);
@@ -74,6 +84,7 @@ int main(int argc, char** argv) {
             // dxSolveLCP factors A in place and rewrites b, x, lo, hi.
             for (unsigned i = 0; i < n; ++i) {
                 for (unsigned j = 0; j < n; ++j) a[i * nskip + j] = p.m[i * n + j];
+                a[i * nskip + i] += diagonal;
                 bx[2 * i] = -p.q[i];  // A x = b + w with w = M z + q: b = -q
                 bx[2 * i + 1] = 0.0;
                 lohi[2 * i] = p.lo[i];
@@ -96,7 +107,7 @@ int main(int argc, char** argv) {
             peers::print_skip("ode_dantzig", "unexpected layout of ODE's work arena");
             return 0;
         }
-        peers::print_result("ode_dantzig", z, seconds, "returned");
+        peers::print_result(argc == 4 ? "ode_dantzig_cfm" : "ode_dantzig", z, seconds, "returned");
     } catch (const std::exception& e) {
         std::fprintf(stderr, "ode_dantzig: %s\n", e.what());
         return 2;

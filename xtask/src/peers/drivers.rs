@@ -16,6 +16,9 @@ use super::problem_set::ProblemFiles;
 pub enum Peer {
     /// ODE 0.16's `dxSolveLCP` (Dantzig, with findex friction coupling).
     OdeDantzig,
+    /// The same with ODE's default constraint force mixing on the diagonal,
+    /// as ODE's world stepper would add ([`ode_diagonal`]).
+    OdeDantzigCfm,
     /// Bullet 3.24's `btSolveDantzigLCP` (ODE-derived, findex coupling).
     BulletDantzig,
     /// Bullet 3.24's `btLemkeAlgorithm` (plain LCPs).
@@ -31,8 +34,9 @@ pub enum Peer {
 }
 
 /// Every peer, in report order.
-pub const ALL: [Peer; 7] = [
+pub const ALL: [Peer; 8] = [
     Peer::OdeDantzig,
+    Peer::OdeDantzigCfm,
     Peer::BulletDantzig,
     Peer::BulletLemke,
     Peer::SiconosLemke,
@@ -80,6 +84,7 @@ impl Peer {
     pub fn name(self) -> &'static str {
         match self {
             Self::OdeDantzig => "ode_dantzig",
+            Self::OdeDantzigCfm => "ode_dantzig_cfm",
             Self::BulletDantzig => "bullet_dantzig",
             Self::BulletLemke => "bullet_lemke",
             Self::SiconosLemke => "siconos_lemke",
@@ -92,7 +97,7 @@ impl Peer {
     /// The library it comes from.
     pub fn library(self) -> Library {
         match self {
-            Self::OdeDantzig => Library::Ode,
+            Self::OdeDantzig | Self::OdeDantzigCfm => Library::Ode,
             Self::BulletDantzig | Self::BulletLemke => Library::Bullet,
             Self::SiconosLemke | Self::SiconosPgs | Self::SiconosEnum => Library::Siconos,
             Self::DrakeMoby => Library::Drake,
@@ -102,8 +107,23 @@ impl Peer {
     /// Whether it solves only symmetric problems (the Dantzig solvers read
     /// one triangle of `M`, so the xtask does not give them others).
     pub fn needs_symmetric(self) -> bool {
-        matches!(self, Self::OdeDantzig | Self::BulletDantzig)
+        matches!(
+            self,
+            Self::OdeDantzig | Self::OdeDantzigCfm | Self::BulletDantzig
+        )
     }
+}
+
+/// ODE's default constraint force mixing (`dWorldGetCFM` of a new world in
+/// the double-precision build: 1e-10).
+const ODE_DEFAULT_CFM: f64 = 1e-10;
+
+/// What ODE's stepper adds to the diagonal, in the units of our
+/// impulse-level matrices: `cfm / h` (ODE's step.cpp adds `cfm / h` to
+/// `J M^-1 J'` for forces; impulses are forces times `h`), at our default
+/// step `h = 1/240` s: 2.4e-8.
+pub fn ode_diagonal() -> f64 {
+    ODE_DEFAULT_CFM / contact_sim::FixedStepParams::default().h
 }
 
 /// Where the drivers and their interpreters are.
@@ -182,6 +202,13 @@ impl Setup {
             Peer::OdeDantzig => {
                 command = Command::new(self.binary("ode_dantzig"));
                 command.arg(&files.text).arg(&k);
+            }
+            Peer::OdeDantzigCfm => {
+                command = Command::new(self.binary("ode_dantzig"));
+                command
+                    .arg(&files.text)
+                    .arg(&k)
+                    .arg(format!("{:?}", ode_diagonal()));
             }
             Peer::BulletDantzig | Peer::BulletLemke => {
                 command = Command::new(self.binary("bullet_mlcp"));

@@ -21,7 +21,7 @@ use report::{Claim, Outcome, Row};
 
 /// How long one driver may take on one problem (K solves) before it is
 /// killed and reported as an error.
-const DRIVER_TIMEOUT: Duration = Duration::from_secs(300);
+const DRIVER_TIMEOUT: Duration = Duration::from_secs(120);
 
 /// The parsed arguments of the peers part of `cargo xtask bench`.
 #[derive(Debug, Default, PartialEq)]
@@ -266,10 +266,14 @@ fn header(problems: &[Problem], quick: bool) -> String {
     );
     for problem in problems {
         text.push_str(&format!(
-            "- `{}` (n = {}): {}\n",
+            "- `{}` (n = {}): {}{}\n",
             problem.name,
             problem.problem.dim(),
-            problem.family.describe()
+            problem.family.describe(),
+            problem
+                .note
+                .as_ref()
+                .map_or(String::new(), |note| format!("; {note}"))
         ));
     }
     text

@@ -24,6 +24,8 @@ pub struct Problem {
     /// Whether `M` is symmetric to Dantzig's tolerance (the Dantzig solvers,
     /// ours and the peers', need it).
     pub symmetric: bool,
+    /// Anything unusual about how it was made, for the report.
+    pub note: Option<String>,
 }
 
 /// The kinds of problem in the set.
@@ -101,6 +103,7 @@ fn plain(name: String, family: Family, m: Mat<f64>, q: Vec<f64>) -> Result<Probl
         family,
         problem: LcpProblem::Plain(lcp),
         symmetric,
+        note: None,
     })
 }
 
@@ -122,8 +125,16 @@ fn friction_stack(boxes: usize) -> Result<(Problem, Problem), String> {
         ..FixedStepParams::default()
     })
     .map_err(|e| e.to_string())?;
-    for _ in 0..SETTLE_STEPS {
-        stepper.step(&mut world).map_err(|e| e.to_string())?;
+    let mut note = None;
+    for step in 1..=SETTLE_STEPS {
+        // A step whose solve fails still leaves its assembled problem: a
+        // problem our solvers find hard is worth comparing, so it is taken.
+        if let Err(e) = stepper.step(&mut world) {
+            note = Some(format!(
+                "the problem of step {step}, where our stepper failed: {e}"
+            ));
+            break;
+        }
     }
     let (m, q) = stepper.last_problem();
     let n = q.len();
@@ -134,12 +145,13 @@ fn friction_stack(boxes: usize) -> Result<(Problem, Problem), String> {
         ));
     }
     let normal_m = Mat::from_fn(contacts, contacts, |i, j| m[(i, j)]);
-    let normal = plain(
+    let mut normal = plain(
         format!("normal_stack_{boxes}"),
         Family::NormalContact,
         normal_m,
         q[..contacts].to_vec(),
     )?;
+    normal.note.clone_from(&note);
     let mut lo = vec![0.0; n];
     let mut hi = vec![f64::INFINITY; n];
     let mut couplings = Vec::with_capacity(2 * contacts);
@@ -165,6 +177,7 @@ fn friction_stack(boxes: usize) -> Result<(Problem, Problem), String> {
         family: Family::FrictionBox,
         problem: LcpProblem::Box(problem),
         symmetric,
+        note,
     };
     Ok((normal, friction))
 }
