@@ -26,6 +26,10 @@ targets: broad_phase, geometry, lcp, stack), then writes target/bench-report/rep
   --save NAME      keep this run as criterion baseline NAME
   --baseline NAME  compare with baseline NAME; slowdowns beyond criterion's
                    confidence interval are listed first in the report
+
+cargo xtask bench peers [--quick]   peer LCP solvers (ODE, Bullet, Siconos,
+                   Drake) beside ours: target/bench-report/peers.md
+cargo xtask bench --install-peers   install them (apt, pip; see docs/benchmarks.md)
 ";
 
 /// Bench targets of the `contact-benches` package.
@@ -67,6 +71,9 @@ pub fn run(args: &[String]) -> ExitCode {
     if args.iter().any(|a| a == "--help" || a == "-h") {
         print!("{HELP}");
         return ExitCode::SUCCESS;
+    }
+    if let Some(code) = crate::peers::hook(args) {
+        return code;
     }
     let options = match parse(args) {
         Ok(options) => options,
@@ -238,7 +245,7 @@ fn forward_lines(
 }
 
 /// The workspace root: xtask's manifest directory's parent.
-fn workspace_root() -> PathBuf {
+pub(crate) fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
         .map(Path::to_path_buf)

@@ -1,0 +1,131 @@
+// Shared by the C++ peer drivers of `cargo xtask bench peers`: reads the
+// plain-text problem that the xtask writes beside each JSON problem file,
+// times a solve call, and prints the one JSON result line. Written for this
+// project; no third-party code. The format (whitespace-separated tokens,
+// numbers as C strtod reads them, so "inf" and "-inf" are accepted):
+//
+//   n
+//   M: n*n numbers, row-major
+//   q: n numbers                  (w = M z + q)
+//   n triples "lo hi findex":     findex = -1: plain bounds [lo, hi];
+//                                 findex = j:  friction coupled to row j,
+//                                 bounds [-hi |z_j|, hi |z_j|] (ODE's and
+//                                 Bullet's convention, lo = -hi = -mu)
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace peers {
+
+struct Problem {
+    int n = 0;
+    std::vector<double> m;  // row-major n*n
+    std::vector<double> q;
+    std::vector<double> lo, hi;
+    std::vector<int> findex;
+
+    bool is_plain() const {
+        for (int i = 0; i < n; ++i) {
+            if (lo[i] != 0.0 || !std::isinf(hi[i]) || hi[i] < 0 || findex[i] >= 0) return false;
+        }
+        return true;
+    }
+};
+
+inline double read_number(std::istream& in, const char* what) {
+    std::string token;
+    if (!(in >> token)) throw std::runtime_error(std::string("missing ") + what);
+    char* end = nullptr;
+    double value = std::strtod(token.c_str(), &end);
+    if (end == token.c_str() || *end != '\0')
+        throw std::runtime_error(std::string("bad number for ") + what + ": " + token);
+    return value;
+}
+
+inline Problem read_problem(const std::string& path) {
+    std::ifstream file(path);
+    if (!file) throw std::runtime_error("cannot open " + path);
+    std::stringstream in;
+    in << file.rdbuf();
+    Problem p;
+    double n = read_number(in, "n");
+    if (!(n >= 1 && n <= 100000 && n == std::floor(n))) throw std::runtime_error("bad n");
+    p.n = static_cast<int>(n);
+    const size_t count = static_cast<size_t>(p.n);
+    p.m.resize(count * count);
+    for (auto& v : p.m) v = read_number(in, "M");
+    p.q.resize(count);
+    for (auto& v : p.q) v = read_number(in, "q");
+    p.lo.resize(count);
+    p.hi.resize(count);
+    p.findex.resize(count);
+    for (size_t i = 0; i < count; ++i) {
+        p.lo[i] = read_number(in, "lo");
+        p.hi[i] = read_number(in, "hi");
+        double f = read_number(in, "findex");
+        if (!(f >= -1 && f < n && f == std::floor(f))) throw std::runtime_error("bad findex");
+        p.findex[i] = static_cast<int>(f);
+    }
+    return p;
+}
+
+inline int parse_repeat(const char* text) {
+    char* end = nullptr;
+    long k = std::strtol(text, &end, 10);
+    if (end == text || *end != '\0' || k < 1 || k > 1000000) throw std::runtime_error("bad repeat count");
+    return static_cast<int>(k);
+}
+
+inline double median(std::vector<double> times) {
+    if (times.empty()) return 0.0;
+    std::sort(times.begin(), times.end());
+    const size_t n = times.size();
+    return n % 2 == 1 ? times[n / 2] : 0.5 * (times[n / 2 - 1] + times[n / 2]);
+}
+
+// Runs `prepare` (untimed: restores the inputs the solver overwrites) then
+// `solve` (timed), once to warm up and `repeat` more times; returns the
+// median seconds of the timed calls and the last call's result.
+template <class Prepare, class Solve>
+double time_median(int repeat, Prepare prepare, Solve solve, bool& ok) {
+    std::vector<double> times;
+    times.reserve(static_cast<size_t>(repeat));
+    for (int k = 0; k <= repeat; ++k) {
+        prepare();
+        auto start = std::chrono::steady_clock::now();
+        ok = solve();
+        auto stop = std::chrono::steady_clock::now();
+        if (k > 0) times.push_back(std::chrono::duration<double>(stop - start).count());
+    }
+    return median(times);
+}
+
+// One JSON line: {"solver": ..., "z": [...], "seconds": s, "status": ...}.
+// A non-finite entry of z is written as null (JSON has no NaN); the xtask
+// counts it as a failed solve.
+inline void print_result(const char* solver, const std::vector<double>& z, double seconds,
+                         const char* status) {
+    std::printf("{\"solver\":\"%s\",\"z\":[", solver);
+    for (size_t i = 0; i < z.size(); ++i) {
+        if (i) std::printf(",");
+        if (std::isfinite(z[i])) std::printf("%.17g", z[i]);
+        else std::printf("null");
+    }
+    std::printf("],\"seconds\":%.9g,\"status\":\"%s\"}\n", seconds, status);
+}
+
+inline void print_skip(const char* solver, const char* reason) {
+    std::printf("{\"solver\":\"%s\",\"z\":[],\"seconds\":0,\"status\":\"not_applicable\",\"reason\":\"%s\"}\n",
+                solver, reason);
+}
+
+}  // namespace peers

@@ -1,0 +1,305 @@
+//! `cargo xtask bench peers` and `cargo xtask bench --install-peers`
+//! (issue 5): the same LCP files solved by established solvers installed on
+//! the machine (ODE, Bullet, Siconos, Drake) and by ours, each answer
+//! certified with our `verify`, times and residuals side by side in
+//! `target/bench-report/peers.md`. A peer that is not installed is skipped
+//! with one line saying so; CI needs none of them.
+
+mod drivers;
+mod ours;
+mod problem_set;
+mod report;
+mod text_format;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+use std::time::Duration;
+
+use drivers::{LIBRARIES, Peer, Setup};
+use problem_set::Problem;
+use report::{Claim, Outcome, Row};
+
+/// How long one driver may take on one problem (K solves) before it is
+/// killed and reported as an error.
+const DRIVER_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// The parsed arguments of the peers part of `cargo xtask bench`.
+#[derive(Debug, Default, PartialEq)]
+struct Options {
+    run: bool,
+    install: bool,
+    quick: bool,
+}
+
+/// Handles `cargo xtask bench` when its arguments ask for the peers
+/// (`peers` or `--install-peers`); `None` otherwise, for the criterion path.
+pub fn hook(args: &[String]) -> Option<ExitCode> {
+    let options = Options {
+        run: args.iter().any(|a| a == "peers"),
+        install: args.iter().any(|a| a == "--install-peers"),
+        quick: args.iter().any(|a| a == "--quick"),
+    };
+    if !options.run && !options.install {
+        return None;
+    }
+    if let Some(other) = args
+        .iter()
+        .find(|a| !matches!(a.as_str(), "peers" | "--install-peers" | "--quick"))
+    {
+        eprintln!(
+            "xtask bench: `{other}` does not go with `peers` or `--install-peers` \
+             (cargo xtask bench [peers] [--install-peers] [--quick])"
+        );
+        return Some(ExitCode::FAILURE);
+    }
+    Some(run(&options, args))
+}
+
+fn run(options: &Options, args: &[String]) -> ExitCode {
+    let root = crate::bench::workspace_root();
+    let work = root.join("target/bench-peers");
+    if options.install {
+        if let Err(message) = install(&root, &work) {
+            eprintln!("xtask bench --install-peers: {message}");
+            return ExitCode::FAILURE;
+        }
+    }
+    if !options.run {
+        return ExitCode::SUCCESS;
+    }
+    if cfg!(debug_assertions) {
+        // `cargo xtask` builds unoptimised; timing our solvers there would
+        // compare a debug build with the peers' -O2 builds.
+        return rerun_optimised(&root, args);
+    }
+    match compare(&Setup { root, work }, options.quick) {
+        Ok(path) => {
+            println!("report: {}", path.display());
+            ExitCode::SUCCESS
+        }
+        Err(message) => {
+            eprintln!("xtask bench peers: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Runs `peers/install.sh` (apt packages, Drake's venv).
+fn install(root: &Path, work: &Path) -> Result<(), String> {
+    let status = Command::new("sh")
+        .current_dir(root)
+        .arg("peers/install.sh")
+        .arg(work.join("drake-venv"))
+        .status()
+        .map_err(|e| format!("cannot run peers/install.sh: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("peers/install.sh failed ({status})"))
+    }
+}
+
+/// `cargo run --release -p xtask -- bench peers ...`, without the install
+/// step (already done).
+fn rerun_optimised(root: &Path, args: &[String]) -> ExitCode {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let forwarded = args.iter().filter(|a| a.as_str() != "--install-peers");
+    println!("building xtask optimised to time the solvers");
+    match Command::new(cargo)
+        .current_dir(root)
+        .args([
+            "run",
+            "--quiet",
+            "--release",
+            "--package",
+            "xtask",
+            "--",
+            "bench",
+        ])
+        .args(forwarded)
+        .status()
+    {
+        Ok(status) if status.success() => ExitCode::SUCCESS,
+        Ok(_) => ExitCode::FAILURE,
+        Err(e) => {
+            eprintln!("xtask bench peers: cannot run cargo: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Timed solves per solver and problem: enough to make a median of
+/// sub-millisecond solves, few for the slow large ones.
+fn repeats(n: usize, quick: bool) -> usize {
+    let k = match n {
+        0..=32 => 200,
+        33..=128 => 50,
+        129..=300 => 15,
+        _ => 5,
+    };
+    if quick { (k / 4).max(3) } else { k }
+}
+
+/// Generates the problems, runs ours and every installed peer on each, and
+/// writes the report; returns its path.
+fn compare(setup: &Setup, quick: bool) -> Result<PathBuf, String> {
+    let problems = problem_set::generate(quick)?;
+    let dir = setup.work.join("problems");
+    let mut skipped = Vec::new();
+    let mut installed = Vec::new();
+    for library in LIBRARIES {
+        match setup.probe(library).and_then(|()| setup.build(library)) {
+            Ok(()) => installed.push(library),
+            Err(reason) => {
+                let line = format!(
+                    "skipped: {} not installed ({reason}; run cargo xtask bench --install-peers)",
+                    library.name()
+                );
+                println!("{line}");
+                skipped.push(line);
+            }
+        }
+    }
+    let mut rows = Vec::new();
+    for problem in &problems {
+        let files = problem_set::write(&dir, problem)?;
+        let n = problem.problem.dim();
+        let repeat = repeats(n, quick);
+        println!("{} (n = {n}, K = {repeat})", problem.name);
+        for solver in ours::ALL {
+            rows.push(run_ours(solver, problem, repeat));
+        }
+        for peer in drivers::ALL {
+            if !installed.contains(&peer.library()) {
+                continue;
+            }
+            rows.push(run_peer(setup, peer, problem, &files, repeat));
+        }
+    }
+    let out = setup.root.join("target/bench-report");
+    std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+    let path = out.join("peers.md");
+    let text = report::markdown(&header(&problems, quick), &skipped, &rows);
+    std::fs::write(&path, &text).map_err(|e| format!("{}: {e}", path.display()))?;
+    print!("{text}");
+    Ok(path)
+}
+
+fn run_ours(solver: ours::Ours, problem: &Problem, repeat: usize) -> Row {
+    let outcome = match solver.not_applicable(&problem.problem, problem.symmetric) {
+        Some(reason) => Outcome::NotApplicable(reason.into()),
+        None => {
+            let timed = ours::time(solver, &problem.problem, repeat);
+            Outcome::Ran {
+                seconds: timed.seconds,
+                report: report::certify(&problem.problem, &timed.z),
+                claim: timed.failure.map_or(Claim::Solved, Claim::Failed),
+            }
+        }
+    };
+    Row {
+        problem: problem.name.clone(),
+        n: problem.problem.dim(),
+        solver: solver.name().into(),
+        outcome,
+    }
+}
+
+fn run_peer(
+    setup: &Setup,
+    peer: Peer,
+    problem: &Problem,
+    files: &problem_set::ProblemFiles,
+    repeat: usize,
+) -> Row {
+    let outcome = if peer.needs_symmetric() && !problem.symmetric {
+        Outcome::NotApplicable("M is not symmetric".into())
+    } else {
+        match setup.run(peer, files, repeat, DRIVER_TIMEOUT) {
+            Err(message) => Outcome::Error(message),
+            Ok(line) => match line.status.as_str() {
+                "not_applicable" | "not_installed" => {
+                    Outcome::NotApplicable(line.reason.unwrap_or(line.status))
+                }
+                status => Outcome::Ran {
+                    seconds: line.seconds,
+                    report: report::certify(&problem.problem, &line.z),
+                    claim: match status {
+                        "solved" => Claim::Solved,
+                        "returned" => Claim::Silent,
+                        _ => Claim::Failed(line.reason.unwrap_or_else(|| status.to_string())),
+                    },
+                },
+            },
+        }
+    };
+    Row {
+        problem: problem.name.clone(),
+        n: problem.problem.dim(),
+        solver: peer.name().into(),
+        outcome,
+    }
+}
+
+/// Title, date, machine and the problem list.
+fn header(problems: &[Problem], quick: bool) -> String {
+    let date = Command::new("date")
+        .args(["-u", "+%Y-%m-%d %H:%M UTC"])
+        .output()
+        .ok()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_default();
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|text| {
+            text.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split(':').nth(1))
+                .map(|s| s.trim().to_string())
+        })
+        .unwrap_or_else(|| "unknown CPU".into());
+    let cores = std::thread::available_parallelism().map_or(0, usize::from);
+    let mut text = format!(
+        "# Peer LCP solvers\n\n{date}, {cpu}, {cores} cores{}. Problems (JSON and text in \
+         target/bench-peers/problems/):\n\n",
+        if quick { ", --quick" } else { "" }
+    );
+    for problem in problems {
+        text.push_str(&format!(
+            "- `{}` (n = {}): {}{}\n",
+            problem.name,
+            problem.problem.dim(),
+            problem.family.describe(),
+            problem
+                .note
+                .as_ref()
+                .map_or(String::new(), |note| format!("; {note}"))
+        ));
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn strings(args: &[&str]) -> Vec<String> {
+        args.iter().map(|s| (*s).to_string()).collect()
+    }
+
+    #[test]
+    fn the_hook_takes_only_peer_arguments() {
+        assert!(hook(&strings(&["lcp", "--quick"])).is_none());
+        assert!(hook(&strings(&[])).is_none());
+        // A criterion group with `peers` is refused rather than ignored.
+        assert_eq!(hook(&strings(&["peers", "lcp"])), Some(ExitCode::FAILURE));
+    }
+
+    #[test]
+    fn repeats_shrink_with_size_and_quick() {
+        assert!(repeats(16, false) > repeats(256, false));
+        assert!(repeats(1024, false) >= 3);
+        assert!(repeats(16, true) < repeats(16, false));
+        assert!(repeats(4000, true) >= 3);
+    }
+}

@@ -1,0 +1,105 @@
+//! Our solvers on the peers' problems, timed like the peers: the median of
+//! `K` solve calls after one warm-up, the solve call alone (the timing of
+//! `cargo xtask solve-lcp --repeat K`, which this reuses).
+
+use contact_lcp::LcpProblem;
+
+use crate::solve_lcp::{Choice, Failure, solve};
+
+/// One of our solvers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ours {
+    /// `contact_lcp::Dantzig` (symmetric `M`, plain or box).
+    Dantzig,
+    /// `contact_lcp::Lemke` (plain LCPs).
+    Lemke,
+    /// `contact_lcp::ProjectedGaussSeidel` (any problem).
+    Pgs,
+}
+
+/// Ours, in report order (Dantzig first: it is the yardstick).
+pub const ALL: [Ours; 3] = [Ours::Dantzig, Ours::Lemke, Ours::Pgs];
+
+impl Ours {
+    /// Its name in the report.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Dantzig => "ours_dantzig",
+            Self::Lemke => "ours_lemke",
+            Self::Pgs => "ours_pgs",
+        }
+    }
+
+    /// Why it does not apply to a problem, if it does not.
+    pub fn not_applicable(self, problem: &LcpProblem, symmetric: bool) -> Option<&'static str> {
+        match (self, problem) {
+            (Self::Dantzig, _) if !symmetric => Some("M is not symmetric"),
+            (Self::Lemke, LcpProblem::Box(_)) => Some("bounds or friction coupling"),
+            _ => None,
+        }
+    }
+}
+
+/// The result of timing one of ours: its answer and median time, or the
+/// reason it failed (with its best iterate, if any).
+pub struct Timed {
+    /// The answer (or the best iterate of a failed solve; may be empty).
+    pub z: Vec<f64>,
+    /// Median seconds of the timed calls (of the failing call on failure).
+    pub seconds: f64,
+    /// `None` when solved; the solver's error otherwise.
+    pub failure: Option<String>,
+}
+
+/// Solves `problem` with `solver`, once to warm up and `repeat` timed times.
+pub fn time(solver: Ours, problem: &LcpProblem, repeat: usize) -> Timed {
+    let choice = match solver {
+        Ours::Dantzig => Choice::Dantzig,
+        Ours::Lemke => Choice::Lemke,
+        Ours::Pgs => Choice::Pgs,
+    };
+    match solve(problem, choice, repeat) {
+        Ok(line) => Timed {
+            z: line.z,
+            seconds: line.seconds,
+            failure: None,
+        },
+        Err(Failure::Solver { line, reason }) => Timed {
+            z: line.z,
+            seconds: line.seconds,
+            failure: Some(reason),
+        },
+        Err(Failure::Input(reason)) => Timed {
+            z: Vec::new(),
+            seconds: 0.0,
+            failure: Some(reason),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use contact_lcp::{Lcp, verify_z};
+
+    #[test]
+    fn each_applicable_solver_solves_a_small_lcp() {
+        // w = M z + q with the closed form z = (4/3, 7/3) of
+        // examples/lcp/two_contacts.json.
+        let lcp = Lcp::from_row_major(2, &[2.0, 1.0, 1.0, 2.0], &[-5.0, -6.0]).unwrap();
+        let problem = LcpProblem::Plain(lcp.clone());
+        for solver in ALL {
+            assert_eq!(solver.not_applicable(&problem, true), None);
+            let timed = time(solver, &problem, 3);
+            assert_eq!(timed.failure, None, "{}", solver.name());
+            assert!(
+                verify_z(&lcp, &timed.z).is_solution(1e-7),
+                "{}",
+                solver.name()
+            );
+            assert!((timed.z[0] - 4.0 / 3.0).abs() < 1e-7 && (timed.z[1] - 7.0 / 3.0).abs() < 1e-7);
+            assert!(timed.seconds >= 0.0);
+        }
+        assert!(Ours::Dantzig.not_applicable(&problem, false).is_some());
+    }
+}

@@ -1,0 +1,255 @@
+//! The problems every solver of `cargo xtask bench peers` solves: generated
+//! deterministically (same seeds and scenes in every run), written as JSON in
+//! our file format (`docs/lcp-file-format.md`) and, for the C++ drivers, in
+//! the plain-text form of [`text_format`](super::text_format) beside it.
+
+use std::path::{Path, PathBuf};
+
+use contact_benches::{box_stack_lcp, random_positive_definite};
+use contact_lcp::faer::Mat;
+use contact_lcp::{BoxBounds, BoxLcp, Coupling, Lcp, LcpProblem, ProblemFile};
+use contact_sim::scenes::{BoxStack, box_stack};
+use contact_sim::{FixedStepParams, FixedStepper, Formulation, TimeSteppingParams};
+
+use super::text_format;
+
+/// One generated problem.
+pub struct Problem {
+    /// File stem, e.g. `spd_64`.
+    pub name: String,
+    /// What it is, for the report.
+    pub family: Family,
+    /// The problem itself.
+    pub problem: LcpProblem,
+    /// Whether `M` is symmetric to Dantzig's tolerance (the Dantzig solvers,
+    /// ours and the peers', need it).
+    pub symmetric: bool,
+    /// Anything unusual about how it was made, for the report.
+    pub note: Option<String>,
+}
+
+/// The kinds of problem in the set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Family {
+    /// `M = A A'/n + I/10` (the criterion benches' generator).
+    RandomSpd,
+    /// Anitescu-Potra LCP of a settled box stack: non-symmetric, singular.
+    AnitescuPotra,
+    /// The normal rows of the box-friction problem of a settled stack:
+    /// frictionless contact, symmetric positive semidefinite, singular
+    /// (four contacts per face, three independent normal directions).
+    NormalContact,
+    /// The box-friction problem of a settled stack: friction rows in
+    /// `[-mu z_n, mu z_n]` (ODE's and Bullet's model), symmetric PSD.
+    FrictionBox,
+}
+
+impl Family {
+    /// A short description for the report.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Self::RandomSpd => "random SPD, M = A A'/n + I/10",
+            Self::AnitescuPotra => "Anitescu-Potra LCP of a box stack (non-symmetric, singular)",
+            Self::NormalContact => "frictionless contact LCP of a box stack (PSD, singular)",
+            Self::FrictionBox => "box-friction LCP of a box stack (PSD, singular, coupled bounds)",
+        }
+    }
+}
+
+/// Steps a stack takes before its problem is taken (the stack has landed
+/// and carries its weight).
+const SETTLE_STEPS: usize = 10;
+
+/// The problem set; `quick` keeps the small problems only.
+///
+/// # Errors
+/// If a scene fails to build or step (a bug, reported rather than panicking).
+pub fn generate(quick: bool) -> Result<Vec<Problem>, String> {
+    let spd_sizes: &[usize] = if quick {
+        &[16, 64]
+    } else {
+        &[16, 64, 256, 1024]
+    };
+    let ap_boxes: &[usize] = if quick { &[1, 3] } else { &[1, 3, 11] };
+    let stack_boxes: &[usize] = if quick { &[5] } else { &[5, 20, 50] };
+    let mut set = Vec::new();
+    for &n in spd_sizes {
+        // The seed of benches/benches/lcp.rs, so the sizes match its groups.
+        let (m, q) = random_positive_definite(n, 0x5EED + n as u64);
+        set.push(plain(format!("spd_{n}"), Family::RandomSpd, m, q)?);
+    }
+    for &boxes in ap_boxes {
+        let (m, q) = box_stack_lcp(boxes);
+        set.push(plain(
+            format!("ap_stack_{boxes}"),
+            Family::AnitescuPotra,
+            m,
+            q,
+        )?);
+    }
+    for &boxes in stack_boxes {
+        let (normal, friction) = friction_stack(boxes)?;
+        set.push(normal);
+        set.push(friction);
+    }
+    Ok(set)
+}
+
+fn plain(name: String, family: Family, m: Mat<f64>, q: Vec<f64>) -> Result<Problem, String> {
+    let lcp = Lcp::new(m, q).map_err(|e| format!("{name}: {e}"))?;
+    let symmetric = is_symmetric(&lcp);
+    Ok(Problem {
+        name,
+        family,
+        problem: LcpProblem::Plain(lcp),
+        symmetric,
+        note: None,
+    })
+}
+
+/// The frictionless and the box-friction problem of a stack of `boxes`
+/// default cubes after [`SETTLE_STEPS`] steps of the box-friction stepper
+/// (`contact_dynamics::Formulation::BoxFriction`: normal rows first, then
+/// two friction rows per contact).
+fn friction_stack(boxes: usize) -> Result<(Problem, Problem), String> {
+    let stack = BoxStack {
+        count: boxes,
+        ..BoxStack::default()
+    };
+    let mut world = box_stack(&stack).map_err(|e| e.to_string())?;
+    let mut stepper = FixedStepper::new(FixedStepParams {
+        dynamics: TimeSteppingParams {
+            formulation: Formulation::BoxFriction,
+            ..TimeSteppingParams::default()
+        },
+        ..FixedStepParams::default()
+    })
+    .map_err(|e| e.to_string())?;
+    let mut note = None;
+    for step in 1..=SETTLE_STEPS {
+        // A step whose solve fails still leaves its assembled problem: a
+        // problem our solvers find hard is worth comparing, so it is taken.
+        if let Err(e) = stepper.step(&mut world) {
+            note = Some(format!(
+                "the problem of step {step}, where our stepper failed: {e}"
+            ));
+            break;
+        }
+    }
+    let (m, q) = stepper.last_problem();
+    let n = q.len();
+    let contacts = n / 3;
+    if contacts == 0 || n != 3 * contacts {
+        return Err(format!(
+            "stack of {boxes}: box-friction problem has {n} rows, expected 3 per contact"
+        ));
+    }
+    let normal_m = Mat::from_fn(contacts, contacts, |i, j| m[(i, j)]);
+    let mut normal = plain(
+        format!("normal_stack_{boxes}"),
+        Family::NormalContact,
+        normal_m,
+        q[..contacts].to_vec(),
+    )?;
+    normal.note.clone_from(&note);
+    let mut lo = vec![0.0; n];
+    let mut hi = vec![f64::INFINITY; n];
+    let mut couplings = Vec::with_capacity(2 * contacts);
+    for c in 0..contacts {
+        for d in 0..2 {
+            let row = contacts + 2 * c + d;
+            // Placeholders: a coupled row's bounds follow mu * z_normal.
+            (lo[row], hi[row]) = (f64::NEG_INFINITY, f64::INFINITY);
+            couplings.push(Coupling {
+                row,
+                normal_row: c,
+                mu: stack.friction,
+            });
+        }
+    }
+    let name = format!("friction_stack_{boxes}");
+    let lcp = Lcp::new(m.to_owned(), q.to_vec()).map_err(|e| format!("{name}: {e}"))?;
+    let symmetric = is_symmetric(&lcp);
+    let bounds = BoxBounds::new(lo, hi, couplings).map_err(|e| format!("{name}: {e}"))?;
+    let problem = BoxLcp::with_bounds(lcp, bounds).map_err(|e| format!("{name}: {e}"))?;
+    let friction = Problem {
+        name,
+        family: Family::FrictionBox,
+        problem: LcpProblem::Box(problem),
+        symmetric,
+        note,
+    };
+    Ok((normal, friction))
+}
+
+/// Symmetric to `contact_lcp::Dantzig`'s tolerance: `|m_ij - m_ji| <= 1e-12
+/// max |m|`.
+fn is_symmetric(lcp: &Lcp) -> bool {
+    let m = lcp.m();
+    let n = lcp.dim();
+    let norm = (0..n)
+        .flat_map(|i| (0..n).map(move |j| (i, j)))
+        .fold(0.0_f64, |acc, (i, j)| acc.max(m[(i, j)].abs()));
+    (0..n).all(|i| (0..i).all(|j| (m[(i, j)] - m[(j, i)]).abs() <= 1e-12 * norm))
+}
+
+/// The paths of one problem's files.
+pub struct ProblemFiles {
+    /// Our JSON format (Siconos, Drake and our own solvers read it).
+    pub json: PathBuf,
+    /// The plain-text form the C++ drivers read.
+    pub text: PathBuf,
+}
+
+/// Writes `problem` as `<dir>/<name>.json` and `<dir>/<name>.txt`.
+///
+/// # Errors
+/// An I/O or serialisation error, naming the file.
+pub fn write(dir: &Path, problem: &Problem) -> Result<ProblemFiles, String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let json = dir.join(format!("{}.json", problem.name));
+    let text = dir.join(format!("{}.txt", problem.name));
+    let file = ProblemFile::from_problem(&problem.problem);
+    let encoded = serde_json::to_string(&file).map_err(|e| format!("{}: {e}", json.display()))?;
+    std::fs::write(&json, encoded).map_err(|e| format!("{}: {e}", json.display()))?;
+    std::fs::write(&text, text_format::write(&problem.problem))
+        .map_err(|e| format!("{}: {e}", text.display()))?;
+    Ok(ProblemFiles { json, text })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_files_read_back_as_the_written_problem() {
+        let dir = std::env::temp_dir().join(format!("xtask-peers-{}", std::process::id()));
+        let (m, q) = random_positive_definite(5, 7);
+        let problem = plain("spd_5".into(), Family::RandomSpd, m, q).unwrap();
+        assert!(problem.symmetric, "A A'/n + I/10 is symmetric");
+        let files = write(&dir, &problem).unwrap();
+        let back = crate::solve_lcp::load(&files.json).unwrap();
+        let (LcpProblem::Plain(a), LcpProblem::Plain(b)) = (&problem.problem, &back) else {
+            panic!("a plain LCP reads back as a plain LCP");
+        };
+        // serde_json writes the shortest round-trip form but, without its
+        // `float_roundtrip` feature, may read it back one ulp off; Python's
+        // json (Siconos, Drake) and the text form (C++) read it exactly.
+        let close = |x: f64, y: f64| (x - y).abs() <= 2.0 * f64::EPSILON * x.abs().max(y.abs());
+        for i in 0..5 {
+            assert!(close(a.q()[i], b.q()[i]), "q[{i}]");
+            for j in 0..5 {
+                assert!(close(a.m()[(i, j)], b.m()[(i, j)]), "M[{i}][{j}]");
+            }
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn symmetry_test_rejects_a_non_symmetric_matrix() {
+        let lcp = Lcp::from_row_major(2, &[1.0, 0.5, 0.4, 1.0], &[0.0, 0.0]).unwrap();
+        assert!(!is_symmetric(&lcp));
+        let lcp = Lcp::from_row_major(2, &[1.0, 0.5, 0.5, 1.0], &[0.0, 0.0]).unwrap();
+        assert!(is_symmetric(&lcp));
+    }
+}

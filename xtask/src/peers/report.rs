@@ -1,0 +1,282 @@
+//! Judging every answer with our certificate and writing the table of
+//! `target/bench-report/peers.md`.
+
+use std::fmt::Write;
+
+use contact_lcp::{LcpProblem, VerifyReport, verify_box_z, verify_z};
+
+/// The largest scaled error (`VerifyReport::scaled_max`) of an answer
+/// counted as correct. Looser than our solvers' own 1e-9 so that iterative
+/// solvers stopping at a 1e-8 residual pass; a wrong active set is off by
+/// orders of magnitude more.
+pub const TOLERANCE: f64 = 1e-6;
+
+/// What a solver said about its own answer.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Claim {
+    /// It reported success.
+    Solved,
+    /// It returned without a verdict (ODE's `dxSolveLCP` has none).
+    Silent,
+    /// It reported failure, with its reason.
+    Failed(String),
+}
+
+/// One solver on one problem.
+#[derive(Clone, Debug)]
+pub struct Row {
+    /// Problem name.
+    pub problem: String,
+    /// Its size.
+    pub n: usize,
+    /// Solver name.
+    pub solver: String,
+    /// What happened.
+    pub outcome: Outcome,
+}
+
+/// What happened when a solver met a problem.
+#[derive(Clone, Debug)]
+pub enum Outcome {
+    /// It ran: median seconds, its claim, and our certificate of its answer.
+    Ran {
+        /// Median seconds of the timed solve calls.
+        seconds: f64,
+        /// Its own verdict.
+        claim: Claim,
+        /// `verify` / `verify_box` of its `z` (with `w = M z + q`).
+        report: VerifyReport,
+    },
+    /// The problem is outside what the solver handles.
+    NotApplicable(String),
+    /// The driver failed (crash, timeout, unreadable output).
+    Error(String),
+}
+
+/// Certifies `z` for `problem` (our `verify` for plain LCPs, `verify_box`
+/// for bounded and coupled ones); infinite errors for a wrong length or a
+/// non-finite entry.
+pub fn certify(problem: &LcpProblem, z: &[f64]) -> VerifyReport {
+    match problem {
+        LcpProblem::Plain(lcp) => verify_z(lcp, z),
+        LcpProblem::Box(p) => verify_box_z(p, z),
+    }
+}
+
+/// The verdict column.
+pub fn verdict(claim: &Claim, report: &VerifyReport) -> &'static str {
+    let correct = report.is_solution(TOLERANCE);
+    match (claim, correct) {
+        (Claim::Failed(_), _) => "failed (reported)",
+        (_, true) => "ok",
+        (Claim::Solved, false) => "WRONG, reported solved",
+        (Claim::Silent, false) => "WRONG, no report",
+    }
+}
+
+/// A time with a unit that keeps three significant digits readable.
+pub fn seconds(s: f64) -> String {
+    if !s.is_finite() {
+        "-".into()
+    } else if s < 1e-3 {
+        format!("{:.2} us", s * 1e6)
+    } else if s < 1.0 {
+        format!("{:.3} ms", s * 1e3)
+    } else {
+        format!("{s:.3} s")
+    }
+}
+
+fn scientific(x: f64) -> String {
+    if x.is_finite() {
+        format!("{x:.1e}")
+    } else {
+        "inf".into()
+    }
+}
+
+/// The yardstick time of a problem: our Dantzig's, or our Lemke's where
+/// Dantzig does not apply (non-symmetric problems); `None` when neither
+/// solved it correctly.
+fn yardstick(rows: &[Row], problem: &str) -> Option<(f64, &'static str)> {
+    for (name, label) in [("ours_dantzig", "D"), ("ours_lemke", "L")] {
+        let found = rows
+            .iter()
+            .find(|r| r.problem == problem && r.solver == name);
+        if let Some(Row {
+            outcome:
+                Outcome::Ran {
+                    seconds,
+                    claim,
+                    report,
+                },
+            ..
+        }) = found
+        {
+            if verdict(claim, report) == "ok" && *seconds > 0.0 {
+                return Some((*seconds, label));
+            }
+        }
+    }
+    None
+}
+
+/// The Markdown report: a header, the skipped peers, one table row per
+/// solver that ran, then the not-applicable pairs.
+pub fn markdown(header: &str, skipped: &[String], rows: &[Row]) -> String {
+    let mut out = String::new();
+    // Writing to a String cannot fail.
+    let _ = writeln!(out, "{header}");
+    for line in skipped {
+        let _ = writeln!(out, "- {line}");
+    }
+    if !skipped.is_empty() {
+        let _ = writeln!(out);
+    }
+    let _ = writeln!(
+        out,
+        "Times are medians of K solve calls after one warm-up, measured in this run. \
+         `/ ours` is the time over our Dantzig's on the same problem (D), or over our \
+         Lemke's where Dantzig does not apply (L). `residual` is the scaled natural \
+         residual and `max error` the largest scaled error of our `verify` (plain) or \
+         `verify_box` (bounded, coupled) on the solver's z; `ok` means max error <= {TOLERANCE:e}.\n"
+    );
+    let _ = writeln!(
+        out,
+        "| problem | n | solver | median time | / ours | residual | max error | verdict |"
+    );
+    let _ = writeln!(
+        out,
+        "| --- | ---: | --- | ---: | ---: | ---: | ---: | --- |"
+    );
+    let mut not_applicable: Vec<String> = Vec::new();
+    for row in rows {
+        match &row.outcome {
+            Outcome::Ran {
+                seconds: s,
+                claim,
+                report,
+            } => {
+                let ratio = yardstick(rows, &row.problem).map_or("-".into(), |(base, label)| {
+                    format!("{:.2} {label}", s / base)
+                });
+                let mut verdict = verdict(claim, report).to_string();
+                if let Claim::Failed(reason) = claim {
+                    let _ = write!(verdict, ": {}", reason.replace('|', "/"));
+                }
+                let _ = writeln!(
+                    out,
+                    "| {} | {} | {} | {} | {} | {} | {} | {} |",
+                    row.problem,
+                    row.n,
+                    row.solver,
+                    seconds(*s),
+                    ratio,
+                    scientific(report.scaled_natural_residual()),
+                    scientific(report.scaled_max()),
+                    verdict
+                );
+            }
+            Outcome::Error(message) => {
+                let _ = writeln!(
+                    out,
+                    "| {} | {} | {} | - | - | - | - | error: {} |",
+                    row.problem,
+                    row.n,
+                    row.solver,
+                    message.replace('|', "/")
+                );
+            }
+            Outcome::NotApplicable(reason) => {
+                let entry = format!("{}: {reason}", row.solver);
+                if !not_applicable.contains(&entry) {
+                    not_applicable.push(entry);
+                }
+            }
+        }
+    }
+    if !not_applicable.is_empty() {
+        let _ = writeln!(out, "\nNot run where not applicable:");
+        for entry in not_applicable {
+            let _ = writeln!(out, "- {entry}");
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use contact_lcp::Lcp;
+
+    fn ran(problem: &str, solver: &str, seconds: f64, claim: Claim, z: &[f64]) -> Row {
+        let lcp = Lcp::from_row_major(2, &[2.0, 1.0, 1.0, 2.0], &[-5.0, -6.0]).unwrap();
+        let report = certify(&LcpProblem::Plain(lcp), z);
+        Row {
+            problem: problem.into(),
+            n: 2,
+            solver: solver.into(),
+            outcome: Outcome::Ran {
+                seconds,
+                claim,
+                report,
+            },
+        }
+    }
+
+    #[test]
+    fn verdicts_follow_the_certificate_not_the_claim() {
+        // z = (4/3, 7/3) solves it (w = 0); z = (0, 3) has w_0 = -2 < 0.
+        let right = [4.0 / 3.0, 7.0 / 3.0];
+        let wrong = [0.0, 3.0];
+        let cases = [
+            (Claim::Solved, &right, "ok"),
+            (Claim::Silent, &right, "ok"),
+            (Claim::Solved, &wrong, "WRONG, reported solved"),
+            (Claim::Silent, &wrong, "WRONG, no report"),
+            (Claim::Failed("x".into()), &wrong, "failed (reported)"),
+        ];
+        for (claim, z, expected) in cases {
+            let Outcome::Ran { claim, report, .. } = ran("p", "s", 1.0, claim, z).outcome else {
+                unreachable!()
+            };
+            assert_eq!(verdict(&claim, &report), expected);
+        }
+        let lcp = Lcp::from_row_major(2, &[2.0, 1.0, 1.0, 2.0], &[-5.0, -6.0]).unwrap();
+        let short = certify(&LcpProblem::Plain(lcp), &[1.0]);
+        assert!(!short.is_solution(TOLERANCE), "a wrong length never passes");
+    }
+
+    #[test]
+    fn ratios_are_to_our_dantzig_and_skips_are_listed() {
+        let right = [4.0 / 3.0, 7.0 / 3.0];
+        let rows = vec![
+            ran("p", "ours_dantzig", 2e-6, Claim::Solved, &right),
+            ran("p", "ode_dantzig", 1e-6, Claim::Silent, &right),
+            Row {
+                problem: "p".into(),
+                n: 2,
+                solver: "siconos_enum".into(),
+                outcome: Outcome::NotApplicable("n > 16".into()),
+            },
+        ];
+        let text = markdown("# Peers", &["skipped: drake not installed".into()], &rows);
+        assert!(text.contains("- skipped: drake not installed"));
+        assert!(
+            text.contains("| p | 2 | ode_dantzig | 1.00 us | 0.50 D |"),
+            "{text}"
+        );
+        assert!(
+            text.contains("| p | 2 | ours_dantzig | 2.00 us | 1.00 D |"),
+            "{text}"
+        );
+        assert!(text.contains("- siconos_enum: n > 16"));
+    }
+
+    #[test]
+    fn times_get_readable_units() {
+        assert_eq!(seconds(1.8e-4), "180.00 us");
+        assert_eq!(seconds(0.027), "27.000 ms");
+        assert_eq!(seconds(1.5), "1.500 s");
+    }
+}
