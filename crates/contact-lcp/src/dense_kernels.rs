@@ -44,8 +44,10 @@ pub(crate) fn axpy(alpha: f64, x: &[f64], y: &mut [f64]) {
 }
 
 /// Solves `L y = b` in place, with `L` the leading `k x k` lower triangle of
-/// the column-major buffer `l` (leading dimension `ld`), `k = b.len()`.
-pub(crate) fn solve_lower_in_place(l: &[f64], ld: usize, b: &mut [f64]) {
+/// the column-major buffer `l` (leading dimension `ld`), `k = b.len()`, and
+/// `inv_diag[c] = 1 / L_cc` (a multiply instead of a division keeps the
+/// substitution's serial dependency chain short on small sizes).
+pub(crate) fn solve_lower_in_place(l: &[f64], ld: usize, inv_diag: &[f64], b: &mut [f64]) {
     let k = b.len();
     if k == 0 {
         return;
@@ -56,14 +58,19 @@ pub(crate) fn solve_lower_in_place(l: &[f64], ld: usize, b: &mut [f64]) {
         return;
     }
     for c in 0..k {
-        let x = b[c] / l[c * ld + c];
+        let x = b[c] * inv_diag[c];
         b[c] = x;
         axpy(-x, &l[c * ld + c + 1..c * ld + k], &mut b[c + 1..]);
     }
 }
 
 /// Solves `L' x = y` in place (same storage as [`solve_lower_in_place`]).
-pub(crate) fn solve_lower_transpose_in_place(l: &[f64], ld: usize, b: &mut [f64]) {
+pub(crate) fn solve_lower_transpose_in_place(
+    l: &[f64],
+    ld: usize,
+    inv_diag: &[f64],
+    b: &mut [f64],
+) {
     let k = b.len();
     if k == 0 {
         return;
@@ -80,7 +87,7 @@ pub(crate) fn solve_lower_transpose_in_place(l: &[f64], ld: usize, b: &mut [f64]
     for c in (0..k).rev() {
         let (head, tail) = b.split_at_mut(c + 1);
         let s = dot(&l[c * ld + c + 1..c * ld + k], tail);
-        head[c] = (head[c] - s) / l[c * ld + c];
+        head[c] = (head[c] - s) * inv_diag[c];
     }
 }
 
@@ -149,14 +156,15 @@ mod tests {
             let ld = k + 3;
             let l = factor(k, ld);
             let b: Vec<f64> = (0..k).map(|i| (i as f64 * 0.37).sin()).collect();
+            let inv: Vec<f64> = (0..k).map(|c| 1.0 / l[c * ld + c]).collect();
             let mut y = b.clone();
-            solve_lower_in_place(&l, ld, &mut y);
+            solve_lower_in_place(&l, ld, &inv, &mut y);
             for r in 0..k {
                 let ly: f64 = (0..=r).map(|c| l[c * ld + r] * y[c]).sum();
                 assert!((ly - b[r]).abs() < 1e-12, "k = {k}, L y row {r}");
             }
             let mut x = b.clone();
-            solve_lower_transpose_in_place(&l, ld, &mut x);
+            solve_lower_transpose_in_place(&l, ld, &inv, &mut x);
             for r in 0..k {
                 let ltx: f64 = (r..k).map(|c| l[r * ld + c] * x[c]).sum();
                 assert!((ltx - b[r]).abs() < 1e-12, "k = {k}, L' x row {r}");

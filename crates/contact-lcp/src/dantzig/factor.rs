@@ -39,6 +39,8 @@ pub(crate) struct Factor {
     ld: usize,
     /// `L`, column-major with leading dimension `ld`.
     l: Vec<f64>,
+    /// `1 / L_cc` for every position of C.
+    inv_diag: Vec<f64>,
     /// Scratch for the new row of an append.
     row: Vec<f64>,
     /// Scratch of `factor_block`: the rows it was asked to factor.
@@ -58,6 +60,7 @@ impl Factor {
         }
         if self.row.len() < n {
             self.row.resize(n, 0.0);
+            self.inv_diag.resize(n, 0.0);
         }
         self.idx.clear();
     }
@@ -77,7 +80,7 @@ impl Factor {
         for (x, &r) in row[..k].iter_mut().zip(&self.idx) {
             *x = col[r];
         }
-        solve_lower_in_place(&self.l, self.ld, &mut row[..k]);
+        solve_lower_in_place(&self.l, self.ld, &self.inv_diag, &mut row[..k]);
         let ok = self.try_append_solved(i, col[i], &row[..k], tol);
         self.row = row;
         ok
@@ -95,7 +98,9 @@ impl Factor {
         for (c, &x) in l.iter().enumerate() {
             self.l[c * ld + k] = x;
         }
-        self.l[k * ld + k] = d2.sqrt();
+        let d = d2.sqrt();
+        self.l[k * ld + k] = d;
+        self.inv_diag[k] = 1.0 / d;
         self.idx.push(i);
         true
     }
@@ -139,6 +144,9 @@ impl Factor {
             Default::default(),
         );
         if factored.is_ok() && (0..k).all(|c| self.l[c * ld + c].powi(2) > tol) {
+            for c in 0..k {
+                self.inv_diag[c] = 1.0 / self.l[c * ld + c];
+            }
             return;
         }
         let mut wanted = std::mem::take(&mut self.pending);
@@ -168,10 +176,11 @@ impl Factor {
             }
             let r = ljj.hypot(xj);
             let c = r / ljj;
+            let inv_c = ljj / r;
             let sn = xj / ljj;
             col[0] = r;
             for (lij, xi) in col[1..].iter_mut().zip(&mut x[1..]) {
-                let v = (*lij + sn * *xi) / c;
+                let v = (*lij + sn * *xi) * inv_c;
                 *xi = c * *xi - sn * v;
                 *lij = v;
             }
@@ -184,18 +193,19 @@ impl Factor {
         for c in p + 1..k {
             self.l
                 .copy_within(c * ld + c..c * ld + k, (c - 1) * ld + (c - 1));
+            self.inv_diag[c - 1] = 1.0 / self.l[(c - 1) * ld + (c - 1)];
         }
         self.idx.remove(p);
     }
 
     /// Solves `L y = b` in place (`b.len() == self.len()`).
     pub(crate) fn forward_in_place(&self, b: &mut [f64]) {
-        solve_lower_in_place(&self.l, self.ld, b);
+        solve_lower_in_place(&self.l, self.ld, &self.inv_diag, b);
     }
 
     /// Solves `L' x = y` in place (`b.len() == self.len()`).
     pub(crate) fn backward_in_place(&self, b: &mut [f64]) {
-        solve_lower_transpose_in_place(&self.l, self.ld, b);
+        solve_lower_transpose_in_place(&self.l, self.ld, &self.inv_diag, b);
     }
 
     /// Solves `M_CC x = b` in place (`b.len() == self.len()`).
