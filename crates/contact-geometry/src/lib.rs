@@ -9,9 +9,10 @@
 //! constraints at the polygon's vertices hold the whole face), so the
 //! generators here never truncate or deduplicate beyond what geometry implies.
 //!
-//! Shapes are cuboids, static half-spaces and [`ConvexPolytope`]s (hulls of
-//! point clouds, with their faces, edges and adjacency, and their mass
-//! properties). [`ManifoldGenerator::separating_plane`] gives the plane
+//! Shapes are cuboids, spheres, static half-spaces and [`ConvexPolytope`]s
+//! (hulls of point clouds, with their faces, edges and adjacency, and their
+//! mass properties). A sphere against anything reduces to the closest
+//! point to its centre, and touches at one point. [`ManifoldGenerator::separating_plane`] gives the plane
 //! separating two touching polytopes and whether the contact fixes it
 //! (Drumwright 2016, sec. 3.0.2). Parry (`parry3d-f64`) computes the
 //! triangulated convex hulls; the topology, the separating-axis tests, the

@@ -63,7 +63,7 @@ fn vertices(shape: &Shape) -> Vec<DVec3> {
             .unwrap()
             .vertices()
             .to_vec(),
-        Shape::HalfSpace { .. } => unreachable!("bounded shapes only"),
+        Shape::HalfSpace { .. } | Shape::Sphere { .. } => unreachable!("polytopes only"),
     }
 }
 

@@ -19,7 +19,7 @@ fn polytope_vertices(shape: &Shape, pose: &Pose) -> Vec<DVec3> {
     let p = match shape {
         Shape::Polytope(p) => (**p).clone(),
         Shape::Cuboid { half_extents } => ConvexPolytope::from_box(*half_extents).unwrap(),
-        Shape::HalfSpace { .. } => unreachable!("no half-spaces here"),
+        Shape::HalfSpace { .. } | Shape::Sphere { .. } => unreachable!("polytopes only"),
     };
     p.vertices()
         .iter()

@@ -7,6 +7,7 @@ mod polytope_polytope;
 mod polytope_sat;
 mod proximity;
 mod separating_plane;
+mod sphere;
 
 pub use proximity::Proximity;
 pub use separating_plane::{ContactKind, SeparatingPlane};
@@ -40,6 +41,10 @@ impl ManifoldGenerator {
     /// `margin` (m). The normal points from `a` to `b`. `out` is left empty
     /// when the shapes are farther apart than the margin.
     ///
+    /// A sphere gives one point (the closest points of the pair), with
+    /// the normal along the line from the other shape's closest point to
+    /// the sphere's centre.
+    ///
     /// # Errors
     /// [`GeometryError::NonFinitePose`], [`GeometryError::InvalidMargin`],
     /// or [`GeometryError::UnsupportedPair`] for two half-spaces.
@@ -55,6 +60,16 @@ impl ManifoldGenerator {
         out.clear();
         check_query(pose_a, pose_b, margin)?;
         match (a, b) {
+            (_, Shape::Sphere { radius }) => {
+                let tolerance = feature_tolerance(a, *radius);
+                let p = self.sphere(a, pose_a, pose_b.translation, *radius, tolerance)?;
+                sphere::manifold(&p, margin, out);
+            }
+            (Shape::Sphere { radius }, _) => {
+                let tolerance = feature_tolerance(b, *radius);
+                let p = self.sphere(b, pose_b, pose_a.translation, *radius, tolerance)?;
+                sphere::manifold(&p.flipped(), margin, out);
+            }
             (Shape::Cuboid { half_extents: ha }, Shape::Cuboid { half_extents: hb }) => {
                 cuboid_cuboid::manifold(*ha, pose_a, *hb, pose_b, margin, out);
             }
@@ -118,10 +133,18 @@ impl ManifoldGenerator {
     /// is unique (Drumwright 2016, sec. 3.0.1-3.0.2). `None` when the
     /// shapes are farther apart, or overlap deeper, than `tolerance`.
     ///
+    /// When either shape is a sphere (against anything, a half-space
+    /// included) the plane is the sphere's tangent plane at the contact
+    /// point, through the midpoint of the two closest points, and its
+    /// kind is [`ContactKind::SphereTangent`]: a plane separating a ball
+    /// from a shape it touches must be tangent to the ball there, so it is
+    /// unique whatever feature of the other shape touches.
+    ///
     /// # Errors
     /// [`GeometryError::NonFinitePose`]; [`GeometryError::InvalidMargin`]
     /// when `tolerance` is negative or not finite;
-    /// [`GeometryError::UnsupportedPair`] when a shape is a half-space.
+    /// [`GeometryError::UnsupportedPair`] when a shape is a half-space and
+    /// the other is not a sphere.
     pub fn separating_plane(
         &mut self,
         a: &Shape,
@@ -131,6 +154,10 @@ impl ManifoldGenerator {
         tolerance: f64,
     ) -> Result<Option<SeparatingPlane>, GeometryError> {
         check_query(pose_a, pose_b, tolerance)?;
+        if matches!(a, Shape::Sphere { .. }) || matches!(b, Shape::Sphere { .. }) {
+            let p = self.proximity(a, pose_a, b, pose_b, tolerance)?;
+            return Ok(separating_plane::tangent_plane(&p, tolerance));
+        }
         let unsupported = GeometryError::UnsupportedPair {
             first: a.kind(),
             second: b.kind(),
@@ -156,7 +183,19 @@ fn as_polytope(
     match shape {
         Shape::Cuboid { half_extents } => Some(box_polytope(cache, *half_extents)),
         Shape::Polytope(p) => Some(Ok(Arc::clone(p))),
-        Shape::HalfSpace { .. } => None,
+        Shape::HalfSpace { .. } | Shape::Sphere { .. } => None,
+    }
+}
+
+/// The tolerance deciding the closest feature of `other` against a
+/// sphere of `radius`: 1e-9 of the pair's size (see
+/// [`ManifoldGenerator::proximity`]).
+fn feature_tolerance(other: &Shape, radius: f64) -> f64 {
+    let size = other.bounding_radius();
+    1e-9 * if size.is_finite() {
+        size.max(radius)
+    } else {
+        radius
     }
 }
 

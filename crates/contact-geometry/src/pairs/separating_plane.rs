@@ -25,6 +25,7 @@
 
 use glam::DVec3;
 
+use super::Proximity;
 use super::polytope_polytope::Scratch;
 use super::polytope_sat::{axes_near, separating_axis};
 use crate::ConvexPolytope;
@@ -52,6 +53,10 @@ pub enum ContactKind {
         /// Whether the two edges cross (are not parallel).
         crossing: bool,
     },
+    /// A sphere touching the other shape (any feature of it, or another
+    /// sphere) at one point: the plane is the sphere's tangent plane
+    /// there, so it is unique. Not one of Drumwright's polytope cases.
+    SphereTangent,
 }
 
 impl ContactKind {
@@ -60,7 +65,7 @@ impl ContactKind {
     #[must_use]
     pub fn is_unique(self) -> bool {
         match self {
-            Self::VertexFace | Self::EdgeFace | Self::FaceFace => true,
+            Self::VertexFace | Self::EdgeFace | Self::FaceFace | Self::SphereTangent => true,
             Self::EdgeEdge { crossing } => crossing,
             Self::VertexVertex | Self::VertexEdge => false,
         }
@@ -174,6 +179,23 @@ pub(super) fn separating_plane(
         offset,
         separation,
         kind,
+    })
+}
+
+/// The plane tangent to a sphere at its contact, from the pair's
+/// proximity (the sphere may be either shape): normal from the first shape
+/// to the second, offset midway between the closest points. `None` when
+/// the distance is not within `tolerance` of zero.
+pub(super) fn tangent_plane(proximity: &Proximity, tolerance: f64) -> Option<SeparatingPlane> {
+    if proximity.distance.abs() > tolerance {
+        return None;
+    }
+    let n = proximity.normal;
+    Some(SeparatingPlane {
+        normal: n,
+        offset: 0.5 * n.dot(proximity.point_a + proximity.point_b),
+        separation: proximity.distance,
+        kind: ContactKind::SphereTangent,
     })
 }
 
