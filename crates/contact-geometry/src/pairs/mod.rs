@@ -138,13 +138,15 @@ impl ManifoldGenerator {
     /// point, through the midpoint of the two closest points, and its
     /// kind is [`ContactKind::SphereTangent`]: a plane separating a ball
     /// from a shape it touches must be tangent to the ball there, so it is
-    /// unique whatever feature of the other shape touches.
+    /// unique whatever feature of the other shape touches. A half-space
+    /// against a cuboid or polytope gives its boundary plane, the kind
+    /// read from the other shape's vertices on it (a vertex, an edge or a
+    /// face against the boundary face).
     ///
     /// # Errors
     /// [`GeometryError::NonFinitePose`]; [`GeometryError::InvalidMargin`]
     /// when `tolerance` is negative or not finite;
-    /// [`GeometryError::UnsupportedPair`] when a shape is a half-space and
-    /// the other is not a sphere.
+    /// [`GeometryError::UnsupportedPair`] for two half-spaces.
     pub fn separating_plane(
         &mut self,
         a: &Shape,
@@ -157,6 +159,41 @@ impl ManifoldGenerator {
         if matches!(a, Shape::Sphere { .. }) || matches!(b, Shape::Sphere { .. }) {
             let p = self.proximity(a, pose_a, b, pose_b, tolerance)?;
             return Ok(separating_plane::tangent_plane(&p, tolerance));
+        }
+        match (a, b) {
+            (Shape::HalfSpace { .. }, Shape::HalfSpace { .. }) => {}
+            (Shape::HalfSpace { normal }, _) => {
+                let pb =
+                    as_polytope(&mut self.boxes, b).ok_or(GeometryError::UnsupportedPair {
+                        first: a.kind(),
+                        second: b.kind(),
+                    })??;
+                return Ok(separating_plane::boundary_plane(
+                    &mut self.scratch,
+                    *normal,
+                    pose_a,
+                    &pb,
+                    pose_b,
+                    tolerance,
+                ));
+            }
+            (_, Shape::HalfSpace { normal }) => {
+                let pa =
+                    as_polytope(&mut self.boxes, a).ok_or(GeometryError::UnsupportedPair {
+                        first: a.kind(),
+                        second: b.kind(),
+                    })??;
+                return Ok(separating_plane::boundary_plane(
+                    &mut self.scratch,
+                    *normal,
+                    pose_b,
+                    &pa,
+                    pose_a,
+                    tolerance,
+                )
+                .map(SeparatingPlane::flipped));
+            }
+            _ => {}
         }
         let unsupported = GeometryError::UnsupportedPair {
             first: a.kind(),

@@ -88,6 +88,18 @@ pub struct SeparatingPlane {
     pub kind: ContactKind,
 }
 
+impl SeparatingPlane {
+    /// The same plane with the roles of the two shapes swapped.
+    #[must_use]
+    pub fn flipped(self) -> Self {
+        Self {
+            normal: -self.normal,
+            offset: -self.offset,
+            ..self
+        }
+    }
+}
+
 /// What a set of vertices on the plane amounts to.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Touching {
@@ -177,6 +189,40 @@ pub(super) fn separating_plane(
     Some(SeparatingPlane {
         normal,
         offset,
+        separation,
+        kind,
+    })
+}
+
+/// The boundary plane of a half-space (outward `local_normal` at
+/// `plane_pose`, first) against a polytope (second): offset midway between
+/// the boundary and the polytope's lowest vertex, kind from the polytope's
+/// vertices on it. `None` when that vertex is not within `tolerance` of
+/// the boundary.
+pub(super) fn boundary_plane(
+    scratch: &mut Scratch,
+    local_normal: DVec3,
+    plane_pose: &Pose,
+    polytope: &ConvexPolytope,
+    pose: &Pose,
+    tolerance: f64,
+) -> Option<SeparatingPlane> {
+    let normal = plane_pose.transform_vector(local_normal);
+    let level = normal.dot(plane_pose.translation);
+    scratch.b.load(polytope, pose);
+    let bottom = support(&scratch.b.vertices, normal, f64::min);
+    let separation = bottom - level;
+    if separation.abs() > tolerance {
+        return None;
+    }
+    let kind = match touching(&scratch.b.vertices, normal, bottom, tolerance) {
+        Touching::Vertex => ContactKind::VertexFace,
+        Touching::Edge => ContactKind::EdgeFace,
+        Touching::Face => ContactKind::FaceFace,
+    };
+    Some(SeparatingPlane {
+        normal,
+        offset: 0.5 * (level + bottom),
         separation,
         kind,
     })
