@@ -188,7 +188,7 @@ fn random_poses_agree_with_parry() {
     let mut generator = ManifoldGenerator::default();
     let mut m = ContactManifold::default();
     let margin = 0.05;
-    let (mut separated, mut overlapping) = (0, 0);
+    let (mut separated, mut overlapping, mut featured) = (0, 0, 0);
     for case in 0..900 {
         let radius = rng.range(0.1, 0.8);
         let ball = Shape::sphere(radius).unwrap();
@@ -263,6 +263,12 @@ fn random_poses_agree_with_parry() {
                 "{p:?} vs {contact:?}"
             );
         }
+        // The other shape's closest point lies on the feature reported.
+        if let Shape::Polytope(hull) = &other {
+            let gap = distance_to_feature(hull, &other_pose, p.feature_a, p.point_a);
+            assert!(gap < 1e-9, "{:?} is {gap} from {p:?}", p.feature_a);
+            featured += 1;
+        }
         // The closest points: on the sphere's surface, and apart by the
         // distance along the normal.
         assert!((((p.point_b - ball_pose.translation).length()) - radius).abs() < 1e-9);
@@ -282,6 +288,27 @@ fn random_poses_agree_with_parry() {
         separated > 300 && overlapping > 150,
         "{separated} {overlapping}"
     );
+    assert!(featured > 250, "{featured}");
+}
+
+/// Distance from `x` to a feature of a polytope posed at `pose`.
+fn distance_to_feature(p: &ConvexPolytope, pose: &Pose, feature: Feature, x: DVec3) -> f64 {
+    let v = |i: u32| pose.transform_point(p.vertices()[i as usize]);
+    match feature {
+        Feature::Vertex(i) => (x - v(i)).length(),
+        Feature::Edge(e) => {
+            let [i, j] = p.edges()[e as usize].vertices;
+            let (a, b) = (v(i), v(j));
+            let t = ((x - a).dot(b - a) / (b - a).length_squared()).clamp(0.0, 1.0);
+            (x - (a + t * (b - a))).length()
+        }
+        Feature::Face(f) => {
+            let plane = p.faces()[f as usize];
+            let local = pose.inverse_transform_point(x);
+            (plane.normal.dot(local) - plane.offset).abs()
+        }
+        Feature::Unknown => f64::INFINITY,
+    }
 }
 
 #[test]
