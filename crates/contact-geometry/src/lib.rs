@@ -55,6 +55,15 @@
 //!     .compute(&ground, &Pose::IDENTITY, &prism, &resting, 1e-3, &mut manifold)
 //!     .unwrap();
 //! assert_eq!(manifold.points.len(), 6);
+//!
+//! // A ball touches at one point, straight below its centre.
+//! let ball = Shape::sphere(0.25).unwrap();
+//! let on_ground = Pose::from_translation(DVec3::new(1.0, 2.0, 0.25));
+//! generator
+//!     .compute(&ground, &Pose::IDENTITY, &ball, &on_ground, 1e-3, &mut manifold)
+//!     .unwrap();
+//! assert_eq!(manifold.points.len(), 1);
+//! assert!((manifold.points[0].point_b - DVec3::new(1.0, 2.0, 0.0)).length() < 1e-15);
 //! ```
 
 mod broad_phase;
