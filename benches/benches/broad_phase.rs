@@ -4,11 +4,16 @@
 //! sorting the N lower bounds, the least any sweep and prune must do.
 //!
 //! Also times the conservative-advancement inputs on 64-vertex hulls:
-//! the proximity query (GJK points and features) and Mirtich's bound.
+//! the proximity query (GJK points and features) and Mirtich's bound; a
+//! sphere's exact closest point against the same hull; and Drumwright's
+//! eq. 7-8 on a 256-vertex hull resting on one vertex, over every vertex
+//! (`touching_bound`) and over the contact vertex's neighbours
+//! (`touching_bound_adjacent`, the same value).
 
 use contact_geometry::{
-    Aabb, BodyMotion, ConvexPolytope, GridBroadPhase, ManifoldGenerator, Shape, SweepAndPrune,
-    mirtich_bound,
+    Aabb, BodyMotion, ContactKind, ConvexPolytope, GridBroadPhase, ManifoldGenerator,
+    SeparatingPlane, Shape, SweepAndPrune, TouchingPolytope, mirtich_bound, touching_bound,
+    touching_bound_adjacent,
 };
 use contact_math::Pose;
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
@@ -109,6 +114,48 @@ fn advancement(c: &mut Criterion) {
                 .expect("bounded shapes");
             mirtich_bound(p.distance, p.normal, &motion, &BodyMotion::STATIC)
         })
+    });
+    let ball = Shape::sphere(0.5).expect("a positive radius");
+    group.bench_function("proximity_sphere_hull64", |bench| {
+        bench.iter(|| {
+            generator
+                .proximity(black_box(&a), &pa, black_box(&ball), &pb, 1e-9)
+                .expect("bounded shapes")
+                .distance
+        })
+    });
+    // A 256-vertex hull below the plane through its vertex farthest
+    // along the diagonal (one contact vertex).
+    let Shape::Polytope(big) = hull(&mut rng, 256) else {
+        unreachable!("hull builds a polytope")
+    };
+    let normal = DVec3::ONE.normalize();
+    let offset = big
+        .vertices()
+        .iter()
+        .map(|&v| normal.dot(v))
+        .fold(f64::NEG_INFINITY, f64::max);
+    let plane = SeparatingPlane {
+        normal,
+        offset,
+        separation: 0.0,
+        kind: ContactKind::VertexFace,
+    };
+    group.bench_function("touching_bound_all_vertices_hull256", |bench| {
+        bench.iter(|| touching_bound(&plane, black_box(big.vertices()), &[], 2.0, 0.0, 1e-9))
+    });
+    let side = TouchingPolytope {
+        polytope: Some(&big),
+        world_vertices: big.vertices(),
+        tilt: 2.0,
+    };
+    let none = TouchingPolytope {
+        polytope: None,
+        world_vertices: &[],
+        tilt: 0.0,
+    };
+    group.bench_function("touching_bound_adjacent_hull256", |bench| {
+        bench.iter(|| touching_bound_adjacent(&plane, black_box(&side), &none, 1e-9))
     });
     group.finish();
 }
