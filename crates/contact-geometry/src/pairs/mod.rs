@@ -10,6 +10,7 @@ mod separating_plane;
 mod sphere;
 
 pub use proximity::Proximity;
+use proximity::polytope_of;
 pub use separating_plane::{ContactKind, SeparatingPlane};
 
 use std::collections::HashMap;
@@ -127,8 +128,8 @@ impl ManifoldGenerator {
 
 impl ManifoldGenerator {
     /// The separating plane of two touching or nearly touching convex
-    /// shapes (cuboids or polytopes) at their poses: every vertex of `a` is
-    /// on its negative side and every vertex of `b` on its positive side,
+    /// shapes at their poses: every point of `a` is on its negative side
+    /// and every point of `b` on its positive side,
     /// within `tolerance` (m), and the contact kind says whether the plane
     /// is unique (Drumwright 2016, sec. 3.0.1-3.0.2). `None` when the
     /// shapes are farther apart, or overlap deeper, than `tolerance`.
@@ -156,34 +157,31 @@ impl ManifoldGenerator {
         tolerance: f64,
     ) -> Result<Option<SeparatingPlane>, GeometryError> {
         check_query(pose_a, pose_b, tolerance)?;
-        if matches!(a, Shape::Sphere { .. }) || matches!(b, Shape::Sphere { .. }) {
-            let p = self.proximity(a, pose_a, b, pose_b, tolerance)?;
-            return Ok(separating_plane::tangent_plane(&p, tolerance));
-        }
         match (a, b) {
-            (Shape::HalfSpace { .. }, Shape::HalfSpace { .. }) => {}
+            (Shape::Sphere { .. }, _) | (_, Shape::Sphere { .. }) => {
+                let p = self.proximity(a, pose_a, b, pose_b, tolerance)?;
+                Ok(separating_plane::tangent_plane(&p, tolerance))
+            }
+            (Shape::HalfSpace { .. }, Shape::HalfSpace { .. }) => {
+                Err(GeometryError::UnsupportedPair {
+                    first: a.kind(),
+                    second: b.kind(),
+                })
+            }
             (Shape::HalfSpace { normal }, _) => {
-                let pb =
-                    as_polytope(&mut self.boxes, b).ok_or(GeometryError::UnsupportedPair {
-                        first: a.kind(),
-                        second: b.kind(),
-                    })??;
-                return Ok(separating_plane::boundary_plane(
+                let pb = polytope_of(&mut self.boxes, b)?;
+                Ok(separating_plane::boundary_plane(
                     &mut self.scratch,
                     *normal,
                     pose_a,
                     &pb,
                     pose_b,
                     tolerance,
-                ));
+                ))
             }
             (_, Shape::HalfSpace { normal }) => {
-                let pa =
-                    as_polytope(&mut self.boxes, a).ok_or(GeometryError::UnsupportedPair {
-                        first: a.kind(),
-                        second: b.kind(),
-                    })??;
-                return Ok(separating_plane::boundary_plane(
+                let pa = polytope_of(&mut self.boxes, a)?;
+                Ok(separating_plane::boundary_plane(
                     &mut self.scratch,
                     *normal,
                     pose_b,
@@ -191,36 +189,21 @@ impl ManifoldGenerator {
                     pose_a,
                     tolerance,
                 )
-                .map(SeparatingPlane::flipped));
+                .map(SeparatingPlane::flipped))
             }
-            _ => {}
+            _ => {
+                let pa = polytope_of(&mut self.boxes, a)?;
+                let pb = polytope_of(&mut self.boxes, b)?;
+                Ok(separating_plane::separating_plane(
+                    &mut self.scratch,
+                    &pa,
+                    pose_a,
+                    &pb,
+                    pose_b,
+                    tolerance,
+                ))
+            }
         }
-        let unsupported = GeometryError::UnsupportedPair {
-            first: a.kind(),
-            second: b.kind(),
-        };
-        let pa = as_polytope(&mut self.boxes, a).ok_or(unsupported.clone())??;
-        let pb = as_polytope(&mut self.boxes, b).ok_or(unsupported)??;
-        Ok(separating_plane::separating_plane(
-            &mut self.scratch,
-            &pa,
-            pose_a,
-            &pb,
-            pose_b,
-            tolerance,
-        ))
-    }
-}
-
-/// The polytope of a cuboid or polytope shape (`None` for a half-space).
-fn as_polytope(
-    cache: &mut HashMap<[u64; 3], Arc<ConvexPolytope>>,
-    shape: &Shape,
-) -> Option<Result<Arc<ConvexPolytope>, GeometryError>> {
-    match shape {
-        Shape::Cuboid { half_extents } => Some(box_polytope(cache, *half_extents)),
-        Shape::Polytope(p) => Some(Ok(Arc::clone(p))),
-        Shape::HalfSpace { .. } | Shape::Sphere { .. } => None,
     }
 }
 
