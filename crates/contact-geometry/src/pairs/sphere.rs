@@ -6,19 +6,19 @@
 //! signed distance from the other shape's boundary to `c` (negative
 //! inside), and the normal is the unit direction from `q` to `c` (Ericson,
 //! *Real-Time Collision Detection*, 2005, sec. 4.3 for spheres, 5.1 for
-//! closest points). The contact
-//! is one point: a ball touches a convex shape at a single point, since
-//! its boundary is strictly convex.
+//! closest points). The contact is one point: a ball touches a convex
+//! shape at a single point, since its boundary is strictly convex.
 //!
 //! The closest point is exact, not iterated: against a half-space or a
 //! sphere it is closed form; against a polytope (or a cuboid in its
-//! polytope form) with `c` outside, it is the nearest of the projections
-//! of `c` on the faces that contain them and the closest points of the
-//! edges (the closest boundary point lies in a face's relative interior or
-//! on an edge; Ericson sec. 5.1.2 and 5.1.8). With `c`
-//! inside (or on the boundary), it is the projection on the nearest face
-//! plane: for a point inside a convex polytope the distance to the
-//! boundary is the least distance to a face plane.
+//! polytope form) with `c` outside, it is the projection of `c` on a face
+//! that contains it (the polytope lies below that face's plane), or else
+//! the nearest of the closest points of the edges (the closest boundary
+//! point lies in a face's relative interior or on an edge; Ericson
+//! sec. 5.1.2 and 5.1.8). With `c` inside (or on the boundary), it is the
+//! projection on the nearest face plane: for a point inside a convex
+//! polytope the distance to the boundary is the least distance to a face
+//! plane.
 
 use contact_math::Pose;
 use glam::DVec3;
@@ -135,10 +135,9 @@ fn closest_boundary_point(
         return (c - height * face_normal, face_normal, height);
     }
     let vertices = &posed.vertices;
-    let mut best = (c, f64::INFINITY);
     for (f, plane) in posed.planes.iter().enumerate() {
         let h = plane.normal.dot(c) - plane.offset;
-        if h <= 0.0 || h >= best.1 {
+        if h <= 0.0 {
             continue;
         }
         let q = c - h * plane.normal;
@@ -150,9 +149,12 @@ fn closest_boundary_point(
             (to - from).cross(q - from).dot(plane.normal) >= 0.0
         });
         if inside {
-            best = (q, h);
+            // The polytope lies below this face's plane, which q reaches
+            // first: no point of it is nearer.
+            return (q, plane.normal, h);
         }
     }
+    let mut best = (c, f64::INFINITY);
     for edge in polytope.edges() {
         let from = vertices[edge.vertices[0] as usize];
         let to = vertices[edge.vertices[1] as usize];
