@@ -55,10 +55,9 @@
 //!   back to every vertex off the plane.
 //!
 //! [`touching_bound`] always tests every vertex off the plane against
-//! every contact vertex (quadratic in the vertex count when, as here, the
-//! contact vertices are found again for each vertex: measured 162 us on a
-//! 256-vertex hull against 1.2 us restricted); it is the safe fallback and
-//! takes bare vertex sets. A sphere has no vertex: pass an empty set for
+//! every contact vertex (linear in the vertex count for a bounded number
+//! of contact vertices); it is the safe fallback and takes bare vertex
+//! sets. A sphere has no vertex: pass an empty set for
 //! it, so its term of eq. 8 is infinite. That is the meaning of the bound
 //! for a sphere: its contact with the plane is one point and stays one
 //! point, so no new feature can reach the plane; the premise (the contact
@@ -154,6 +153,9 @@ pub fn touching_bound_adjacent(
         .min(earliest_on_side(plane, side_b, tilt, tolerance))
 }
 
+/// How many contact vertices the full scan keeps on the stack.
+const CONTACT_BUFFER: usize = 32;
+
 /// One polytope's world vertices, the side of the plane it is on (the
 /// first polytope below, the second above), and its topology when the
 /// neighbour restriction may be used.
@@ -197,22 +199,60 @@ fn earliest_on_side(plane: &SeparatingPlane, side: Side<'_>, tilt: f64, toleranc
                 .fold(f64::INFINITY, f64::min);
         }
     }
-    let mut best = f64::INFINITY;
-    for &r in vertices.iter().filter(|&&r| !on(r)) {
-        let reach = vertices
-            .iter()
-            .filter(|&&x| on(x))
-            .map(|&x| (r - x).length())
-            .fold(0.0, f64::max);
-        best = best.min(time(r, reach));
+    // The contact vertices, gathered once on the stack when few (as they
+    // are: a polygon's corners); more fall back to a scan per vertex.
+    let mut contact = [DVec3::ZERO; CONTACT_BUFFER];
+    let mut count = 0;
+    for &x in vertices.iter().filter(|&&x| on(x)) {
+        if count < CONTACT_BUFFER {
+            contact[count] = x;
+        }
+        count += 1;
     }
-    best
+    let reach = |r: DVec3| {
+        let farthest = |best: f64, x: &DVec3| best.max((r - *x).length());
+        if count <= CONTACT_BUFFER {
+            contact[..count].iter().fold(0.0, farthest)
+        } else {
+            vertices.iter().filter(|&&x| on(x)).fold(0.0, farthest)
+        }
+    };
+    vertices
+        .iter()
+        .filter(|&&r| !on(r))
+        .map(|&r| time(r, reach(r)))
+        .fold(f64::INFINITY, f64::min)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::ContactKind;
+
+    #[test]
+    fn prism_on_its_face_with_few_and_many_contact_vertices() {
+        // A regular k-gon prism of radius 2 below z = 0, its top face on
+        // the plane: each bottom vertex is 1 below, 4 across and 1 down
+        // from the opposite top vertex (k even), so t = 1 / (w sqrt(17)),
+        // whether the k contact vertices fit the stack buffer or not.
+        for k in [8, 2 * CONTACT_BUFFER + 2] {
+            let ring = |z: f64| {
+                (0..k).map(move |i| {
+                    let angle = std::f64::consts::TAU * i as f64 / k as f64;
+                    DVec3::new(2.0 * angle.cos(), 2.0 * angle.sin(), z)
+                })
+            };
+            let prism: Vec<DVec3> = ring(0.0).chain(ring(-1.0)).collect();
+            let plane = SeparatingPlane {
+                normal: DVec3::Z,
+                offset: 0.0,
+                separation: 0.0,
+                kind: ContactKind::FaceFace,
+            };
+            let t = touching_bound(&plane, &prism, &[], 3.0, 0.0, 1e-12);
+            assert!((t - 1.0 / (3.0 * 17f64.sqrt())).abs() < 1e-15, "k {k}: {t}");
+        }
+    }
 
     #[test]
     fn tetrahedron_on_its_tip() {
