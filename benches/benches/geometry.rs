@@ -12,11 +12,14 @@
 //!   the proximity query (GJK points and features), Mirtich's bound (1996,
 //!   eq. 4) alone and after the proximity query, and Drumwright's bound for
 //!   touching polytopes (2016, eq. 7-8) alone and after the separating
-//!   plane.
+//!   plane; a sphere's exact closest point against the same hull; and eq.
+//!   7-8 on a 256-vertex hull resting on one vertex, over every vertex
+//!   (`touching_bound`) and over the contact vertex's neighbours
+//!   (`touching_bound_adjacent`, the same value).
 
 use contact_geometry::{
-    BodyMotion, ContactManifold, ConvexPolytope, ManifoldGenerator, Shape, mirtich_bound,
-    tilt_rate, touching_bound,
+    BodyMotion, ContactKind, ContactManifold, ConvexPolytope, ManifoldGenerator, SeparatingPlane,
+    Shape, TouchingPolytope, mirtich_bound, tilt_rate, touching_bound, touching_bound_adjacent,
 };
 use contact_math::Pose;
 use criterion::{Criterion, criterion_group, criterion_main};
@@ -297,6 +300,46 @@ fn advancement(c: &mut Criterion) {
                 1e-9,
             )
         })
+    });
+    let ball = Shape::sphere(0.5).expect("a positive radius");
+    group.bench_function("proximity_sphere_hull64", |bench| {
+        bench.iter(|| {
+            generator
+                .proximity(black_box(&a), &pa, black_box(&ball), &pb, 1e-9)
+                .expect("bounded shapes")
+                .distance
+        })
+    });
+    // A 256-vertex hull below the plane through its vertex farthest along
+    // the diagonal (one contact vertex).
+    let big = hull(&mut rng, 256);
+    let normal = DVec3::ONE.normalize();
+    let offset = big
+        .vertices()
+        .iter()
+        .map(|&v| normal.dot(v))
+        .fold(f64::NEG_INFINITY, f64::max);
+    let plane = SeparatingPlane {
+        normal,
+        offset,
+        separation: 0.0,
+        kind: ContactKind::VertexFace,
+    };
+    group.bench_function("touching_bound_all_vertices_hull256", |bench| {
+        bench.iter(|| touching_bound(&plane, black_box(big.vertices()), &[], 2.0, 0.0, 1e-9))
+    });
+    let side = TouchingPolytope {
+        polytope: Some(&big),
+        world_vertices: big.vertices(),
+        tilt: 2.0,
+    };
+    let none = TouchingPolytope {
+        polytope: None,
+        world_vertices: &[],
+        tilt: 0.0,
+    };
+    group.bench_function("touching_bound_adjacent_hull256", |bench| {
+        bench.iter(|| touching_bound_adjacent(&plane, black_box(&side), &none, 1e-9))
     });
     group.finish();
 }

@@ -37,7 +37,7 @@ pub struct Aabb {
 
 impl Aabb {
     /// The bounding box of `shape` at `pose`, grown by `margin` (m) on
-    /// every side. Exact for cuboids and polytopes; a half-space's box is
+    /// every side. Exact for cuboids, polytopes and spheres; a half-space's box is
     /// infinite except along an axis its normal is parallel to.
     #[must_use]
     pub fn of_shape(shape: &Shape, pose: &Pose, margin: f64) -> Self {
@@ -59,6 +59,10 @@ impl Aabb {
                         (lo.min(w), hi.max(w))
                     })
             }
+            Shape::Sphere { radius } => (
+                pose.translation - DVec3::splat(*radius),
+                pose.translation + DVec3::splat(*radius),
+            ),
             Shape::HalfSpace { normal } => {
                 let n = pose.transform_vector(*normal);
                 let level = n.dot(pose.translation);

@@ -84,6 +84,13 @@ pub enum GeometryError {
         /// The offending density (kg/m^3).
         value: f64,
     },
+    /// A shape of infinite volume was asked for a property only bounded
+    /// shapes have (mass properties).
+    #[error("a {kind} is unbounded: it has no mass properties")]
+    Unbounded {
+        /// Kind of the shape ("half-space").
+        kind: &'static str,
+    },
     /// Mass properties computed from a shape failed validation.
     #[error("mass properties rejected: {0}")]
     MassProperties(#[source] contact_math::MathError),

@@ -9,9 +9,10 @@
 //! constraints at the polygon's vertices hold the whole face), so the
 //! generators here never truncate or deduplicate beyond what geometry implies.
 //!
-//! Shapes are cuboids, static half-spaces and [`ConvexPolytope`]s (hulls of
-//! point clouds, with their faces, edges and adjacency, and their mass
-//! properties). [`ManifoldGenerator::separating_plane`] gives the plane
+//! Shapes are cuboids, spheres, static half-spaces and [`ConvexPolytope`]s
+//! (hulls of point clouds, with their faces, edges and adjacency, and their
+//! mass properties). A sphere against anything reduces to the closest
+//! point to its centre, and touches at one point. [`ManifoldGenerator::separating_plane`] gives the plane
 //! separating two touching polytopes and whether the contact fixes it
 //! (Drumwright 2016, sec. 3.0.2). Parry (`parry3d-f64`) computes the
 //! triangulated convex hulls; the topology, the separating-axis tests, the
@@ -21,8 +22,8 @@
 //! points and closest features (in each shape's own numbering) of two
 //! posed shapes. The conservative-advancement bounds say how long bodies
 //! can move before their contact can change: [`mirtich_bound`] for
-//! separated bodies (Drumwright eq. 4), [`touching_bound`] for touching
-//! polytopes (eq. 7-8), [`chain_mirtich_bound`] and
+//! separated bodies (Drumwright eq. 4), [`touching_bound`] and
+//! [`touching_bound_adjacent`] for touching polytopes (eq. 7-8), [`chain_mirtich_bound`] and
 //! [`ChainMotion::tilt_rate`] for links of serial chains (eq. 11-15).
 //! [`SweepAndPrune`] and [`GridBroadPhase`] find the candidate pairs among
 //! many bodies from their [`Aabb`]s.
@@ -54,6 +55,15 @@
 //!     .compute(&ground, &Pose::IDENTITY, &prism, &resting, 1e-3, &mut manifold)
 //!     .unwrap();
 //! assert_eq!(manifold.points.len(), 6);
+//!
+//! // A ball touches at one point, straight below its centre.
+//! let ball = Shape::sphere(0.25).unwrap();
+//! let on_ground = Pose::from_translation(DVec3::new(1.0, 2.0, 0.25));
+//! generator
+//!     .compute(&ground, &Pose::IDENTITY, &ball, &on_ground, 1e-3, &mut manifold)
+//!     .unwrap();
+//! assert_eq!(manifold.points.len(), 1);
+//! assert!((manifold.points[0].point_b - DVec3::new(1.0, 2.0, 0.0)).length() < 1e-15);
 //! ```
 
 mod broad_phase;
@@ -72,8 +82,8 @@ pub use error::GeometryError;
 pub use grid_broad_phase::GridBroadPhase;
 pub use manifold::{ContactManifold, ContactPoint, Feature};
 pub use motion_bound::{
-    BodyMotion, ChainJoint, ChainMotion, JointKind, chain_mirtich_bound, mirtich_bound, tilt_rate,
-    touching_bound,
+    BodyMotion, ChainJoint, ChainMotion, JointKind, TouchingPolytope, chain_mirtich_bound,
+    mirtich_bound, tilt_rate, touching_bound, touching_bound_adjacent,
 };
 pub use pairs::{ContactKind, ManifoldGenerator, Proximity, SeparatingPlane};
 pub use polytope::{ConvexPolytope, Edge, FacePlane};

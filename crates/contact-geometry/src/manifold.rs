@@ -5,7 +5,8 @@ use glam::DVec3;
 
 /// A feature of a shape's boundary that takes part in a contact.
 ///
-/// Ids are those of the shape's own numbering (for a cuboid, parry's).
+/// Ids are those of the shape's own numbering (for a cuboid, parry's); a
+/// half-space's boundary and a sphere's surface are the one face `Face(0)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Feature {
     /// A vertex.

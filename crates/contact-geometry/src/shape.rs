@@ -27,6 +27,12 @@ pub enum Shape {
     /// A convex polytope (hull of a point cloud), shared between the
     /// bodies that use it.
     Polytope(Arc<ConvexPolytope>),
+    /// A ball centred at the local origin. Its boundary is one smooth
+    /// face: contact features name it `Feature::Face(0)`.
+    Sphere {
+        /// Radius (m, > 0).
+        radius: f64,
+    },
 }
 
 impl Shape {
@@ -62,6 +68,20 @@ impl Shape {
         })
     }
 
+    /// A ball of the given radius centred at the local origin.
+    ///
+    /// # Errors
+    /// [`GeometryError::InvalidSize`] when `radius` is not positive and finite.
+    pub fn sphere(radius: f64) -> Result<Self, GeometryError> {
+        if !(radius.is_finite() && radius > 0.0) {
+            return Err(GeometryError::InvalidSize {
+                what: "radius",
+                value: radius,
+            });
+        }
+        Ok(Self::Sphere { radius })
+    }
+
     /// A convex polytope shape.
     #[must_use]
     pub fn polytope(polytope: ConvexPolytope) -> Self {
@@ -75,13 +95,14 @@ impl Shape {
             Self::Cuboid { .. } => "cuboid",
             Self::HalfSpace { .. } => "half-space",
             Self::Polytope(_) => "polytope",
+            Self::Sphere { .. } => "sphere",
         }
     }
 
     /// Whether the shape has finite volume (and so can carry mass).
     #[must_use]
     pub fn is_bounded(&self) -> bool {
-        matches!(self, Self::Cuboid { .. } | Self::Polytope(_))
+        !matches!(self, Self::HalfSpace { .. })
     }
 
     /// The radius of the smallest sphere about the local origin that
@@ -92,6 +113,66 @@ impl Shape {
             Self::Cuboid { half_extents } => half_extents.length(),
             Self::HalfSpace { .. } => f64::INFINITY,
             Self::Polytope(p) => p.bounding_radius(),
+            Self::Sphere { radius } => *radius,
+        }
+    }
+
+    /// The `radius` that [`BodyMotion`](crate::BodyMotion) needs for this
+    /// shape turning about `local_centre` (local frame, m): the largest
+    /// distance from it to a point whose motion moves the surface. For a
+    /// cuboid or polytope that is its farthest vertex. A sphere's support
+    /// along any fixed direction is its centre's plus the radius whatever
+    /// it spins by, so only its centre's distance counts (zero when it
+    /// turns about its centre: Mirtich's eq. 4 then reduces to the
+    /// approach speed of the centres, which is exact). Infinite for a
+    /// half-space.
+    #[must_use]
+    pub fn motion_radius(&self, local_centre: DVec3) -> f64 {
+        match self {
+            Self::Cuboid { half_extents } => {
+                // The farthest corner is the one opposite in every axis.
+                (local_centre.abs() + *half_extents).length()
+            }
+            Self::HalfSpace { .. } => f64::INFINITY,
+            Self::Polytope(p) => p
+                .vertices()
+                .iter()
+                .map(|&v| (v - local_centre).length())
+                .fold(0.0, f64::max),
+            Self::Sphere { .. } => local_centre.length(),
+        }
+    }
+
+    /// Mass properties of the shape filled with uniform `density`
+    /// (kg/m^3), in its local frame: closed form for cuboids and spheres
+    /// (`I = m (b^2 + c^2) / 3` about each axis of a box of half extents
+    /// `a, b, c`; `I = 2 m r^2 / 5` for a ball), exact integration for
+    /// polytopes ([`ConvexPolytope::mass_properties`]).
+    ///
+    /// # Errors
+    /// [`GeometryError::InvalidDensity`] when `density` is not positive and
+    /// finite; [`GeometryError::Unbounded`] for a half-space;
+    /// [`GeometryError::MassProperties`] if the result fails validation.
+    pub fn mass_properties(
+        &self,
+        density: f64,
+    ) -> Result<contact_math::MassProperties, GeometryError> {
+        if !(density.is_finite() && density > 0.0) {
+            return Err(GeometryError::InvalidDensity { value: density });
+        }
+        match self {
+            Self::Cuboid { half_extents } => {
+                let volume = 8.0 * half_extents.x * half_extents.y * half_extents.z;
+                contact_math::MassProperties::solid_box(density * volume, *half_extents)
+                    .map_err(GeometryError::MassProperties)
+            }
+            Self::HalfSpace { .. } => Err(GeometryError::Unbounded { kind: self.kind() }),
+            Self::Polytope(p) => p.mass_properties(density),
+            Self::Sphere { radius } => {
+                let volume = 4.0 / 3.0 * std::f64::consts::PI * radius.powi(3);
+                contact_math::MassProperties::solid_sphere(density * volume, *radius)
+                    .map_err(GeometryError::MassProperties)
+            }
         }
     }
 }

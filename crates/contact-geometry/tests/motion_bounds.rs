@@ -11,7 +11,8 @@ use common::Rng;
 
 use contact_geometry::{
     BodyMotion, ChainJoint, ChainMotion, ContactKind, ConvexPolytope, JointKind, ManifoldGenerator,
-    Shape, chain_mirtich_bound, mirtich_bound, tilt_rate, touching_bound,
+    Shape, TouchingPolytope, chain_mirtich_bound, mirtich_bound, tilt_rate, touching_bound,
+    touching_bound_adjacent,
 };
 use contact_math::Pose;
 use glam::{DQuat, DVec3};
@@ -41,10 +42,7 @@ impl Mover {
 
     /// Radius about the centre of rotation.
     fn radius(&self) -> f64 {
-        vertices(&self.shape)
-            .iter()
-            .map(|&v| (v - self.local_centre).length())
-            .fold(0.0, f64::max)
+        self.shape.motion_radius(self.local_centre)
     }
 
     fn motion(&self) -> BodyMotion {
@@ -63,7 +61,7 @@ fn vertices(shape: &Shape) -> Vec<DVec3> {
             .unwrap()
             .vertices()
             .to_vec(),
-        Shape::HalfSpace { .. } => unreachable!("bounded shapes only"),
+        Shape::HalfSpace { .. } | Shape::Sphere { .. } => unreachable!("polytopes only"),
     }
 }
 
@@ -299,6 +297,29 @@ fn touching_bound_is_conservative_for_random_tilts() {
             1e-9,
         );
         assert!(bound > 0.0);
+        // A touches at one vertex, so its neighbours give the same bound;
+        // B touches with a face and falls back to every vertex.
+        let Shape::Polytope(a_hull) = &a.shape else {
+            unreachable!("vertex_on_face builds a polytope")
+        };
+        let adjacent = touching_bound_adjacent(
+            &plane,
+            &TouchingPolytope {
+                polytope: Some(&b_hull),
+                world_vertices: b_hull.vertices(),
+                tilt: 0.0,
+            },
+            &TouchingPolytope {
+                polytope: Some(a_hull),
+                world_vertices: &posed_a,
+                tilt: tilt_rate(a.angular, plane.normal),
+            },
+            1e-9,
+        );
+        assert!(
+            (adjacent - bound).abs() <= 1e-12 * bound,
+            "adjacent {adjacent} full {bound}"
+        );
         let end = (1.0 - 1e-9) * bound.min(5.0);
         tested += 1;
         for k in 0..=SAMPLES {
@@ -571,4 +592,291 @@ fn chain_bound_is_tight_for_a_slider() {
     };
     assert!(at((1.0 - 1e-9) * bound) > -DEPTH);
     assert!((at(1.5 * bound) + 0.2).abs() < 1e-12);
+}
+
+/// A unit direction inside the normal cone of `vertex` (the sum of its
+/// faces' normals), so the vertex alone is the hull's support along it.
+fn vertex_direction(p: &ConvexPolytope, vertex: usize) -> DVec3 {
+    p.vertex_faces(vertex)
+        .iter()
+        .map(|&f| p.faces()[f as usize].normal)
+        .sum::<DVec3>()
+        .normalize()
+}
+
+#[test]
+fn neighbours_of_one_contact_vertex_give_the_full_bound() {
+    // Random hulls resting on one vertex, on an edge or on a face against
+    // a plane through the support: the restricted bound equals the full
+    // one (one vertex: proven; edge or face: the fallback).
+    let mut rng = Rng(0x3C6E_F372_FE94_F82B);
+    let mut single = 0;
+    for case in 0..600 {
+        let hull = rng.hull();
+        let n = match case % 3 {
+            0 => vertex_direction(&hull, (rng.next() * hull.vertices().len() as f64) as usize),
+            1 => {
+                let e = hull.edges()[(rng.next() * hull.edges().len() as f64) as usize];
+                let t = rng.range(0.1, 0.9);
+                (t * hull.faces()[e.faces[0] as usize].normal
+                    + (1.0 - t) * hull.faces()[e.faces[1] as usize].normal)
+                    .normalize()
+            }
+            _ => hull.faces()[(rng.next() * hull.faces().len() as f64) as usize].normal,
+        };
+        let pose = Pose::new(rng.vector(-1.0, 1.0), rng.rotation());
+        let world: Vec<DVec3> = hull
+            .vertices()
+            .iter()
+            .map(|&v| pose.transform_point(v))
+            .collect();
+        let normal = pose.transform_vector(n);
+        let offset = world
+            .iter()
+            .map(|&x| normal.dot(x))
+            .fold(f64::NEG_INFINITY, f64::max);
+        let plane = contact_geometry::SeparatingPlane {
+            normal,
+            offset,
+            separation: 0.0,
+            kind: ContactKind::VertexFace,
+        };
+        // The other side has no vertex (a sphere, or a plane), so the
+        // hull's term alone decides.
+        let tilt = rng.range(0.1, 3.0);
+        let full = touching_bound(&plane, &world, &[], tilt, 0.0, 1e-9);
+        let adjacent = touching_bound_adjacent(
+            &plane,
+            &TouchingPolytope {
+                polytope: Some(&hull),
+                world_vertices: &world,
+                tilt,
+            },
+            &TouchingPolytope {
+                polytope: None,
+                world_vertices: &[],
+                tilt: 0.0,
+            },
+            1e-9,
+        );
+        assert!(full.is_finite() && full > 0.0);
+        assert!(
+            (adjacent - full).abs() <= 1e-12 * full,
+            "case {case}: adjacent {adjacent} full {full}"
+        );
+        let top = world.iter().filter(|&&x| normal.dot(x) >= offset - 1e-9);
+        if top.count() == 1 {
+            single += 1;
+        }
+    }
+    assert!(single > 150, "{single}");
+}
+
+#[test]
+fn mirtich_bound_is_conservative_for_spheres() {
+    let mut rng = Rng(0x1B87_3593_CC9E_2D51);
+    let mut generator = ManifoldGenerator::default();
+    let mut finite = 0;
+    for case in 0..300 {
+        let ball = Shape::sphere(rng.range(0.1, 0.8)).unwrap();
+        // Turning about its centre half the time, about a point off it
+        // otherwise.
+        let ball_centre = if case % 2 == 0 {
+            DVec3::ZERO
+        } else {
+            rng.vector(-0.5, 0.5)
+        };
+        let (other, other_centre) = if case % 3 == 0 {
+            (Shape::sphere(rng.range(0.1, 0.8)).unwrap(), DVec3::ZERO)
+        } else {
+            random_solid(&mut rng)
+        };
+        let a = Mover {
+            shape: ball,
+            start: Pose::new(rng.vector(-0.3, 0.3), rng.rotation()),
+            local_centre: ball_centre,
+            linear: rng.vector(-2.0, 2.0),
+            angular: rng.vector(-3.0, 3.0),
+        };
+        let b = Mover {
+            shape: other,
+            start: Pose::new(rng.vector(-2.5, 2.5), rng.rotation()),
+            local_centre: other_centre,
+            linear: rng.vector(-2.0, 2.0),
+            angular: rng.vector(-3.0, 3.0),
+        };
+        let p = generator
+            .proximity(&a.shape, &a.pose(0.0), &b.shape, &b.pose(0.0), 1e-9)
+            .unwrap();
+        if p.distance < 1e-3 {
+            continue;
+        }
+        let bound = mirtich_bound(p.distance, p.normal, &a.motion(), &b.motion());
+        let end = if bound.is_finite() {
+            finite += 1;
+            (1.0 - 1e-9) * bound
+        } else {
+            5.0
+        };
+        let least = least_distance(&mut generator, &a, &b, end);
+        assert!(
+            least > -DEPTH,
+            "case {case}: bound {bound}: distance {least}"
+        );
+    }
+    assert!(finite > 120, "{finite}");
+}
+
+#[test]
+fn mirtich_bound_is_exact_for_spheres_spinning_about_their_centres() {
+    // Head-on at closing speed 3 with a gap of 0.6, spinning fast: the
+    // spin moves no point of either support, so the bound is 0.2 s and
+    // the spheres touch exactly then.
+    let mut generator = ManifoldGenerator::default();
+    let a = Mover {
+        shape: Shape::sphere(0.5).unwrap(),
+        start: Pose::IDENTITY,
+        local_centre: DVec3::ZERO,
+        linear: DVec3::new(2.0, 0.0, 0.0),
+        angular: DVec3::new(0.0, 20.0, 5.0),
+    };
+    let b = Mover {
+        shape: Shape::sphere(0.3).unwrap(),
+        start: Pose::from_translation(DVec3::new(1.4, 0.0, 0.0)),
+        local_centre: DVec3::ZERO,
+        linear: DVec3::new(-1.0, 0.0, 0.0),
+        angular: DVec3::new(-7.0, 3.0, 0.0),
+    };
+    let p = generator
+        .proximity(&a.shape, &a.pose(0.0), &b.shape, &b.pose(0.0), 1e-9)
+        .unwrap();
+    let bound = mirtich_bound(p.distance, p.normal, &a.motion(), &b.motion());
+    assert!((bound - 0.2).abs() < 1e-15, "{bound}");
+    assert!(least_distance(&mut generator, &a, &b, (1.0 - 1e-9) * bound) > -DEPTH);
+    assert!(least_distance(&mut generator, &a, &b, 1.01 * bound) < -0.005);
+}
+
+#[test]
+fn touching_bound_with_a_sphere() {
+    let mut generator = ManifoldGenerator::default();
+    let ground = Shape::half_space(DVec3::Z).unwrap();
+    let ball = Shape::sphere(0.4).unwrap();
+    let resting = Pose::from_translation(DVec3::new(0.0, 0.0, 0.4));
+    let plane = generator
+        .separating_plane(&ground, &Pose::IDENTITY, &ball, &resting, 1e-9)
+        .unwrap()
+        .expect("resting");
+    // No vertex on either side: nothing new can reach the plane.
+    assert!(touching_bound(&plane, &[], &[], 0.0, 5.0, 1e-9).is_infinite());
+    // Rolling (turning about its centre, the centre moving parallel to
+    // the plane) keeps the one contact point on the plane for good.
+    let rolling = Mover {
+        shape: ball.clone(),
+        start: resting,
+        local_centre: DVec3::ZERO,
+        linear: DVec3::new(1.2, -0.4, 0.0),
+        angular: DVec3::new(1.0, 3.0, -2.0),
+    };
+    let still = Mover {
+        shape: ground.clone(),
+        start: Pose::IDENTITY,
+        local_centre: DVec3::ZERO,
+        linear: DVec3::ZERO,
+        angular: DVec3::ZERO,
+    };
+    assert!(least_distance(&mut generator, &still, &rolling, 5.0).abs() < 1e-12);
+    // Turned about its contact point instead (eq. 7's model of a
+    // polytope), it dips below the plane at once, at second order:
+    // depth r (1 - cos(w t)).
+    let tipping = Mover {
+        local_centre: DVec3::new(0.0, 0.0, -0.4),
+        linear: DVec3::ZERO,
+        angular: DVec3::new(2.0, 0.0, 0.0),
+        ..rolling
+    };
+    let t = 1e-2;
+    let dip = generator
+        .proximity(&ground, &Pose::IDENTITY, &ball, &tipping.pose(t), 1e-9)
+        .unwrap()
+        .distance;
+    assert!((dip + 0.4 * (1.0 - (2.0 * t).cos())).abs() < 1e-12, "{dip}");
+
+    // A polytope on its tip on top of a static sphere, turning about the
+    // tip, which slides in the tangent plane: the sphere's side has no
+    // vertex, and the polytope's neighbours of the tip bound the time
+    // before another of its vertices reaches the tangent plane (and so
+    // before it can touch the sphere anywhere else).
+    let mut rng = Rng(0x8A5C_D789_635D_2DFF);
+    let mut tested = 0;
+    for _ in 0..100 {
+        let hull = rng.hull();
+        let rotation = rng.rotation();
+        let tip_index = (0..hull.vertices().len())
+            .min_by(|&i, &j| {
+                (rotation * hull.vertices()[i])
+                    .z
+                    .total_cmp(&(rotation * hull.vertices()[j]).z)
+            })
+            .unwrap();
+        let tip = hull.vertices()[tip_index];
+        let top = DVec3::new(0.0, 0.0, 0.4);
+        let start = Pose::new(top - rotation * tip, rotation);
+        let a_shape = Shape::polytope(hull.clone());
+        let Some(plane) = generator
+            .separating_plane(&ball, &Pose::IDENTITY, &a_shape, &start, 1e-9)
+            .unwrap()
+        else {
+            continue;
+        };
+        assert_eq!(plane.kind, ContactKind::SphereTangent);
+        let slide = rng.vector(-1.0, 1.0);
+        let a = Mover {
+            shape: a_shape,
+            start,
+            local_centre: tip,
+            linear: DVec3::new(slide.x, slide.y, 0.0),
+            angular: rng.vector(-3.0, 3.0),
+        };
+        let world: Vec<DVec3> = hull
+            .vertices()
+            .iter()
+            .map(|&v| start.transform_point(v))
+            .collect();
+        let tilt = tilt_rate(a.angular, plane.normal);
+        let bound = touching_bound(&plane, &[], &world, 0.0, tilt, 1e-9);
+        let adjacent = touching_bound_adjacent(
+            &plane,
+            // The sphere's side contributes no vertex.
+            &TouchingPolytope {
+                polytope: None,
+                world_vertices: &[],
+                tilt: 0.0,
+            },
+            &TouchingPolytope {
+                polytope: Some(&hull),
+                world_vertices: &world,
+                tilt,
+            },
+            1e-9,
+        );
+        assert!((adjacent - bound).abs() <= 1e-12 * bound);
+        let end = (1.0 - 1e-9) * bound.min(5.0);
+        tested += 1;
+        for k in 0..=SAMPLES {
+            let pose = a.pose(end * k as f64 / SAMPLES as f64);
+            for (i, &v) in hull.vertices().iter().enumerate() {
+                let height = plane.normal.dot(pose.transform_point(v)) - plane.offset;
+                assert!(i == tip_index || height > 0.0, "height {height}");
+            }
+        }
+        let sphere = Mover {
+            shape: ball.clone(),
+            start: Pose::IDENTITY,
+            local_centre: DVec3::ZERO,
+            linear: DVec3::ZERO,
+            angular: DVec3::ZERO,
+        };
+        assert!(least_distance(&mut generator, &sphere, &a, end) > -DEPTH);
+    }
+    assert!(tested > 80, "{tested}");
 }

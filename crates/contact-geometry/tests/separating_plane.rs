@@ -19,7 +19,7 @@ fn polytope_vertices(shape: &Shape, pose: &Pose) -> Vec<DVec3> {
     let p = match shape {
         Shape::Polytope(p) => (**p).clone(),
         Shape::Cuboid { half_extents } => ConvexPolytope::from_box(*half_extents).unwrap(),
-        Shape::HalfSpace { .. } => unreachable!("no half-spaces here"),
+        Shape::HalfSpace { .. } | Shape::Sphere { .. } => unreachable!("polytopes only"),
     };
     p.vertices()
         .iter()
@@ -195,11 +195,55 @@ fn far_apart_or_deeply_overlapping_shapes_have_no_plane() {
     let deep = Pose::from_translation(DVec3::new(0.0, 0.0, 0.9));
     assert!(plane(&cube(), &Pose::IDENTITY, &cube(), &deep).is_none());
     let ground = Shape::half_space(DVec3::Z).unwrap();
+    let mut generator = ManifoldGenerator::default();
+    let lifted = Pose::from_translation(DVec3::new(0.0, 0.0, 0.6));
     assert!(
-        ManifoldGenerator::default()
-            .separating_plane(&ground, &Pose::IDENTITY, &cube(), &far, TOL)
+        generator
+            .separating_plane(&ground, &Pose::IDENTITY, &cube(), &lifted, TOL)
+            .unwrap()
+            .is_none()
+    );
+    assert!(
+        generator
+            .separating_plane(&ground, &Pose::IDENTITY, &ground, &far, TOL)
             .is_err()
     );
+}
+
+#[test]
+fn half_space_boundary_is_the_plane_of_a_resting_box() {
+    // The cube on the ground z = 0 on a face, on an edge (turned about y)
+    // and on a corner (turned so the diagonal (1, 1, 1) points down).
+    let ground = Shape::half_space(DVec3::Z).unwrap();
+    let corner_down = DQuat::from_rotation_arc(DVec3::ONE.normalize(), -DVec3::Z);
+    let cases = [
+        (DQuat::IDENTITY, ContactKind::FaceFace),
+        (DQuat::from_rotation_y(0.3), ContactKind::EdgeFace),
+        (corner_down, ContactKind::VertexFace),
+    ];
+    let mut generator = ManifoldGenerator::default();
+    let vertices = ConvexPolytope::from_box(DVec3::splat(0.5)).unwrap();
+    for (rotation, kind) in cases {
+        let lowest = vertices
+            .vertices()
+            .iter()
+            .map(|&v| (rotation * v).z)
+            .fold(f64::INFINITY, f64::min);
+        let pose = Pose::new(DVec3::new(0.3, -0.2, -lowest), rotation);
+        let s = generator
+            .separating_plane(&ground, &Pose::IDENTITY, &cube(), &pose, TOL)
+            .unwrap()
+            .expect("resting");
+        assert_eq!(s.kind, kind);
+        assert!(s.kind.is_unique());
+        assert!((s.normal - DVec3::Z).length() < 1e-15 && s.offset.abs() < 1e-12);
+        // Swapped roles: the same plane seen from the cube.
+        let t = generator
+            .separating_plane(&cube(), &pose, &ground, &Pose::IDENTITY, TOL)
+            .unwrap()
+            .expect("resting");
+        assert_eq!(t, s.flipped());
+    }
 }
 
 #[test]

@@ -29,9 +29,12 @@ pub struct BodyMotion {
     pub linear: DVec3,
     /// Angular velocity (rad/s).
     pub angular: DVec3,
-    /// Radius of a sphere about the centre of rotation that holds the
-    /// shape (m); may be infinite for a body that does not rotate (a
-    /// static half-space).
+    /// Radius of a sphere about the centre of rotation that holds every
+    /// point whose motion moves the shape's surface (m): the farthest
+    /// vertex for a polytope, only the centre's distance for a ball, since
+    /// its spin about its own centre moves none of its support (see
+    /// [`Shape::motion_radius`](crate::Shape::motion_radius)); may be
+    /// infinite for a body that does not rotate (a static half-space).
     pub radius: f64,
 }
 

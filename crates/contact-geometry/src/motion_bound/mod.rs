@@ -4,7 +4,9 @@
 //!
 //! - [`mirtich_bound`]: separated bodies, eq. 4.
 //! - [`touching_bound`]: touching polytopes, eq. 7-8, the earliest time a
-//!   vertex off the separating plane can reach it.
+//!   vertex off the separating plane can reach it;
+//!   [`touching_bound_adjacent`] the same value from a contact vertex's
+//!   neighbours alone where that is proven enough (one contact vertex).
 //! - [`ChainMotion`] and [`chain_mirtich_bound`]: a link of a serial
 //!   chain in place of a free body, eq. 11-15.
 //!
@@ -19,4 +21,4 @@ mod touching;
 
 pub use chain::{ChainJoint, ChainMotion, JointKind, chain_mirtich_bound};
 pub use mirtich::{BodyMotion, mirtich_bound};
-pub use touching::{tilt_rate, touching_bound};
+pub use touching::{TouchingPolytope, tilt_rate, touching_bound, touching_bound_adjacent};

@@ -7,8 +7,10 @@ mod polytope_polytope;
 mod polytope_sat;
 mod proximity;
 mod separating_plane;
+mod sphere;
 
 pub use proximity::Proximity;
+use proximity::polytope_of;
 pub use separating_plane::{ContactKind, SeparatingPlane};
 
 use std::collections::HashMap;
@@ -40,6 +42,10 @@ impl ManifoldGenerator {
     /// `margin` (m). The normal points from `a` to `b`. `out` is left empty
     /// when the shapes are farther apart than the margin.
     ///
+    /// A sphere gives one point (the closest points of the pair), with
+    /// the normal along the line from the other shape's closest point to
+    /// the sphere's centre.
+    ///
     /// # Errors
     /// [`GeometryError::NonFinitePose`], [`GeometryError::InvalidMargin`],
     /// or [`GeometryError::UnsupportedPair`] for two half-spaces.
@@ -55,6 +61,16 @@ impl ManifoldGenerator {
         out.clear();
         check_query(pose_a, pose_b, margin)?;
         match (a, b) {
+            (_, Shape::Sphere { radius }) => {
+                let tolerance = feature_tolerance(a, *radius);
+                let p = self.sphere(a, pose_a, pose_b.translation, *radius, tolerance)?;
+                sphere::manifold(&p, margin, out);
+            }
+            (Shape::Sphere { radius }, _) => {
+                let tolerance = feature_tolerance(b, *radius);
+                let p = self.sphere(b, pose_b, pose_a.translation, *radius, tolerance)?;
+                sphere::manifold(&p.flipped(), margin, out);
+            }
             (Shape::Cuboid { half_extents: ha }, Shape::Cuboid { half_extents: hb }) => {
                 cuboid_cuboid::manifold(*ha, pose_a, *hb, pose_b, margin, out);
             }
@@ -112,16 +128,26 @@ impl ManifoldGenerator {
 
 impl ManifoldGenerator {
     /// The separating plane of two touching or nearly touching convex
-    /// shapes (cuboids or polytopes) at their poses: every vertex of `a` is
-    /// on its negative side and every vertex of `b` on its positive side,
+    /// shapes at their poses: every point of `a` is on its negative side
+    /// and every point of `b` on its positive side,
     /// within `tolerance` (m), and the contact kind says whether the plane
     /// is unique (Drumwright 2016, sec. 3.0.1-3.0.2). `None` when the
     /// shapes are farther apart, or overlap deeper, than `tolerance`.
     ///
+    /// When either shape is a sphere (against anything, a half-space
+    /// included) the plane is the sphere's tangent plane at the contact
+    /// point, through the midpoint of the two closest points, and its
+    /// kind is [`ContactKind::SphereTangent`]: a plane separating a ball
+    /// from a shape it touches must be tangent to the ball there, so it is
+    /// unique whatever feature of the other shape touches. A half-space
+    /// against a cuboid or polytope gives its boundary plane, the kind
+    /// read from the other shape's vertices on it (a vertex, an edge or a
+    /// face against the boundary face).
+    ///
     /// # Errors
     /// [`GeometryError::NonFinitePose`]; [`GeometryError::InvalidMargin`]
     /// when `tolerance` is negative or not finite;
-    /// [`GeometryError::UnsupportedPair`] when a shape is a half-space.
+    /// [`GeometryError::UnsupportedPair`] for two half-spaces.
     pub fn separating_plane(
         &mut self,
         a: &Shape,
@@ -131,32 +157,65 @@ impl ManifoldGenerator {
         tolerance: f64,
     ) -> Result<Option<SeparatingPlane>, GeometryError> {
         check_query(pose_a, pose_b, tolerance)?;
-        let unsupported = GeometryError::UnsupportedPair {
-            first: a.kind(),
-            second: b.kind(),
-        };
-        let pa = as_polytope(&mut self.boxes, a).ok_or(unsupported.clone())??;
-        let pb = as_polytope(&mut self.boxes, b).ok_or(unsupported)??;
-        Ok(separating_plane::separating_plane(
-            &mut self.scratch,
-            &pa,
-            pose_a,
-            &pb,
-            pose_b,
-            tolerance,
-        ))
+        match (a, b) {
+            (Shape::Sphere { .. }, _) | (_, Shape::Sphere { .. }) => {
+                let p = self.proximity(a, pose_a, b, pose_b, tolerance)?;
+                Ok(separating_plane::tangent_plane(&p, tolerance))
+            }
+            (Shape::HalfSpace { .. }, Shape::HalfSpace { .. }) => {
+                Err(GeometryError::UnsupportedPair {
+                    first: a.kind(),
+                    second: b.kind(),
+                })
+            }
+            (Shape::HalfSpace { normal }, _) => {
+                let pb = polytope_of(&mut self.boxes, b)?;
+                Ok(separating_plane::boundary_plane(
+                    &mut self.scratch,
+                    *normal,
+                    pose_a,
+                    &pb,
+                    pose_b,
+                    tolerance,
+                ))
+            }
+            (_, Shape::HalfSpace { normal }) => {
+                let pa = polytope_of(&mut self.boxes, a)?;
+                Ok(separating_plane::boundary_plane(
+                    &mut self.scratch,
+                    *normal,
+                    pose_b,
+                    &pa,
+                    pose_a,
+                    tolerance,
+                )
+                .map(SeparatingPlane::flipped))
+            }
+            _ => {
+                let pa = polytope_of(&mut self.boxes, a)?;
+                let pb = polytope_of(&mut self.boxes, b)?;
+                Ok(separating_plane::separating_plane(
+                    &mut self.scratch,
+                    &pa,
+                    pose_a,
+                    &pb,
+                    pose_b,
+                    tolerance,
+                ))
+            }
+        }
     }
 }
 
-/// The polytope of a cuboid or polytope shape (`None` for a half-space).
-fn as_polytope(
-    cache: &mut HashMap<[u64; 3], Arc<ConvexPolytope>>,
-    shape: &Shape,
-) -> Option<Result<Arc<ConvexPolytope>, GeometryError>> {
-    match shape {
-        Shape::Cuboid { half_extents } => Some(box_polytope(cache, *half_extents)),
-        Shape::Polytope(p) => Some(Ok(Arc::clone(p))),
-        Shape::HalfSpace { .. } => None,
+/// The tolerance deciding the closest feature of `other` against a
+/// sphere of `radius`: 1e-9 of the pair's size (see
+/// [`ManifoldGenerator::proximity`]).
+fn feature_tolerance(other: &Shape, radius: f64) -> f64 {
+    let size = other.bounding_radius();
+    1e-9 * if size.is_finite() {
+        size.max(radius)
+    } else {
+        radius
     }
 }
 

@@ -8,7 +8,9 @@
 //! separating-axis test (`polytope_sat`) gives the axis of least
 //! penetration, and the distance is minus that depth (exact for
 //! polytopes: every facet normal of the Minkowski difference is a
-//! candidate axis). A half-space against a solid is exact and closed form.
+//! candidate axis). A half-space against a solid is exact and closed form;
+//! so is anything against a sphere (`sphere`: the closest point to its
+//! centre).
 //!
 //! The closest feature of each side is its *support feature* along `n`
 //! (along `-n` for the second shape): the vertices within `tolerance` of
@@ -18,7 +20,7 @@
 //! (Drumwright 2016, sec. 3.0.2: vertex, edge or face against the plane).
 //! Ids are each shape's own: a cuboid's follow `oriented_box` (parry's
 //! vertex numbering), a polytope's its vertex, edge and face indices, a
-//! half-space has the single face 0.
+//! half-space and a sphere have the single face 0.
 
 use contact_math::Pose;
 use glam::DVec3;
@@ -122,6 +124,12 @@ impl ManifoldGenerator {
                     second: b.kind(),
                 })
             }
+            (_, Shape::Sphere { radius }) => {
+                self.sphere(a, pose_a, pose_b.translation, *radius, tolerance)
+            }
+            (Shape::Sphere { radius }, _) => Ok(self
+                .sphere(b, pose_b, pose_a.translation, *radius, tolerance)?
+                .flipped()),
             (Shape::HalfSpace { normal }, _) => {
                 self.half_space(*normal, pose_a, b, pose_b, tolerance)
             }
@@ -217,17 +225,17 @@ fn lowest(vertices: &[DVec3], direction: DVec3) -> (DVec3, f64) {
         })
 }
 
-/// The polytope form of a bounded shape.
-fn polytope_of(
+/// The polytope form of a cuboid or polytope.
+pub(super) fn polytope_of(
     cache: &mut HashMap<[u64; 3], Arc<ConvexPolytope>>,
     shape: &Shape,
 ) -> Result<Arc<ConvexPolytope>, GeometryError> {
     match shape {
         Shape::Cuboid { half_extents } => box_polytope(cache, *half_extents),
         Shape::Polytope(p) => Ok(Arc::clone(p)),
-        Shape::HalfSpace { .. } => Err(GeometryError::UnsupportedPair {
+        Shape::HalfSpace { .. } | Shape::Sphere { .. } => Err(GeometryError::UnsupportedPair {
             first: shape.kind(),
-            second: "bounded shape",
+            second: "polytope query",
         }),
     }
 }
@@ -235,7 +243,7 @@ fn polytope_of(
 /// The support feature of a bounded shape along the unit `direction`:
 /// the vertices within `tolerance` of its largest projection, named in
 /// the shape's own numbering (`posed` holds its world vertices and planes).
-fn support_feature(
+pub(super) fn support_feature(
     shape: &Shape,
     pose: &Pose,
     polytope: &ConvexPolytope,

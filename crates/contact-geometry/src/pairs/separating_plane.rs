@@ -25,6 +25,7 @@
 
 use glam::DVec3;
 
+use super::Proximity;
 use super::polytope_polytope::Scratch;
 use super::polytope_sat::{axes_near, separating_axis};
 use crate::ConvexPolytope;
@@ -52,6 +53,10 @@ pub enum ContactKind {
         /// Whether the two edges cross (are not parallel).
         crossing: bool,
     },
+    /// A sphere touching the other shape (any feature of it, or another
+    /// sphere) at one point: the plane is the sphere's tangent plane
+    /// there, so it is unique. Not one of Drumwright's polytope cases.
+    SphereTangent,
 }
 
 impl ContactKind {
@@ -60,7 +65,7 @@ impl ContactKind {
     #[must_use]
     pub fn is_unique(self) -> bool {
         match self {
-            Self::VertexFace | Self::EdgeFace | Self::FaceFace => true,
+            Self::VertexFace | Self::EdgeFace | Self::FaceFace | Self::SphereTangent => true,
             Self::EdgeEdge { crossing } => crossing,
             Self::VertexVertex | Self::VertexEdge => false,
         }
@@ -81,6 +86,18 @@ pub struct SeparatingPlane {
     pub separation: f64,
     /// How the polytopes touch the plane.
     pub kind: ContactKind,
+}
+
+impl SeparatingPlane {
+    /// The same plane with the roles of the two shapes swapped.
+    #[must_use]
+    pub fn flipped(self) -> Self {
+        Self {
+            normal: -self.normal,
+            offset: -self.offset,
+            ..self
+        }
+    }
 }
 
 /// What a set of vertices on the plane amounts to.
@@ -174,6 +191,57 @@ pub(super) fn separating_plane(
         offset,
         separation,
         kind,
+    })
+}
+
+/// The boundary plane of a half-space (outward `local_normal` at
+/// `plane_pose`, first) against a polytope (second): offset midway between
+/// the boundary and the polytope's lowest vertex, kind from the polytope's
+/// vertices on it. `None` when that vertex is not within `tolerance` of
+/// the boundary.
+pub(super) fn boundary_plane(
+    scratch: &mut Scratch,
+    local_normal: DVec3,
+    plane_pose: &Pose,
+    polytope: &ConvexPolytope,
+    pose: &Pose,
+    tolerance: f64,
+) -> Option<SeparatingPlane> {
+    let normal = plane_pose.transform_vector(local_normal);
+    let level = normal.dot(plane_pose.translation);
+    scratch.b.load(polytope, pose);
+    let bottom = support(&scratch.b.vertices, normal, f64::min);
+    let separation = bottom - level;
+    if separation.abs() > tolerance {
+        return None;
+    }
+    let kind = match touching(&scratch.b.vertices, normal, bottom, tolerance) {
+        Touching::Vertex => ContactKind::VertexFace,
+        Touching::Edge => ContactKind::EdgeFace,
+        Touching::Face => ContactKind::FaceFace,
+    };
+    Some(SeparatingPlane {
+        normal,
+        offset: 0.5 * (level + bottom),
+        separation,
+        kind,
+    })
+}
+
+/// The plane tangent to a sphere at its contact, from the pair's
+/// proximity (the sphere may be either shape): normal from the first shape
+/// to the second, offset midway between the closest points. `None` when
+/// the distance is not within `tolerance` of zero.
+pub(super) fn tangent_plane(proximity: &Proximity, tolerance: f64) -> Option<SeparatingPlane> {
+    if proximity.distance.abs() > tolerance {
+        return None;
+    }
+    let n = proximity.normal;
+    Some(SeparatingPlane {
+        normal: n,
+        offset: 0.5 * n.dot(proximity.point_a + proximity.point_b),
+        separation: proximity.distance,
+        kind: ContactKind::SphereTangent,
     })
 }
 
