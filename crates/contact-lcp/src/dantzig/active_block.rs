@@ -18,7 +18,8 @@ use crate::problem::Lcp;
 /// Marks a row that is not in A.
 const NOT_ACTIVE: usize = usize::MAX;
 
-/// Packed `M_AC` (M symmetric, so `M_ij` is read as `M_ji` from column `i`).
+/// Packed `M_AC` (for a symmetric M a row is read as the contiguous column
+/// of the same index).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ActiveBlock {
     /// Leading dimension: the problem dimension n (|A| <= n).
@@ -31,13 +32,16 @@ pub(crate) struct ActiveBlock {
     slot: Vec<usize>,
     /// Columns held (= |C|).
     cols: usize,
+    /// Whether M is symmetric.
+    symmetric: bool,
 }
 
 impl ActiveBlock {
     /// Empties A and C for a problem of dimension `n` (allocates only when
     /// `n` grows; every entry a product reads is written after the reset).
-    pub(crate) fn reset(&mut self, n: usize) {
+    pub(crate) fn reset(&mut self, n: usize, symmetric: bool) {
         self.ld = n;
+        self.symmetric = symmetric;
         if self.block.len() < n * n {
             self.block.resize(n * n, 0.0);
         }
@@ -70,7 +74,7 @@ impl ActiveBlock {
         let q = self.rows.len();
         let col = m.col(i);
         for (r, &c) in clamped.iter().enumerate() {
-            self.block[r * self.ld + q] = col[c];
+            self.block[r * self.ld + q] = if self.symmetric { col[c] } else { m.col(c)[i] };
         }
         self.slot[i] = q;
         self.rows.push(i);
@@ -146,7 +150,7 @@ mod tests {
     fn the_block_follows_every_exchange() {
         let m = symmetric();
         let mut b = ActiveBlock::default();
-        b.reset(6);
+        b.reset(6, true);
         let mut clamped = vec![];
         b.insert_row(&m, 1, &clamped);
         b.insert_row(&m, 4, &clamped);

@@ -90,7 +90,7 @@ impl BlockGuess {
             self.scratch = MemBuffer::new(req);
             self.scratch_dim = n;
         }
-        core.reset(n);
+        core.reset(n, true);
         // First guess: rows whose w = q already fits z = 0 at a bound stay
         // there; the others are clamped.
         for i in 0..n {

@@ -1,4 +1,5 @@
-// An updatable Cholesky factor L L' = M_CC of the clamped block.
+// An updatable Cholesky factor L L' = M_CC of the clamped block (or, for a
+// non-symmetric M, its explicit inverse: inverse.rs).
 //
 // The clamped set C is an ordered list of rows of M (in the order they
 // entered). L is stored column-major in an n x n buffer (column c holds
@@ -26,15 +27,21 @@
 // removal costs far less than the direction update of the same pivot, so
 // one code path serves every size.
 
-use crate::dense_kernels::{dot, solve_lower_in_place, solve_lower_transpose_in_place};
+use super::inverse;
+use crate::dense_kernels::{dot, gemv, solve_lower_in_place, solve_lower_transpose_in_place};
 use crate::problem::Lcp;
 use faer::dyn_stack::MemStack;
 use faer::linalg::cholesky::llt::factor::{LltRegularization, cholesky_in_place};
 use faer::{MatMut, Par};
 
-/// Cholesky factor of `M_CC` with append and delete.
+/// Cholesky factor of `M_CC` (explicit inverse when M is not symmetric)
+/// with append and delete.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Factor {
+    /// Cholesky factor (symmetric M) or explicit inverse (otherwise).
+    symmetric: bool,
+    /// Scratch of the inverse's bordering.
+    border: [Vec<f64>; 3],
     /// Leading dimension (the problem dimension n).
     ld: usize,
     /// `L`, column-major with leading dimension `ld`.
@@ -53,8 +60,14 @@ impl Factor {
     /// Empties C for a problem of dimension `n` (allocates only when `n`
     /// grows; stale entries are never read: every entry of L that a solve
     /// touches was written by an append or a removal of this run).
-    pub(crate) fn reset(&mut self, n: usize) {
+    pub(crate) fn reset(&mut self, n: usize, symmetric: bool) {
         self.ld = n;
+        self.symmetric = symmetric;
+        for v in &mut self.border {
+            if v.len() < n {
+                v.resize(n, 0.0);
+            }
+        }
         if self.l.len() < n * n {
             self.l.resize(n * n, 0.0);
         }
@@ -74,6 +87,22 @@ impl Factor {
     /// factor unchanged) when the new diagonal `M_ii - l'l` is at most
     /// `tol` or not finite.
     pub(crate) fn try_append(&mut self, m: &Lcp, i: usize, tol: f64) -> bool {
+        if !self.symmetric {
+            let [v, bu, vb] = &mut self.border;
+            let ok = inverse::append(
+                &mut self.l,
+                self.ld,
+                &self.idx,
+                m,
+                i,
+                tol,
+                [&mut self.row, v, bu, vb],
+            );
+            if ok {
+                self.idx.push(i);
+            }
+            return ok;
+        }
         let k = self.idx.len();
         let col = m.col(i);
         let mut row = std::mem::take(&mut self.row);
@@ -86,8 +115,14 @@ impl Factor {
         ok
     }
 
+    /// Whether this is a Cholesky factor (M symmetric).
+    pub(crate) fn is_symmetric(&self) -> bool {
+        self.symmetric
+    }
+
     /// Appends row/column `i` given `l = L^-1 M_C,i` (already solved by the
-    /// caller) and `m_ii`; refused as in [`Factor::try_append`].
+    /// caller) and `m_ii`; refused as in [`Factor::try_append`]. Cholesky
+    /// factor only.
     pub(crate) fn try_append_solved(&mut self, i: usize, m_ii: f64, l: &[f64], tol: f64) -> bool {
         let k = self.idx.len();
         let d2 = m_ii - dot(l, l);
@@ -164,6 +199,11 @@ impl Factor {
     pub(crate) fn remove(&mut self, p: usize) {
         let k = self.idx.len();
         let ld = self.ld;
+        if !self.symmetric {
+            inverse::remove(&mut self.l, ld, k, p);
+            self.idx.remove(p);
+            return;
+        }
         // Rank-one update of the trailing block L33 with x = l32, which is
         // column p below the diagonal (overwritten as the rotations go).
         for j in p + 1..k {
@@ -209,9 +249,31 @@ impl Factor {
     }
 
     /// Solves `M_CC x = b` in place (`b.len() == self.len()`).
-    pub(crate) fn solve_in_place(&self, b: &mut [f64]) {
-        self.forward_in_place(b);
-        self.backward_in_place(b);
+    pub(crate) fn solve_in_place(&mut self, b: &mut [f64]) {
+        if self.symmetric {
+            self.forward_in_place(b);
+            self.backward_in_place(b);
+        } else {
+            let k = b.len();
+            self.row[..k].copy_from_slice(b);
+            gemv(&self.l, self.ld, &self.row[..k], b);
+        }
+    }
+
+    /// The pivoting direction `dz_C = -s M_CC^-1 M_Cd` from `y = M_Cd`
+    /// (gathered by the caller). With a Cholesky factor `y` is left holding
+    /// `L^-1 M_Cd`, the factor row of `d` should it join C next.
+    pub(crate) fn direction(&mut self, y: &mut [f64], s: f64, dz: &mut [f64]) {
+        if self.symmetric {
+            self.forward_in_place(y);
+            for (dz, &y) in dz.iter_mut().zip(y.iter()) {
+                *dz = -s * y;
+            }
+            self.backward_in_place(dz);
+        } else {
+            gemv(&self.l, self.ld, y, dz);
+            dz.iter_mut().for_each(|x| *x *= -s);
+        }
     }
 }
 
@@ -239,7 +301,7 @@ mod tests {
     }
 
     /// Solves `M_CC x = M_C,0 + 1` through the factor and checks the residual.
-    fn check(f: &Factor, m: &Lcp) {
+    fn check(f: &mut Factor, m: &Lcp) {
         let k = f.len();
         let b: Vec<f64> = f.idx.iter().map(|&i| m.col(0)[i] + 1.0).collect();
         let mut x = b.clone();
@@ -254,20 +316,20 @@ mod tests {
     fn append_and_remove_keep_the_factor_exact() {
         let m = spd();
         let mut f = Factor::default();
-        f.reset(5);
+        f.reset(5, true);
         for i in [3, 0, 4, 1, 2] {
             assert!(f.try_append(&m, i, 1e-12));
-            check(&f, &m);
+            check(&mut f, &m);
         }
         f.remove(1);
-        check(&f, &m);
+        check(&mut f, &m);
         f.remove(0);
-        check(&f, &m);
+        check(&mut f, &m);
         f.remove(2);
-        check(&f, &m);
+        check(&mut f, &m);
         assert_eq!(f.idx, vec![4, 1]);
         assert!(f.try_append(&m, 0, 1e-12));
-        check(&f, &m);
+        check(&mut f, &m);
     }
 
     #[test]
@@ -275,7 +337,7 @@ mod tests {
         // Rows 0 and 1 are equal: M_{01,01} is singular.
         let m = Lcp::from_row_major(2, &[1.0, 1.0, 1.0, 1.0], &[0.0; 2]).unwrap();
         let mut f = Factor::default();
-        f.reset(2);
+        f.reset(2, true);
         assert!(f.try_append(&m, 0, 1e-10));
         assert!(!f.try_append(&m, 1, 1e-10));
         assert_eq!(f.len(), 1);

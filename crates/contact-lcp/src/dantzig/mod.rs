@@ -41,13 +41,21 @@
 // bound follow their new bound and only rows made infeasible are driven
 // again, which cut the pivots 7-10x against restarting from z = 0.
 //
-// Non-symmetric M (dynamic friction with a given sliding direction) is out
-// of scope: it is rejected with `LcpError::NonSymmetric`; use Lemke for a
-// plain LCP (the policy does this).
+// Non-symmetric M (dynamic friction: a sliding contact's friction force
+// -mu f_n along its sliding direction substituted into the normal column,
+// Baraff 1994 sec. 5-6) is pivoted the same way, with the clamped block
+// kept as an explicit inverse updated by bordering (inverse.rs) instead of
+// a Cholesky factor, and without the block guess. Baraff's termination
+// argument needs symmetry: on a non-symmetric M the driven row may find no
+// event that bounds its step (Painleve's configurations, which have no
+// solution), reported as `LcpError::NoSolutionOnPath`; cycling is stopped
+// by the pivot limit. The policy still sends plain non-symmetric LCPs to
+// Lemke, which is complete for them.
 
 mod active_block;
 mod block_guess;
 mod factor;
+mod inverse;
 mod pivot;
 
 use crate::box_problem::BoxLcp;
@@ -309,8 +317,6 @@ impl Dantzig {
     ///
     /// - [`LcpError::InvalidParameter`] for a negative, NaN or infinite
     ///   tolerance;
-    /// - [`LcpError::NonSymmetric`] naming the first entry with
-    ///   `|M_ij - M_ji| > 1e-12 ||M||_max`;
     /// - [`LcpError::PivotLimit`] after [`DantzigParams::pivot_limit`]
     ///   pivots in one pass;
     /// - [`LcpError::NoSolutionOnPath`] when a driven row can move without
@@ -324,7 +330,7 @@ impl Dantzig {
         let n = problem.dim();
         let lcp = problem.lcp();
         let m_norm = lcp.m_max_abs();
-        check_symmetric(lcp, m_norm)?;
+        let symmetric = check_symmetric(lcp, m_norm).is_ok();
         self.trace.clear();
         self.stats = DantzigStats::default();
         out.method = Method::Dantzig;
@@ -366,9 +372,11 @@ impl Dantzig {
                 pivot_tol: params.pivot_tolerance * m_norm,
                 w_tol,
                 max_pivots: limit,
+                symmetric,
             };
             let trace = params.record_trace.then_some(&mut self.trace);
             let guessed = round == 1
+                && symmetric
                 && n >= params.block_guess_from
                 && !params.record_trace
                 && self
@@ -502,7 +510,8 @@ mod tests {
     }
 
     #[test]
-    fn non_symmetric_and_bad_settings_are_typed_errors() {
+    fn non_symmetric_problems_solve_and_bad_settings_are_typed_errors() {
+        // w = [1 0.5; 0 1] z - 1: both rows clamped, z = (0.5, 1).
         let p = BoxLcp::new(
             faer::mat![[1.0, 0.5], [0.0, 1.0]],
             vec![-1.0; 2],
@@ -511,10 +520,21 @@ mod tests {
             vec![],
         )
         .unwrap();
-        assert_eq!(
-            Dantzig::default().solve(&p).unwrap_err(),
-            LcpError::NonSymmetric { row: 0, col: 1 }
-        );
+        let sol = Dantzig::default().solve(&p).unwrap();
+        assert!((sol.z[0] - 0.5).abs() < 1e-15 && (sol.z[1] - 1.0).abs() < 1e-15);
+        // w = -z - 1 < 0 for every z >= 0: no solution, and no loop.
+        let none = BoxLcp::new(
+            faer::mat![[-1.0]],
+            vec![-1.0],
+            vec![0.0],
+            vec![f64::INFINITY],
+            vec![],
+        )
+        .unwrap();
+        assert!(matches!(
+            Dantzig::default().solve(&none).unwrap_err(),
+            LcpError::NoSolutionOnPath { row: 0, .. }
+        ));
         let mut d = Dantzig::new(DantzigParams {
             pivot_tolerance: f64::NAN,
             ..DantzigParams::default()

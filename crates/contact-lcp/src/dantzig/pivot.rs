@@ -120,6 +120,9 @@ pub(crate) struct Settings<'a> {
     /// |w| at most this counts as 0 (absolute).
     pub(crate) w_tol: f64,
     pub(crate) max_pivots: usize,
+    /// Whether M is symmetric (Cholesky factor); otherwise the clamped
+    /// block is kept as an explicit inverse (inverse.rs).
+    pub(crate) symmetric: bool,
 }
 
 /// Whether row `i` has fixed bounds (lo = hi): complementary whatever its
@@ -136,7 +139,7 @@ impl Core {
         set: &Settings<'_>,
         trace: Option<&mut Vec<DantzigStep>>,
     ) -> Result<(), Stop> {
-        self.reset(m.dim());
+        self.reset(m.dim(), set.symmetric);
         let mut trace = trace;
         for &d in set.order {
             self.drive(m, set, d, trace.as_deref_mut())?;
@@ -148,9 +151,9 @@ impl Core {
     /// Empties the state for a problem of dimension `n`: z = 0, nothing
     /// clamped, every row unprocessed, w = 0 (a row's w is computed when it
     /// is driven).
-    pub(crate) fn reset(&mut self, n: usize) {
-        self.factor.reset(n);
-        self.block.reset(n);
+    pub(crate) fn reset(&mut self, n: usize, symmetric: bool) {
+        self.factor.reset(n, symmetric);
+        self.block.reset(n, symmetric);
         self.state.clear();
         self.state.resize(n, State::Unprocessed);
         self.z.clear();
@@ -259,7 +262,7 @@ impl Core {
     /// `reuse_direction`, `self.y` holds `L^-1 M_Ci` for the current C.
     fn clamp(&mut self, m: &Lcp, i: usize, tol: f64, reuse_direction: bool) -> bool {
         let k = self.factor.len();
-        let ok = if reuse_direction {
+        let ok = if reuse_direction && self.factor.is_symmetric() {
             self.factor
                 .try_append_solved(i, m.col(i)[i], &self.y[..k], tol)
         } else {
@@ -304,7 +307,16 @@ impl Core {
         }
         // w_d was not followed while d waited for its turn.
         let col_d = m.col(d);
-        self.w[d] = m.q()[d] + dot(col_d, &self.z);
+        let row_dot_z = if set.symmetric {
+            dot(col_d, &self.z)
+        } else {
+            self.z
+                .iter()
+                .enumerate()
+                .map(|(j, &zj)| m.col(j)[d] * zj)
+                .sum()
+        };
+        self.w[d] = m.q()[d] + row_dot_z;
         let wd = self.w[d];
         // Already complementary where z_d is (0 on a fresh run)?
         let at_lo = self.z[d] <= lo_d;
@@ -342,16 +354,13 @@ impl Core {
             if self.pivots >= set.max_pivots {
                 return Err(Stop::Limit);
             }
-            // fdirection: dz_C = -M_CC^-1 M_Cd s, keeping y = L^-1 M_Cd.
+            // fdirection: dz_C = -M_CC^-1 M_Cd s (keeping y = L^-1 M_Cd).
             let k = self.factor.len();
             for (y, &i) in self.y[..k].iter_mut().zip(&self.factor.idx) {
                 *y = col_d[i];
             }
-            self.factor.forward_in_place(&mut self.y[..k]);
-            for (dz, &y) in self.dz[..k].iter_mut().zip(&self.y[..k]) {
-                *dz = -s * y;
-            }
-            self.factor.backward_in_place(&mut self.dz[..k]);
+            self.factor
+                .direction(&mut self.y[..k], s, &mut self.dz[..k]);
             // dw_A = M_AC dz_C + s M_Ad.
             self.block.product(&self.dz[..k], &mut self.dw);
             for (dw, &i) in self.dw.iter_mut().zip(&self.block.rows) {

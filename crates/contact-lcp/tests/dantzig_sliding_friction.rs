@@ -1,0 +1,147 @@
+//! Guards the Dantzig solver on non-symmetric problems, which dynamic
+//! (sliding) friction makes (Baraff 1994 sec. 5-6: the friction force of a
+//! sliding contact is -mu f_n along its sliding direction, substituted into
+//! the normal force's column): a box sliding on a plane against the closed
+//! form, random non-symmetric P-matrix LCPs against brute force, and
+//! Painleve's configuration (no solution) as a typed error, not a loop.
+
+mod common;
+
+use common::contacts::{Contacts, block, box_inv_mass};
+use common::{Rng, brute_force, dist, random_p_matrix};
+use contact_lcp::faer::Mat;
+use contact_lcp::{BoxLcp, Dantzig, Lcp, LcpError, Lemke, LemkeParams, Method};
+
+const G: f64 = 9.81;
+const H: f64 = 0.01;
+
+/// `N W G'` for normal rows `normals` and force directions `forces` (the
+/// same contacts): the normal velocity change per unit normal impulse when
+/// each impulse acts along its own force direction.
+fn coupled_matrix(normals: &Contacts, forces: &Contacts) -> Mat<f64> {
+    let n = normals.jacobian_dense();
+    let g = forces.jacobian_dense();
+    let w = Mat::from_fn(n.ncols(), n.ncols(), |r, c| {
+        if r == c {
+            normals.inv_mass[r / 6][r % 6]
+        } else {
+            0.0
+        }
+    });
+    &n * &w * g.transpose()
+}
+
+#[test]
+fn a_sliding_box_decelerates_at_mu_g_with_every_contact_sliding() {
+    // Box (half extents a, b, c) on static ground sliding along +x at 1 m/s,
+    // 4 corner contacts, each with dynamic friction -mu f_n x. Closed form
+    // (the box stays flat: c mu = 0.1 <= a): total normal impulse m g h and
+    // a velocity change of -mu g h along x, none along z. Four contacts on
+    // one face make M singular as well as non-symmetric.
+    let (half, mass, mu) = ([0.5, 0.3, 0.2], 2.0, 0.5);
+    let inv = box_inv_mass(mass, half);
+    let mut normals = Contacts {
+        inv_mass: vec![inv],
+        rows: vec![],
+    };
+    let mut forces = normals.clone();
+    let [a, b, c] = half;
+    for (x, y) in [(a, b), (-a, b), (-a, -b), (a, -b)] {
+        let r = [x, y, -c];
+        normals
+            .rows
+            .push([Some(block(0, r, [0.0, 0.0, 1.0], 1.0)), None]);
+        forces
+            .rows
+            .push([Some(block(0, r, [-mu, 0.0, 1.0], 1.0)), None]);
+    }
+    let m = coupled_matrix(&normals, &forces);
+    let v_free = [1.0, 0.0, -G * H, 0.0, 0.0, 0.0];
+    let q = normals.q_of(&v_free);
+    let lcp = Lcp::new(m, q).unwrap();
+    let sol = Dantzig::default().solve(&BoxLcp::from_lcp(&lcp)).unwrap();
+    assert_eq!(sol.method, Method::Dantzig);
+    assert!(sol.report.is_solution(1e-12), "{:?}", sol.report);
+    let total: f64 = sol.z.iter().sum();
+    assert!(
+        (total - mass * G * H).abs() <= 1e-12 * mass * G * H,
+        "{total}"
+    );
+    let dv = forces.velocity_change(&sol.z);
+    assert!((v_free[0] + dv[0] - (1.0 - mu * G * H)).abs() <= 1e-12);
+    assert!((v_free[2] + dv[2]).abs() <= 1e-12);
+    assert!(dv[3].abs() <= 1e-12 && dv[4].abs() <= 1e-12);
+    // Lemke on the same LCP: another path to the same velocities.
+    let reference = Lemke::new(LemkeParams::default()).solve(&lcp).unwrap();
+    assert!(dist(&forces.velocity_change(&reference.z), &dv) <= 1e-12);
+}
+
+#[test]
+fn random_non_symmetric_p_matrix_lcps_match_brute_force() {
+    let mut rng = Rng::new(0x51D1_0001);
+    let mut dantzig = Dantzig::default();
+    for trial in 0..300 {
+        let n = 1 + trial % 7;
+        let m = random_p_matrix(&mut rng, n);
+        let q: Vec<f64> = (0..n).map(|_| rng.range(-2.0, 2.0)).collect();
+        let lcp = Lcp::new(m, q).unwrap();
+        let sol = dantzig.solve(&BoxLcp::from_lcp(&lcp)).unwrap();
+        assert!(
+            sol.report.is_solution(1e-12),
+            "trial {trial}: {:?}",
+            sol.report
+        );
+        // P-matrix: exactly one solution.
+        let all = brute_force(&lcp);
+        assert_eq!(all.len(), 1, "trial {trial}");
+        let scale = all[0].iter().fold(1.0_f64, |a, x| a.max(x.abs()));
+        assert!(dist(&sol.z, &all[0]) <= 1e-9 * scale, "trial {trial}");
+    }
+}
+
+#[test]
+fn painleves_rod_has_no_solution_and_says_so() {
+    // A thin rod (length 1, mass 1) leaning at 30 degrees from the ground,
+    // its lower end on the ground (its upper end towards +x), the end
+    // sliding along -x, away from the upper end, while falling. With mu = 3 the friction force at the end turns the
+    // rod so that pushing up makes the end go down: the effective normal
+    // mass n' W (n + mu x) is negative (checked), and with q < 0 no normal
+    // impulse z >= 0 can give w >= 0: no solution (Painleve's paradox).
+    let (len, mass, mu) = (1.0_f64, 1.0, 3.0);
+    let theta = 30f64.to_radians();
+    let inertia = mass * len * len / 12.0;
+    let inv = [
+        1.0 / mass,
+        1.0 / mass,
+        1.0 / mass,
+        1.0 / inertia,
+        1.0 / inertia,
+        1.0 / inertia,
+    ];
+    // Lower end relative to the centre: down and back along the rod.
+    let r = [-0.5 * len * theta.cos(), 0.0, -0.5 * len * theta.sin()];
+    let normals = Contacts {
+        inv_mass: vec![inv],
+        rows: vec![[Some(block(0, r, [0.0, 0.0, 1.0], 1.0)), None]],
+    };
+    let forces = Contacts {
+        inv_mass: vec![inv],
+        rows: vec![[Some(block(0, r, [mu, 0.0, 1.0], 1.0)), None]],
+    };
+    let m = coupled_matrix(&normals, &forces);
+    assert!(
+        m[(0, 0)] < 0.0,
+        "the configuration is not Painleve's: {}",
+        m[(0, 0)]
+    );
+    let q = normals.q_of(&[-1.0, 0.0, -1.0, 0.0, 0.0, 0.0]);
+    assert!(q[0] < 0.0);
+    let lcp = Lcp::new(m, q).unwrap();
+    let err = Dantzig::default()
+        .solve(&BoxLcp::from_lcp(&lcp))
+        .unwrap_err();
+    assert!(
+        matches!(err, LcpError::NoSolutionOnPath { row: 0, .. }),
+        "{err:?}"
+    );
+}
