@@ -56,7 +56,6 @@ pub use faer;
 mod box_problem;
 mod box_verify;
 mod dantzig;
-mod dense_lu;
 mod error;
 #[cfg(feature = "serde")]
 mod file_format;

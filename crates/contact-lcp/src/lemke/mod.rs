@@ -18,9 +18,11 @@
 // ratio_test.rs) picks the variable that leaves. Every basis has one
 // variable of each pair (w_i, z_i) except one pair, and z0 is basic; the method
 // stops when z0 leaves (a solution), when no variable can leave (a secondary
-// ray), or at the pivot limit. Scaling, the tableau [y | B^-1] and its
-// per-pivot update and refactorisation are in tableau.rs (Cline sec. 4.8.1);
-// tolerances in ratio_test.rs (Cline sec. 4.8.3).
+// ray), or at the pivot limit. Scaling, the tableau [y | B^-1] (stored as
+// its k dense columns, k = number of basic z-type variables) and its
+// per-pivot update are in tableau.rs, refactorisation in tableau.rs and
+// block_factor.rs (Cline sec. 4.8.1); tolerances in ratio_test.rs (Cline
+// sec. 4.8.3).
 //
 // Accuracy: the final basis is factorised afresh and solved from the true q
 // with one step of iterative refinement; z is projected onto z >= 0,
@@ -28,6 +30,7 @@
 // measures the result. If the first attempt fails numerically (ray, singular
 // basis, inaccurate result), one retry with a larger Harris tolerance follows.
 
+mod block_factor;
 mod ratio_test;
 mod tableau;
 
@@ -74,8 +77,9 @@ pub struct LemkeParams {
     /// drift of the per-pivot updates of its inverse (Cline sec. 4.8.1). `0`
     /// disables periodic refactorisation (the basis is still refactorised
     /// before accepting a ray or a small pivot, and at the end). Default `100`;
-    /// a refactorisation costs about `2 k^3 + 2 (n - k) k^2` flops for `k`
-    /// basic z-variables, a pivot about `2 n^2`.
+    /// a refactorisation costs about `2 k^3 + 2 (n - k) k^2` flops (in
+    /// faer's blocked kernels) for `k` basic z-variables, a pivot about
+    /// `4 n k`.
     pub refactor_interval: usize,
     /// If the first attempt ends on a ray, on a singular basis, or with a
     /// result whose scaled error exceeds `1e-9`, the solve restarts once from

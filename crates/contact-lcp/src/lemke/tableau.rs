@@ -13,24 +13,40 @@
 // numbered w_i = i, z_i = n + i, z0 = 2n; the columns of the constraint
 // matrix [I, -M~, -d] are e_i, -M~[:, i] and -d.
 //
-// Tableau. Row p of `tab` (row-major, n x (n+1)) is [y_p | (B^-1)_p], with B
-// the basis (column p = column of the basic variable basis[p]) and y = B^-1 q~
-// the values of the basic variables. These rows are exactly the vectors
-// compared by the lexicographic ratio test (Cline sec. 2.7.1). A pivot on row
-// r with entering column c and u = B^-1 c replaces column r of B by c; the
-// Sherman-Morrison update of B^-1 for one changed column (Cline eq. 4.21)
-// is the Gauss-Jordan row operation done by `pivot`:
+// Tableau. B is the basis (column p = column of the basic variable basis[p]),
+// y = B^-1 q~ the values of the basic variables. Ordering B's rows as (W, R),
+// W the rows whose slack w_i is basic and R the others, and its columns as
+// (basic slacks, basic z-type variables Z) gives
+//     B = [[I, F], [0, C]],   B^-1 = [[I, -F C^-1], [0, C^-1]],
+// with C = B[R, Z] square (k x k, k = |R| = |Z|). So the column of B^-1 for
+// a row i in W is the unit vector at the position of w_i, and only the k
+// columns for R are dense: the n x k block G = B^-1[:, R]. Row p of `tab`
+// (row-major, stride n + 1) is [y_p | G_p]: the columns of G sit in "slots"
+// (`slot_row[s]` = the row of R whose column of B^-1 is slot s). With k << n
+// (contact problems: k = number of active constraints) this is what makes a
+// pivot O(n k) instead of O(n^2).
+//
+// The rows [y_p | (B^-1)_p] are the vectors compared by the lexicographic
+// ratio test (Cline sec. 2.7.1); `inverse_entry` reads (B^-1)_pj from G and the
+// implicit unit columns. A pivot on row r with entering column c and
+// u = B^-1 c replaces column r of B by c; the Sherman-Morrison update of B^-1
+// for one changed column (Cline eq. 4.21) is the Gauss-Jordan row operation
 //     row_r <- row_r / u_r,   row_i <- row_i - u_i row_r   (i != r),
-// applied to y and B^-1 together: O(n^2) per pivot, no allocation.
-// `refactor` rebuilds B^-1 and y from the basis list alone, bounding the drift
-// of the updates (Cline sec. 4.8.1). Only the block of B made of the basic
-// z-columns and the rows whose slack is nonbasic needs a factorisation (dense
-// LU with partial pivoting): the slack columns are unit vectors (see
-// `factor_block`). The final solution is computed the same way.
+// applied to y and G together: O(n k) per pivot, no allocation. Before it,
+// the slots follow the change of R: a slack w_l leaving adds row l to R (its
+// column of B^-1, e_r, becomes a slot), and a slack w_j entering removes row j
+// (its column becomes the unit vector e_r exactly, so its slot is dropped;
+// the row operation would have left rounding noise there).
+// `refactor` rebuilds y and G from the basis list alone, bounding the drift
+// of the updates (Cline sec. 4.8.1): only C needs a factorisation (dense
+// LU with partial pivoting, see `factor_block`). The final solution is
+// computed the same way.
 
-use crate::dense_lu::{DenseLu, Singular};
+use super::block_factor::{BlockLu, Singular};
 use crate::problem::Lcp;
 use crate::scaling::{equilibrate, pow2_ceil};
+use faer::linalg::matmul::matmul;
+use faer::{Accum, MatMut, MatRef, Par};
 
 /// Marks a variable that is not in the basis.
 pub(super) const NONBASIC: usize = usize::MAX;
@@ -51,8 +67,16 @@ pub(super) struct Tableau {
     q_scale: f64,
     /// The diagonal D of the equilibration.
     d: Vec<f64>,
-    /// Row-major n x (n+1): [y | B^-1].
+    /// Row-major n x (n+1), the first k + 1 columns used: [y | G].
     pub(super) tab: Vec<f64>,
+    /// Number of slots in use: k = |R|.
+    k: usize,
+    /// slot_row[s] = the row of R whose column of B^-1 is slot s (s < k).
+    slot_row: Vec<usize>,
+    /// slot_of[i] = the slot of row i, or NONBASIC when w_i is basic.
+    pub(super) slot_of: Vec<usize>,
+    /// The entering z-column gathered in slot order, c_R.
+    c_r: Vec<f64>,
     /// max |(B^-1)_pj| over j, per row p.
     pub(super) row_norm: Vec<f64>,
     /// basis[p] = the variable basic in row p.
@@ -77,9 +101,15 @@ pub(super) struct Tableau {
     zpos: Vec<usize>,
     /// Rows whose slack is nonbasic (see `factor_block`).
     rrows: Vec<usize>,
-    /// Row-major inverse of the factorised block C.
-    cinv: Vec<f64>,
-    lu: DenseLu,
+    /// Rows whose slack w_i is basic (see `refactor`).
+    wrows: Vec<usize>,
+    /// F = B[W, Z], column-major (see `refactor`).
+    fbuf: Vec<f64>,
+    /// G_W', column-major (see `refactor`).
+    gbuf: Vec<f64>,
+    /// One column of C (see `final_solve`).
+    cbuf: Vec<f64>,
+    lu: BlockLu,
 }
 
 /// `x -= f y`, returning `max |x_i|` afterwards. Two simple loops (the
@@ -135,6 +165,19 @@ fn dot(a: &[f64], b: &[f64]) -> f64 {
         s += x * y;
     }
     s
+}
+
+/// Writes the entries `rows` of the column of the z-type variable `var` in
+/// `[I, -M~, -d]` (`m` is M~, column-major n x n) into `out`.
+fn basic_column(m: &[f64], n: usize, var: usize, rows: &[usize], out: &mut [f64]) {
+    if var < 2 * n {
+        let col = &m[(var - n) * n..(var - n + 1) * n];
+        for (x, &i) in out.iter_mut().zip(rows) {
+            *x = -col[i];
+        }
+    } else {
+        out.fill(-1.0);
+    }
 }
 
 impl Tableau {
@@ -199,13 +242,20 @@ impl Tableau {
         self.q
             .extend(lcp.q().iter().zip(d).map(|(x, di)| x * di / qs));
 
+        // B = I: every column of B^-1 is a unit vector, no slot is used.
         let w = n + 1;
         self.tab.clear();
         self.tab.resize(n * w, 0.0);
         for p in 0..n {
             self.tab[p * w] = self.q[p];
-            self.tab[p * w + 1 + p] = 1.0;
         }
+        self.k = 0;
+        self.slot_row.clear();
+        self.slot_row.resize(n, NONBASIC);
+        self.slot_of.clear();
+        self.slot_of.resize(n, NONBASIC);
+        self.c_r.clear();
+        self.c_r.resize(n, 0.0);
         self.row_norm.clear();
         self.row_norm.resize(n, 1.0);
         self.basis.clear();
@@ -226,7 +276,11 @@ impl Tableau {
         // so later solves of this size never allocate.
         self.zpos.reserve(n);
         self.rrows.reserve(n);
-        self.cinv.reserve(n * n);
+        self.wrows.reserve(n);
+        self.cbuf.reserve(n);
+        // (n - k) k <= n^2 / 4.
+        self.fbuf.reserve(n * n / 4 + 1);
+        self.gbuf.reserve(n * n / 4 + 1);
         self.lu.reserve(n);
     }
 
@@ -244,28 +298,56 @@ impl Tableau {
         t
     }
 
+    /// (B^-1)_pj: an entry of a unit column (j in W) or of G (j in R).
+    #[cfg(test)]
+    fn inverse_entry(&self, p: usize, j: usize) -> f64 {
+        match self.slot_of[j] {
+            NONBASIC => f64::from(u8::from(self.pos[j] == p)),
+            s => self.tab[p * (self.n + 1) + 1 + s],
+        }
+    }
+
+    /// Gathers c_R = -M~[R, j] in slot order (the R part of z_j's column).
+    fn gather_z_column(&mut self, j: usize) {
+        let n = self.n;
+        let col = &self.m[j * n..(j + 1) * n];
+        for (c, &i) in self.c_r[..self.k].iter_mut().zip(&self.slot_row) {
+            *c = -col[i];
+        }
+    }
+
     /// Computes u = B^-1 c for the column c of `var`, and |c|_max.
     pub(super) fn entering_column(&mut self, var: usize) {
         let n = self.n;
         let w = n + 1;
+        let k = self.k;
         if self.prepared.take() == Some(var) {
             return;
         }
         if var < n {
+            // c = e_var with var in R: u is its column of G.
+            let s = 1 + self.slot_of[var];
             for (p, u) in self.u.iter_mut().enumerate() {
-                *u = self.tab[p * w + 1 + var];
+                *u = self.tab[p * w + s];
             }
             self.c_norm = 1.0;
         } else if var < 2 * n {
+            // u_p = c_i (w_i basic in row p) + G_p c_R.
             let j = var - n;
+            self.gather_z_column(j);
             let col = &self.m[j * n..(j + 1) * n];
             for (p, u) in self.u.iter_mut().enumerate() {
-                *u = -dot(&self.tab[p * w + 1..(p + 1) * w], col);
+                let g = &self.tab[p * w + 1..p * w + 1 + k];
+                let unit = self.basis[p];
+                let c_w = if unit < n { -col[unit] } else { 0.0 };
+                *u = c_w + dot(g, &self.c_r[..k]);
             }
             self.c_norm = self.m_col_max[j];
         } else {
             for (p, u) in self.u.iter_mut().enumerate() {
-                *u = -self.tab[p * w + 1..(p + 1) * w].iter().sum::<f64>();
+                let g = &self.tab[p * w + 1..p * w + 1 + k];
+                let c_w = if self.basis[p] < n { -1.0 } else { 0.0 };
+                *u = c_w - g.iter().sum::<f64>();
             }
             self.c_norm = 1.0;
         }
@@ -304,6 +386,21 @@ impl Tableau {
     pub(super) fn pivot(&mut self, r: usize, var: usize) -> usize {
         let n = self.n;
         let w = n + 1;
+        let leaving = self.basis[r];
+        if var < n {
+            self.remove_slot(var);
+        }
+        if leaving < n {
+            self.add_slot(leaving, r);
+        }
+        self.basis[r] = var;
+        self.pos[leaving] = NONBASIC;
+        self.pos[var] = r;
+        // w_j leaving means z_j enters next.
+        if leaving < n {
+            self.gather_z_column(leaving);
+        }
+        let k = self.k;
         let Self {
             tab,
             u,
@@ -311,39 +408,43 @@ impl Tableau {
             row_norm,
             prow,
             m,
+            basis,
+            c_r,
             ..
         } = self;
+        let c_r = &c_r[..k];
         let inv = 1.0 / u[r];
-        prow.copy_from_slice(&tab[r * w..(r + 1) * w]);
-        let mut norm = 0.0_f64;
-        for (k, x) in prow.iter_mut().enumerate() {
+        let prow = &mut prow[..=k];
+        prow.copy_from_slice(&tab[r * w..r * w + 1 + k]);
+        for x in prow.iter_mut() {
             *x *= inv;
-            if k > 0 {
-                norm = norm.max(x.abs());
-            }
         }
-        tab[r * w..(r + 1) * w].copy_from_slice(prow);
-        row_norm[r] = norm;
+        tab[r * w..r * w + 1 + k].copy_from_slice(prow);
 
-        let leaving = self.basis[r];
-        // w_j leaving means z_j enters next.
         let next_col = (leaving < n).then(|| &m[leaving * n..(leaving + 1) * n]);
         u_next.resize(n, 0.0);
         for (p, row) in tab.chunks_exact_mut(w).enumerate() {
+            let row = &mut row[..=k];
             let f = u[p];
+            let unit = basis[p];
+            // A basic slack's row of B^-1 holds a 1 outside G.
+            let unit_norm = if unit < n { 1.0 } else { 0.0 };
             if p == r || f == 0.0 {
+                row_norm[p] = max_abs(&row[1..]).max(unit_norm);
                 if let Some(c) = next_col {
-                    u_next[p] = -dot(&row[1..], c);
+                    let c_w = if unit < n { -c[unit] } else { 0.0 };
+                    u_next[p] = c_w + dot(&row[1..], c_r);
                 }
                 continue;
             }
             row[0] -= f * prow[0];
             if let Some(c) = next_col {
-                let (nm, d) = axpy_max_abs_dot(&mut row[1..], f, &prow[1..], c);
-                row_norm[p] = nm;
-                u_next[p] = -d;
+                let (nm, d) = axpy_max_abs_dot(&mut row[1..], f, &prow[1..], c_r);
+                row_norm[p] = nm.max(unit_norm);
+                let c_w = if unit < n { -c[unit] } else { 0.0 };
+                u_next[p] = c_w + d;
             } else {
-                row_norm[p] = axpy_max_abs(&mut row[1..], f, &prow[1..]);
+                row_norm[p] = axpy_max_abs(&mut row[1..], f, &prow[1..]).max(unit_norm);
             }
         }
         if leaving < n {
@@ -354,120 +455,137 @@ impl Tableau {
         } else {
             self.prepared = None;
         }
-
-        self.basis[r] = var;
-        self.pos[leaving] = NONBASIC;
-        self.pos[var] = r;
         leaving
     }
 
-    /// Lists the block of the basis that needs a factorisation: the rows R
-    /// whose slack w_i is nonbasic (`rrows`) and the positions Z of the basic
-    /// z-type variables (`zpos`), both ascending, |R| = |Z| = k. Ordering B's
-    /// rows as (W, R) and its columns as (w-basic, Z) gives
-    ///     B = [[I, F], [0, C]],   B^-1 = [[I, -F C^-1], [0, C^-1]],
-    /// with C = B[R, Z] (k x k): only C is factorised (as C', see DenseLu).
-    fn factor_block<'a>(&mut self, col: impl Fn(usize) -> &'a [f64]) -> Result<(), Singular> {
+    /// Row j leaves R (w_j enters): its slot is dropped and the last slot
+    /// moves into its place.
+    fn remove_slot(&mut self, j: usize) {
+        let w = self.n + 1;
+        let s = self.slot_of[j];
+        let last = self.k - 1;
+        if s != last {
+            for row in self.tab.chunks_exact_mut(w) {
+                row[1 + s] = row[1 + last];
+            }
+            let moved = self.slot_row[last];
+            self.slot_row[s] = moved;
+            self.slot_of[moved] = s;
+        }
+        self.slot_row[last] = NONBASIC;
+        self.slot_of[j] = NONBASIC;
+        self.k = last;
+    }
+
+    /// Row l joins R (w_l, basic in row r, leaves): its column of B^-1, the
+    /// unit vector e_r, becomes a new slot.
+    fn add_slot(&mut self, l: usize, r: usize) {
+        let w = self.n + 1;
+        let s = self.k;
+        for row in self.tab.chunks_exact_mut(w) {
+            row[1 + s] = 0.0;
+        }
+        self.tab[r * w + 1 + s] = 1.0;
+        self.slot_row[s] = l;
+        self.slot_of[l] = s;
+        self.k = s + 1;
+    }
+
+    /// Lists the block C = B[R, Z] of the basis (see the header) and
+    /// factorises it: the rows R whose slack w_i is nonbasic (`rrows`, in
+    /// slot order) and the positions Z of the basic z-type variables (`zpos`,
+    /// ascending), |R| = |Z| = k; C[b, a] is row rrows[b] of the column of the
+    /// variable basic at zpos[a].
+    fn factor_block(&mut self) -> Result<(), Singular> {
         let n = self.n;
         self.zpos.clear();
         self.zpos.extend((0..n).filter(|&p| self.basis[p] >= n));
         self.rrows.clear();
-        self.rrows
-            .extend((0..n).filter(|&i| self.pos[i] == NONBASIC));
+        self.rrows.extend_from_slice(&self.slot_row[..self.k]);
         let k = self.zpos.len();
         debug_assert_eq!(k, self.rrows.len());
-        self.lu.reset(k);
+        debug_assert!(self.rrows.iter().all(|&i| self.pos[i] == NONBASIC));
+        let c = self.lu.reset(k);
         for (a, &p) in self.zpos.iter().enumerate() {
-            let var = self.basis[p];
-            let row = self.lu.row_mut(a);
-            if var < 2 * n {
-                let c = col(var - n);
-                for (x, &i) in row.iter_mut().zip(&self.rrows) {
-                    *x = -c[i];
-                }
-            } else {
-                row.fill(-1.0);
-            }
+            let column = &mut c[a * k..(a + 1) * k];
+            basic_column(&self.m, n, self.basis[p], &self.rrows, column);
         }
         self.lu.factor()
     }
 
-    /// Rebuilds y and B^-1 from a fresh factorisation of the basis (see
-    /// `factor_block`): about `2 k^3 + 2 (n - k) k^2` flops for k basic
-    /// z-type variables.
+    /// Rebuilds y and G from a fresh factorisation of the basis (see
+    /// `factor_block` and block_factor.rs): y_Z = C^-1 q~_R and G_Z = C^-1 on
+    /// the rows of Z; G_W = -F C^-1 and y_W = q~_W - F y_Z on the rows of the
+    /// basic slacks, with F = B[W, Z].
     pub(super) fn refactor(&mut self) -> Result<(), Singular> {
         self.prepared = None;
         let n = self.n;
         let w = n + 1;
-        let m = std::mem::take(&mut self.m);
-        let factored = self.factor_block(|j| &m[j * n..(j + 1) * n]);
-        self.m = m;
-        factored?;
+        self.factor_block()?;
         let k = self.zpos.len();
-
-        // C^-1, row by row: row a solves C' x = e_a.
-        self.cinv.clear();
-        self.cinv.resize(k * k, 0.0);
-        for a in 0..k {
-            let x = &mut self.cinv[a * k..(a + 1) * k];
-            x[a] = 1.0;
-            self.lu.solve(x);
-        }
-        // y_Z = C^-1 q~_R.
+        let nw = n - k;
+        self.lu.invert();
         let y_z = &mut self.col[..k];
         for (x, &i) in y_z.iter_mut().zip(&self.rrows) {
             *x = self.q[i];
         }
-        self.lu.solve_transpose(y_z);
+        self.lu.solve(y_z);
 
-        for p in 0..n {
-            self.tab[p * w..(p + 1) * w].fill(0.0);
+        // F (column-major nw x k) and y_W.
+        self.wrows.clear();
+        self.wrows
+            .extend((0..n).filter(|&i| self.pos[i] != NONBASIC));
+        self.fbuf.clear();
+        self.fbuf.resize(nw * k, 0.0);
+        let y_w = &mut self.prow[..nw];
+        for (y, &i) in y_w.iter_mut().zip(&self.wrows) {
+            *y = self.q[i];
         }
         for (a, &p) in self.zpos.iter().enumerate() {
-            let row = &mut self.tab[p * w..(p + 1) * w];
-            row[0] = self.col[a];
-            for (&x, &i) in self.cinv[a * k..(a + 1) * k].iter().zip(&self.rrows) {
-                row[1 + i] = x;
+            let column = &mut self.fbuf[a * nw..(a + 1) * nw];
+            basic_column(&self.m, n, self.basis[p], &self.wrows, column);
+            let ya = self.col[a];
+            for (y, &f) in y_w.iter_mut().zip(column.iter()) {
+                *y -= f * ya;
             }
         }
-        // Rows of basic slacks: e_i' on W, -(F C^-1)_i on R; y_i = q~_i - F_i y_Z.
-        let acc = &mut self.prow[..k];
-        for i in 0..n {
+        // G_W' = -(C^-1)' F' (column-major k x nw): column iw is row iw of
+        // G_W, contiguous as the tableau's rows are.
+        self.gbuf.clear();
+        self.gbuf.resize(k * nw, 0.0);
+        matmul(
+            MatMut::from_column_major_slice_mut(&mut self.gbuf, k, nw),
+            Accum::Replace,
+            MatRef::from_column_major_slice(&self.lu.inv, k, k).transpose(),
+            MatRef::from_column_major_slice(&self.fbuf, nw, k).transpose(),
+            -1.0,
+            Par::Seq,
+        );
+
+        // Slot b stays the column of rrows[b] = slot_row[b].
+        let inv = &self.lu.inv;
+        for (a, &p) in self.zpos.iter().enumerate() {
+            let row = &mut self.tab[p * w..p * w + 1 + k];
+            row[0] = self.col[a];
+            for (g, b) in row[1..].iter_mut().zip(0..k) {
+                *g = inv[b * k + a];
+            }
+        }
+        for (iw, &i) in self.wrows.iter().enumerate() {
             let p = self.pos[i];
-            if p == NONBASIC {
-                continue;
-            }
-            acc.fill(0.0);
-            let mut y = self.q[i];
-            for (a, &zp) in self.zpos.iter().enumerate() {
-                let f = {
-                    let var = self.basis[zp];
-                    if var < 2 * n {
-                        -self.m[(var - n) * n + i]
-                    } else {
-                        -1.0
-                    }
-                };
-                if f != 0.0 {
-                    y -= f * self.col[a];
-                    for (s, &x) in acc.iter_mut().zip(&self.cinv[a * k..(a + 1) * k]) {
-                        *s -= f * x;
-                    }
-                }
-            }
-            let row = &mut self.tab[p * w..(p + 1) * w];
-            row[0] = y;
-            row[1 + i] = 1.0;
-            for (&x, &r) in acc.iter().zip(&self.rrows) {
-                row[1 + r] = x;
-            }
+            let row = &mut self.tab[p * w..p * w + 1 + k];
+            row[0] = self.prow[iw];
+            row[1..].copy_from_slice(&self.gbuf[iw * k..(iw + 1) * k]);
         }
         for (p, rn) in self.row_norm.iter_mut().enumerate() {
-            *rn = self.tab[p * w + 1..(p + 1) * w]
-                .iter()
-                .fold(0.0_f64, |a, x| a.max(x.abs()));
+            let unit_norm = if self.basis[p] < n { 1.0 } else { 0.0 };
+            *rn = max_abs(&self.tab[p * w + 1..p * w + 1 + k]).max(unit_norm);
         }
-        if self.tab.iter().any(|x| !x.is_finite()) {
+        if self
+            .tab
+            .chunks_exact(w)
+            .any(|row| row[..=k].iter().any(|x| !x.is_finite()))
+        {
             return Err(Singular { step: k });
         }
         Ok(())
@@ -479,33 +597,28 @@ impl Tableau {
     /// C y_Z = q~_R.
     pub(super) fn final_solve(&mut self, z: &mut [f64]) -> Result<(), Singular> {
         let n = self.n;
-        let m = std::mem::take(&mut self.m);
-        let factored = self.factor_block(|j| &m[j * n..(j + 1) * n]);
-        self.m = m;
-        factored?;
+        self.factor_block()?;
         let k = self.zpos.len();
-        let (zpos, rrows, basis) = (&self.zpos, &self.rrows, &self.basis);
-        let m = &self.m;
-        // Entry b of column a of C.
-        let c = |a: usize, b: usize| {
-            let var = basis[zpos[a]];
-            if var < 2 * n {
-                -m[(var - n) * n + rrows[b]]
-            } else {
-                -1.0
-            }
-        };
         let y = &mut self.col[..k];
-        for (x, &i) in y.iter_mut().zip(rrows) {
+        for (x, &i) in y.iter_mut().zip(&self.rrows) {
             *x = self.q[i];
         }
-        self.lu.solve_transpose(y);
+        self.lu.solve(y);
         // r = q~_R - C y_Z; y_Z += C^-1 r.
         let r = &mut self.prow[..k];
-        for (b, rb) in r.iter_mut().enumerate() {
-            *rb = self.q[rrows[b]] - (0..k).map(|a| c(a, b) * y[a]).sum::<f64>();
+        for (rb, &i) in r.iter_mut().zip(&self.rrows) {
+            *rb = self.q[i];
         }
-        self.lu.solve_transpose(r);
+        let c = &mut self.cbuf;
+        c.clear();
+        c.resize(k, 0.0);
+        for (a, &p) in self.zpos.iter().enumerate() {
+            basic_column(&self.m, n, self.basis[p], &self.rrows, c);
+            for (rb, &cb) in r.iter_mut().zip(c.iter()) {
+                *rb -= cb * y[a];
+            }
+        }
+        self.lu.solve(r);
         for (ya, ra) in y.iter_mut().zip(r.iter()) {
             *ya += ra;
         }
@@ -513,8 +626,8 @@ impl Tableau {
             return Err(Singular { step: k });
         }
         z.fill(0.0);
-        for (a, &p) in zpos.iter().enumerate() {
-            let var = basis[p];
+        for (a, &p) in self.zpos.iter().enumerate() {
+            let var = self.basis[p];
             if var < 2 * n {
                 z[var - n] = y[a] * self.d[var - n] * self.q_scale / self.m_scale;
             }
@@ -564,10 +677,36 @@ mod tests {
         t.pivot(r, t.z0());
         t.entering_column(3 + 1); // z_1 enters
         t.pivot(0, 3 + 1); // (row choice need not be feasible for this check)
-        let updated = t.tab.clone();
+        let inverse = |t: &Tableau| -> Vec<f64> {
+            (0..3)
+                .flat_map(|p| (0..3).map(move |j| (p, j)))
+                .map(|(p, j)| t.inverse_entry(p, j))
+                .chain((0..3).map(|p| t.value(p)))
+                .collect()
+        };
+        let updated = inverse(&t);
         t.refactor().unwrap();
-        for (a, b) in updated.iter().zip(&t.tab) {
-            assert!((a - b).abs() < 1e-12, "{updated:?} vs {:?}", t.tab);
+        let fresh = inverse(&t);
+        for (a, b) in updated.iter().zip(&fresh) {
+            assert!((a - b).abs() < 1e-12, "{updated:?} vs {fresh:?}");
+        }
+        // B^-1 B = I, with B's columns from the basis list (independent of
+        // the tableau): the columns of [I, -M~, -d].
+        for (p, &var) in t.basis.iter().enumerate() {
+            for i in 0..3 {
+                let bi = |row: usize| -> f64 {
+                    if var < 3 {
+                        f64::from(u8::from(row == var))
+                    } else if var < 6 {
+                        -t.m[(var - 3) * 3 + row]
+                    } else {
+                        -1.0
+                    }
+                };
+                let e: f64 = (0..3).map(|j| t.inverse_entry(i, j) * bi(j)).sum();
+                let expected = f64::from(u8::from(t.basis[i] == var));
+                assert!((e - expected).abs() < 1e-12, "(B^-1 B)[{i}, {p}] = {e}");
+            }
         }
     }
 }
