@@ -121,12 +121,39 @@ fn axpy_max_abs(x: &mut [f64], f: f64, y: &[f64]) -> f64 {
     max_abs(x)
 }
 
-/// [`axpy_max_abs`] and the dot product of the updated `x` with `c`.
+/// [`axpy_max_abs`] and the dot product of the updated `x` with `c`, in one
+/// pass (the hot loop of a pivot). Four lanes of maxima and of partial sums,
+/// combined as in [`dot`], so the dot product equals `dot(x, c)` exactly.
 fn axpy_max_abs_dot(x: &mut [f64], f: f64, y: &[f64], c: &[f64]) -> (f64, f64) {
-    for (xi, &yi) in x.iter_mut().zip(y) {
-        *xi -= f * yi;
+    let len4 = x.len() / 4 * 4;
+    let (x4, x_rest) = x.split_at_mut(len4);
+    let (y4, y_rest) = y.split_at(len4);
+    let (c4, c_rest) = c.split_at(len4);
+    let mut m = [0.0_f64; 4];
+    let mut acc = [0.0_f64; 4];
+    for ((xs, ys), cs) in x4
+        .chunks_exact_mut(4)
+        .zip(y4.chunks_exact(4))
+        .zip(c4.chunks_exact(4))
+    {
+        for l in 0..4 {
+            let v = xs[l] - f * ys[l];
+            xs[l] = v;
+            let a = v.abs();
+            m[l] = if a > m[l] { a } else { m[l] };
+            acc[l] += v * cs[l];
+        }
     }
-    (max_abs(x), dot(x, c))
+    let mut s = (acc[0] + acc[1]) + (acc[2] + acc[3]);
+    for ((xi, &yi), &ci) in x_rest.iter_mut().zip(y_rest).zip(c_rest) {
+        *xi -= f * yi;
+        let a = xi.abs();
+        m[0] = if a > m[0] { a } else { m[0] };
+        s += *xi * ci;
+    }
+    let a = if m[0] > m[1] { m[0] } else { m[1] };
+    let b = if m[2] > m[3] { m[2] } else { m[3] };
+    (if a > b { a } else { b }, s)
 }
 
 /// `max |x_i|` with four independent maxima (vectorises; a NaN is dropped,
@@ -212,12 +239,17 @@ impl Tableau {
         self.n = n;
         equilibrate(lcp, &mut self.d, &mut self.col);
         let d = &self.d;
-        let mut m_max = 0.0_f64;
-        for j in 0..n {
-            for (&x, &di) in lcp.col(j).iter().zip(d) {
-                m_max = m_max.max((x * di * d[j]).abs());
+        // D M D with its column maxima, then one exact (power of two) scaling.
+        self.m.resize(n * n, 0.0);
+        self.m_col_max.clear();
+        for (j, out) in self.m.chunks_exact_mut(n.max(1)).take(n).enumerate() {
+            let dj = d[j];
+            for ((v, &x), &di) in out.iter_mut().zip(lcp.col(j)).zip(d) {
+                *v = x * di * dj;
             }
+            self.m_col_max.push(max_abs(out));
         }
+        let m_max = self.m_col_max.iter().fold(0.0_f64, |a, &x| a.max(x));
         self.m_scale = if m_max > 0.0 { pow2_ceil(m_max) } else { 1.0 };
         let q_max = lcp
             .q()
@@ -226,25 +258,21 @@ impl Tableau {
             .fold(0.0_f64, |a, (x, di)| a.max((x * di).abs()));
         self.q_scale = pow2_ceil(q_max);
         let (ms, qs) = (self.m_scale, self.q_scale);
-
-        self.m.clear();
-        self.m_col_max.clear();
-        for j in 0..n {
-            let mut cmax = 0.0_f64;
-            for (&x, &di) in lcp.col(j).iter().zip(d) {
-                let v = x * di * d[j] / ms;
-                cmax = cmax.max(v.abs());
-                self.m.push(v);
-            }
-            self.m_col_max.push(cmax);
+        let inv_ms = 1.0 / ms;
+        for v in &mut self.m {
+            *v *= inv_ms;
+        }
+        for v in &mut self.m_col_max {
+            *v *= inv_ms;
         }
         self.q.clear();
         self.q
             .extend(lcp.q().iter().zip(d).map(|(x, di)| x * di / qs));
 
         // B = I: every column of B^-1 is a unit vector, no slot is used.
+        // Only column 0 and the slots in use are ever read, and a slot is
+        // zeroed when it is added: no need to clear the rest.
         let w = n + 1;
-        self.tab.clear();
         self.tab.resize(n * w, 0.0);
         for p in 0..n {
             self.tab[p * w] = self.q[p];
@@ -658,6 +686,19 @@ mod tests {
         let b: Vec<f64> = (0..11).map(|i| 3.0 - i as f64).collect();
         let naive: f64 = a.iter().zip(&b).map(|(x, y)| x * y).sum();
         assert!((dot(&a, &b) - naive).abs() < 1e-12);
+    }
+
+    #[test]
+    fn fused_update_matches_separate_loops() {
+        let x0: Vec<f64> = (0..11).map(|i| (i as f64 * 0.7).sin()).collect();
+        let y: Vec<f64> = (0..11).map(|i| (i as f64 * 1.3).cos()).collect();
+        let c: Vec<f64> = (0..11).map(|i| 2.0 - i as f64 * 0.3).collect();
+        let mut fused = x0.clone();
+        let (m, d) = axpy_max_abs_dot(&mut fused, 0.4, &y, &c);
+        let naive: Vec<f64> = x0.iter().zip(&y).map(|(x, y)| x - 0.4 * y).collect();
+        assert_eq!(fused, naive);
+        assert_eq!(m, naive.iter().fold(0.0_f64, |a, x| a.max(x.abs())));
+        assert_eq!(d, dot(&naive, &c));
     }
 
     #[test]
