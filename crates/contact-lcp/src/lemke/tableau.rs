@@ -156,6 +156,59 @@ fn axpy_max_abs_dot(x: &mut [f64], f: f64, y: &[f64], c: &[f64]) -> (f64, f64) {
     (if a > b { a } else { b }, s)
 }
 
+/// [`axpy_max_abs_dot`] on two rows `x` (factor `f`) and `z` (factor `g`)
+/// with the same `y` and `c`: each result equals the one-row call exactly.
+fn axpy_max_abs_dot_2(
+    x: &mut [f64],
+    f: f64,
+    z: &mut [f64],
+    g: f64,
+    y: &[f64],
+    c: &[f64],
+) -> ((f64, f64), (f64, f64)) {
+    let len4 = x.len() / 4 * 4;
+    let (x4, x_rest) = x.split_at_mut(len4);
+    let (z4, z_rest) = z.split_at_mut(len4);
+    let (y4, y_rest) = y.split_at(len4);
+    let (c4, c_rest) = c.split_at(len4);
+    let (mut mx, mut mz) = ([0.0_f64; 4], [0.0_f64; 4]);
+    let (mut ax, mut az) = ([0.0_f64; 4], [0.0_f64; 4]);
+    for (((xs, zs), ys), cs) in x4
+        .chunks_exact_mut(4)
+        .zip(z4.chunks_exact_mut(4))
+        .zip(y4.chunks_exact(4))
+        .zip(c4.chunks_exact(4))
+    {
+        for l in 0..4 {
+            let v = xs[l] - f * ys[l];
+            let t = zs[l] - g * ys[l];
+            xs[l] = v;
+            zs[l] = t;
+            let (a, b) = (v.abs(), t.abs());
+            mx[l] = if a > mx[l] { a } else { mx[l] };
+            mz[l] = if b > mz[l] { b } else { mz[l] };
+            ax[l] += v * cs[l];
+            az[l] += t * cs[l];
+        }
+    }
+    let finish = |rest: &mut [f64], h: f64, m: &mut [f64; 4], acc: &[f64; 4]| {
+        let mut s = (acc[0] + acc[1]) + (acc[2] + acc[3]);
+        for ((xi, &yi), &ci) in rest.iter_mut().zip(y_rest).zip(c_rest) {
+            *xi -= h * yi;
+            let a = xi.abs();
+            m[0] = if a > m[0] { a } else { m[0] };
+            s += *xi * ci;
+        }
+        let a = if m[0] > m[1] { m[0] } else { m[1] };
+        let b = if m[2] > m[3] { m[2] } else { m[3] };
+        (if a > b { a } else { b }, s)
+    };
+    (
+        finish(x_rest, f, &mut mx, &ax),
+        finish(z_rest, g, &mut mz, &az),
+    )
+}
+
 /// `max |x_i|` with four independent maxima (vectorises; a NaN is dropped,
 /// and caught when the basis is refactorised).
 fn max_abs(x: &[f64]) -> f64 {
@@ -451,29 +504,50 @@ impl Tableau {
 
         let next_col = (leaving < n).then(|| &m[leaving * n..(leaving + 1) * n]);
         u_next.resize(n, 0.0);
-        for (p, row) in tab.chunks_exact_mut(w).enumerate() {
-            let row = &mut row[..=k];
-            let f = u[p];
-            let unit = basis[p];
-            // A basic slack's row of B^-1 holds a 1 outside G.
-            let unit_norm = if unit < n { 1.0 } else { 0.0 };
-            if p == r || f == 0.0 {
-                row_norm[p] = max_abs(&row[1..]).max(unit_norm);
-                if let Some(c) = next_col {
-                    let c_w = if unit < n { -c[unit] } else { 0.0 };
-                    u_next[p] = c_w + dot(&row[1..], c_r);
-                }
+        // A basic slack's row of B^-1 holds a 1 outside G.
+        let unit_norm = |p: usize| if basis[p] < n { 1.0 } else { 0.0 };
+        let c_w = |c: &[f64], p: usize| if basis[p] < n { -c[basis[p]] } else { 0.0 };
+        let mut p = 0;
+        while p < n {
+            let (f, updated) = (u[p], p != r && u[p] != 0.0);
+            // Two rows at once share the loads of the pivot row and of c_R.
+            if let Some(c) = next_col
+                && updated
+                && p + 1 < n
+                && p + 1 != r
+                && u[p + 1] != 0.0
+            {
+                let (row_a, row_b) = tab[p * w..(p + 2) * w].split_at_mut(w);
+                let (row_a, row_b) = (&mut row_a[..=k], &mut row_b[..=k]);
+                let g = u[p + 1];
+                row_a[0] -= f * prow[0];
+                row_b[0] -= g * prow[0];
+                let ((ma, da), (mb, db)) =
+                    axpy_max_abs_dot_2(&mut row_a[1..], f, &mut row_b[1..], g, &prow[1..], c_r);
+                row_norm[p] = ma.max(unit_norm(p));
+                row_norm[p + 1] = mb.max(unit_norm(p + 1));
+                u_next[p] = c_w(c, p) + da;
+                u_next[p + 1] = c_w(c, p + 1) + db;
+                p += 2;
                 continue;
             }
-            row[0] -= f * prow[0];
-            if let Some(c) = next_col {
-                let (nm, d) = axpy_max_abs_dot(&mut row[1..], f, &prow[1..], c_r);
-                row_norm[p] = nm.max(unit_norm);
-                let c_w = if unit < n { -c[unit] } else { 0.0 };
-                u_next[p] = c_w + d;
+            let row = &mut tab[p * w..p * w + 1 + k];
+            if !updated {
+                row_norm[p] = max_abs(&row[1..]).max(unit_norm(p));
+                if let Some(c) = next_col {
+                    u_next[p] = c_w(c, p) + dot(&row[1..], c_r);
+                }
             } else {
-                row_norm[p] = axpy_max_abs(&mut row[1..], f, &prow[1..]).max(unit_norm);
+                row[0] -= f * prow[0];
+                if let Some(c) = next_col {
+                    let (nm, d) = axpy_max_abs_dot(&mut row[1..], f, &prow[1..], c_r);
+                    row_norm[p] = nm.max(unit_norm(p));
+                    u_next[p] = c_w(c, p) + d;
+                } else {
+                    row_norm[p] = axpy_max_abs(&mut row[1..], f, &prow[1..]).max(unit_norm(p));
+                }
             }
+            p += 1;
         }
         if leaving < n {
             std::mem::swap(u, u_next);
@@ -699,6 +773,21 @@ mod tests {
         assert_eq!(fused, naive);
         assert_eq!(m, naive.iter().fold(0.0_f64, |a, x| a.max(x.abs())));
         assert_eq!(d, dot(&naive, &c));
+    }
+
+    #[test]
+    fn two_row_update_matches_one_row_update() {
+        let x0: Vec<f64> = (0..11).map(|i| (i as f64 * 0.7).sin()).collect();
+        let z0: Vec<f64> = (0..11).map(|i| (i as f64 * 0.3).cos()).collect();
+        let y: Vec<f64> = (0..11).map(|i| (i as f64 * 1.3).cos()).collect();
+        let c: Vec<f64> = (0..11).map(|i| 2.0 - i as f64 * 0.3).collect();
+        let (mut x1, mut z1) = (x0.clone(), z0.clone());
+        let one_x = axpy_max_abs_dot(&mut x1, 0.4, &y, &c);
+        let one_z = axpy_max_abs_dot(&mut z1, -1.7, &y, &c);
+        let (mut x2, mut z2) = (x0, z0);
+        let two = axpy_max_abs_dot_2(&mut x2, 0.4, &mut z2, -1.7, &y, &c);
+        assert_eq!((x1, z1), (x2, z2));
+        assert_eq!((one_x, one_z), two);
     }
 
     #[test]
