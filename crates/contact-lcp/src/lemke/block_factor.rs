@@ -40,10 +40,16 @@ pub(super) struct BlockLu {
 impl BlockLu {
     /// Makes room for blocks up to `n x n`, so later calls never allocate.
     pub(super) fn reserve(&mut self, n: usize) {
-        self.lu.reserve(n * n);
-        self.inv.reserve(n * n);
-        self.perm.reserve(n);
-        self.perm_inv.reserve(n);
+        // Cleared first: `reserve` counts from the current length.
+        self.k = 0;
+        for v in [&mut self.lu, &mut self.inv] {
+            v.clear();
+            v.reserve(n * n);
+        }
+        for v in [&mut self.perm, &mut self.perm_inv] {
+            v.clear();
+            v.reserve(n);
+        }
         let req = StackReq::any_of(&[
             factor::lu_in_place_scratch::<usize, f64>(n, n, Par::Seq, Default::default()),
             inverse::inverse_scratch::<usize, f64>(n, Par::Seq),

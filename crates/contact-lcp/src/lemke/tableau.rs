@@ -355,13 +355,18 @@ impl Tableau {
         self.col.resize(n, 0.0);
         // The factorised block is k x k with k <= n: reserve for the largest,
         // so later solves of this size never allocate.
-        self.zpos.reserve(n);
-        self.rrows.reserve(n);
-        self.wrows.reserve(n);
+        // (Cleared first: `reserve` counts from the current length.)
+        for v in [&mut self.zpos, &mut self.rrows, &mut self.wrows] {
+            v.clear();
+            v.reserve(n);
+        }
+        self.cbuf.clear();
         self.cbuf.reserve(n);
         // (n - k) k <= n^2 / 4.
-        self.fbuf.reserve(n * n / 4 + 1);
-        self.gbuf.reserve(n * n / 4 + 1);
+        for v in [&mut self.fbuf, &mut self.gbuf] {
+            v.clear();
+            v.reserve(n * n / 4 + 1);
+        }
         self.lu.reserve(n);
     }
 
