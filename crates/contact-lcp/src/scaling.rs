@@ -47,10 +47,12 @@ pub(crate) fn equilibrate(lcp: &Lcp, d: &mut Vec<f64>, rmax: &mut Vec<f64>) {
         for j in 0..n {
             let dj = d[j];
             let mut cmax = 0.0_f64;
+            // Plain comparisons, not f64::max (whose NaN rule blocks
+            // vectorisation); M is finite (checked by Lcp::new).
             for ((&x, &di), r) in lcp.col(j).iter().zip(d.iter()).zip(rmax.iter_mut()) {
                 let a = (x * di * dj).abs();
-                cmax = cmax.max(a);
-                *r = r.max(a);
+                cmax = if a > cmax { a } else { cmax };
+                *r = if a > *r { a } else { *r };
             }
             rmax[j] = rmax[j].max(cmax);
         }

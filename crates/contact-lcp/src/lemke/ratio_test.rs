@@ -61,6 +61,13 @@ impl Tableau {
         let u = &self.u;
         let row_norm = &self.row_norm;
         let cand = &mut self.cand;
+        let (slot_of, pos) = (&self.slot_of, &self.pos);
+        // (B^-1)_p,j-1, see `Tableau::inverse_entry` (j counts from 1 here,
+        // column 0 of the compared rows being y).
+        let entry = |p: usize, j: usize| match slot_of[j - 1] {
+            NONBASIC => f64::from(u8::from(pos[j - 1] == p)),
+            s => tab[p * w + 1 + s],
+        };
 
         cand.clear();
         let mut theta_star = f64::INFINITY;
@@ -94,11 +101,11 @@ impl Tableau {
             let mut v_min = f64::INFINITY;
             let mut lex_scale = 0.0_f64;
             for &p in cand.iter() {
-                v_min = v_min.min(tab[p * w + j] / u[p]);
+                v_min = v_min.min(entry(p, j) / u[p]);
                 lex_scale = lex_scale.max(row_norm[p] / u[p]);
             }
             let tol = LEX_TOLERANCE * lex_scale;
-            cand.retain(|&p| tab[p * w + j] / u[p] <= v_min + tol);
+            cand.retain(|&p| entry(p, j) / u[p] <= v_min + tol);
         }
         cand.iter()
             .copied()

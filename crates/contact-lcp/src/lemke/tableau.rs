@@ -13,24 +13,40 @@
 // numbered w_i = i, z_i = n + i, z0 = 2n; the columns of the constraint
 // matrix [I, -M~, -d] are e_i, -M~[:, i] and -d.
 //
-// Tableau. Row p of `tab` (row-major, n x (n+1)) is [y_p | (B^-1)_p], with B
-// the basis (column p = column of the basic variable basis[p]) and y = B^-1 q~
-// the values of the basic variables. These rows are exactly the vectors
-// compared by the lexicographic ratio test (Cline sec. 2.7.1). A pivot on row
-// r with entering column c and u = B^-1 c replaces column r of B by c; the
-// Sherman-Morrison update of B^-1 for one changed column (Cline eq. 4.21)
-// is the Gauss-Jordan row operation done by `pivot`:
+// Tableau. B is the basis (column p = column of the basic variable basis[p]),
+// y = B^-1 q~ the values of the basic variables. Ordering B's rows as (W, R),
+// W the rows whose slack w_i is basic and R the others, and its columns as
+// (basic slacks, basic z-type variables Z) gives
+//     B = [[I, F], [0, C]],   B^-1 = [[I, -F C^-1], [0, C^-1]],
+// with C = B[R, Z] square (k x k, k = |R| = |Z|). So the column of B^-1 for
+// a row i in W is the unit vector at the position of w_i, and only the k
+// columns for R are dense: the n x k block G = B^-1[:, R]. Row p of `tab`
+// (row-major, stride n + 1) is [y_p | G_p]: the columns of G sit in "slots"
+// (`slot_row[s]` = the row of R whose column of B^-1 is slot s). With k << n
+// (contact problems: k = number of active constraints) this is what makes a
+// pivot O(n k) instead of O(n^2).
+//
+// The rows [y_p | (B^-1)_p] are the vectors compared by the lexicographic
+// ratio test (Cline sec. 2.7.1); `inverse_entry` reads (B^-1)_pj from G and the
+// implicit unit columns. A pivot on row r with entering column c and
+// u = B^-1 c replaces column r of B by c; the Sherman-Morrison update of B^-1
+// for one changed column (Cline eq. 4.21) is the Gauss-Jordan row operation
 //     row_r <- row_r / u_r,   row_i <- row_i - u_i row_r   (i != r),
-// applied to y and B^-1 together: O(n^2) per pivot, no allocation.
-// `refactor` rebuilds B^-1 and y from the basis list alone, bounding the drift
-// of the updates (Cline sec. 4.8.1). Only the block of B made of the basic
-// z-columns and the rows whose slack is nonbasic needs a factorisation (dense
-// LU with partial pivoting): the slack columns are unit vectors (see
-// `factor_block`). The final solution is computed the same way.
+// applied to y and G together: O(n k) per pivot, no allocation. Before it,
+// the slots follow the change of R: a slack w_l leaving adds row l to R (its
+// column of B^-1, e_r, becomes a slot), and a slack w_j entering removes row j
+// (its column becomes the unit vector e_r exactly, so its slot is dropped;
+// the row operation would have left rounding noise there).
+// `refactor` rebuilds y and G from the basis list alone, bounding the drift
+// of the updates (Cline sec. 4.8.1): only C needs a factorisation (dense
+// LU with partial pivoting, see `factor_block`). The final solution is
+// computed the same way.
 
-use crate::dense_lu::{DenseLu, Singular};
+use super::block_factor::{BlockLu, Singular};
 use crate::problem::Lcp;
 use crate::scaling::{equilibrate, pow2_ceil};
+use faer::linalg::matmul::matmul;
+use faer::{Accum, MatMut, MatRef, Par};
 
 /// Marks a variable that is not in the basis.
 pub(super) const NONBASIC: usize = usize::MAX;
@@ -51,8 +67,16 @@ pub(super) struct Tableau {
     q_scale: f64,
     /// The diagonal D of the equilibration.
     d: Vec<f64>,
-    /// Row-major n x (n+1): [y | B^-1].
+    /// Row-major n x (n+1), the first k + 1 columns used: [y | G].
     pub(super) tab: Vec<f64>,
+    /// Number of slots in use: k = |R|.
+    k: usize,
+    /// slot_row[s] = the row of R whose column of B^-1 is slot s (s < k).
+    slot_row: Vec<usize>,
+    /// slot_of[i] = the slot of row i, or NONBASIC when w_i is basic.
+    pub(super) slot_of: Vec<usize>,
+    /// The entering z-column gathered in slot order, c_R.
+    c_r: Vec<f64>,
     /// max |(B^-1)_pj| over j, per row p.
     pub(super) row_norm: Vec<f64>,
     /// basis[p] = the variable basic in row p.
@@ -77,9 +101,15 @@ pub(super) struct Tableau {
     zpos: Vec<usize>,
     /// Rows whose slack is nonbasic (see `factor_block`).
     rrows: Vec<usize>,
-    /// Row-major inverse of the factorised block C.
-    cinv: Vec<f64>,
-    lu: DenseLu,
+    /// Rows whose slack w_i is basic (see `refactor`).
+    wrows: Vec<usize>,
+    /// F = B[W, Z], column-major (see `refactor`).
+    fbuf: Vec<f64>,
+    /// G_W', column-major (see `refactor`).
+    gbuf: Vec<f64>,
+    /// One column of C (see `final_solve`).
+    cbuf: Vec<f64>,
+    lu: BlockLu,
 }
 
 /// `x -= f y`, returning `max |x_i|` afterwards. Two simple loops (the
@@ -91,12 +121,92 @@ fn axpy_max_abs(x: &mut [f64], f: f64, y: &[f64]) -> f64 {
     max_abs(x)
 }
 
-/// [`axpy_max_abs`] and the dot product of the updated `x` with `c`.
+/// [`axpy_max_abs`] and the dot product of the updated `x` with `c`, in one
+/// pass (the hot loop of a pivot). Four lanes of maxima and of partial sums,
+/// combined as in [`dot`], so the dot product equals `dot(x, c)` exactly.
 fn axpy_max_abs_dot(x: &mut [f64], f: f64, y: &[f64], c: &[f64]) -> (f64, f64) {
-    for (xi, &yi) in x.iter_mut().zip(y) {
-        *xi -= f * yi;
+    let len4 = x.len() / 4 * 4;
+    let (x4, x_rest) = x.split_at_mut(len4);
+    let (y4, y_rest) = y.split_at(len4);
+    let (c4, c_rest) = c.split_at(len4);
+    let mut m = [0.0_f64; 4];
+    let mut acc = [0.0_f64; 4];
+    for ((xs, ys), cs) in x4
+        .chunks_exact_mut(4)
+        .zip(y4.chunks_exact(4))
+        .zip(c4.chunks_exact(4))
+    {
+        for l in 0..4 {
+            let v = xs[l] - f * ys[l];
+            xs[l] = v;
+            let a = v.abs();
+            m[l] = if a > m[l] { a } else { m[l] };
+            acc[l] += v * cs[l];
+        }
     }
-    (max_abs(x), dot(x, c))
+    let mut s = (acc[0] + acc[1]) + (acc[2] + acc[3]);
+    for ((xi, &yi), &ci) in x_rest.iter_mut().zip(y_rest).zip(c_rest) {
+        *xi -= f * yi;
+        let a = xi.abs();
+        m[0] = if a > m[0] { a } else { m[0] };
+        s += *xi * ci;
+    }
+    let a = if m[0] > m[1] { m[0] } else { m[1] };
+    let b = if m[2] > m[3] { m[2] } else { m[3] };
+    (if a > b { a } else { b }, s)
+}
+
+/// [`axpy_max_abs_dot`] on two rows `x` (factor `f`) and `z` (factor `g`)
+/// with the same `y` and `c`: each result equals the one-row call exactly.
+fn axpy_max_abs_dot_2(
+    x: &mut [f64],
+    f: f64,
+    z: &mut [f64],
+    g: f64,
+    y: &[f64],
+    c: &[f64],
+) -> ((f64, f64), (f64, f64)) {
+    let len4 = x.len() / 4 * 4;
+    let (x4, x_rest) = x.split_at_mut(len4);
+    let (z4, z_rest) = z.split_at_mut(len4);
+    let (y4, y_rest) = y.split_at(len4);
+    let (c4, c_rest) = c.split_at(len4);
+    let (mut mx, mut mz) = ([0.0_f64; 4], [0.0_f64; 4]);
+    let (mut ax, mut az) = ([0.0_f64; 4], [0.0_f64; 4]);
+    for (((xs, zs), ys), cs) in x4
+        .chunks_exact_mut(4)
+        .zip(z4.chunks_exact_mut(4))
+        .zip(y4.chunks_exact(4))
+        .zip(c4.chunks_exact(4))
+    {
+        for l in 0..4 {
+            let v = xs[l] - f * ys[l];
+            let t = zs[l] - g * ys[l];
+            xs[l] = v;
+            zs[l] = t;
+            let (a, b) = (v.abs(), t.abs());
+            mx[l] = if a > mx[l] { a } else { mx[l] };
+            mz[l] = if b > mz[l] { b } else { mz[l] };
+            ax[l] += v * cs[l];
+            az[l] += t * cs[l];
+        }
+    }
+    let finish = |rest: &mut [f64], h: f64, m: &mut [f64; 4], acc: &[f64; 4]| {
+        let mut s = (acc[0] + acc[1]) + (acc[2] + acc[3]);
+        for ((xi, &yi), &ci) in rest.iter_mut().zip(y_rest).zip(c_rest) {
+            *xi -= h * yi;
+            let a = xi.abs();
+            m[0] = if a > m[0] { a } else { m[0] };
+            s += *xi * ci;
+        }
+        let a = if m[0] > m[1] { m[0] } else { m[1] };
+        let b = if m[2] > m[3] { m[2] } else { m[3] };
+        (if a > b { a } else { b }, s)
+    };
+    (
+        finish(x_rest, f, &mut mx, &ax),
+        finish(z_rest, g, &mut mz, &az),
+    )
 }
 
 /// `max |x_i|` with four independent maxima (vectorises; a NaN is dropped,
@@ -137,6 +247,19 @@ fn dot(a: &[f64], b: &[f64]) -> f64 {
     s
 }
 
+/// Writes the entries `rows` of the column of the z-type variable `var` in
+/// `[I, -M~, -d]` (`m` is M~, column-major n x n) into `out`.
+fn basic_column(m: &[f64], n: usize, var: usize, rows: &[usize], out: &mut [f64]) {
+    if var < 2 * n {
+        let col = &m[(var - n) * n..(var - n + 1) * n];
+        for (x, &i) in out.iter_mut().zip(rows) {
+            *x = -col[i];
+        }
+    } else {
+        out.fill(-1.0);
+    }
+}
+
 impl Tableau {
     /// The artificial variable's index.
     pub(super) fn z0(&self) -> usize {
@@ -169,12 +292,17 @@ impl Tableau {
         self.n = n;
         equilibrate(lcp, &mut self.d, &mut self.col);
         let d = &self.d;
-        let mut m_max = 0.0_f64;
-        for j in 0..n {
-            for (&x, &di) in lcp.col(j).iter().zip(d) {
-                m_max = m_max.max((x * di * d[j]).abs());
+        // D M D with its column maxima, then one exact (power of two) scaling.
+        self.m.resize(n * n, 0.0);
+        self.m_col_max.clear();
+        for (j, out) in self.m.chunks_exact_mut(n.max(1)).take(n).enumerate() {
+            let dj = d[j];
+            for ((v, &x), &di) in out.iter_mut().zip(lcp.col(j)).zip(d) {
+                *v = x * di * dj;
             }
+            self.m_col_max.push(max_abs(out));
         }
+        let m_max = self.m_col_max.iter().fold(0.0_f64, |a, &x| a.max(x));
         self.m_scale = if m_max > 0.0 { pow2_ceil(m_max) } else { 1.0 };
         let q_max = lcp
             .q()
@@ -183,29 +311,32 @@ impl Tableau {
             .fold(0.0_f64, |a, (x, di)| a.max((x * di).abs()));
         self.q_scale = pow2_ceil(q_max);
         let (ms, qs) = (self.m_scale, self.q_scale);
-
-        self.m.clear();
-        self.m_col_max.clear();
-        for j in 0..n {
-            let mut cmax = 0.0_f64;
-            for (&x, &di) in lcp.col(j).iter().zip(d) {
-                let v = x * di * d[j] / ms;
-                cmax = cmax.max(v.abs());
-                self.m.push(v);
-            }
-            self.m_col_max.push(cmax);
+        let inv_ms = 1.0 / ms;
+        for v in &mut self.m {
+            *v *= inv_ms;
+        }
+        for v in &mut self.m_col_max {
+            *v *= inv_ms;
         }
         self.q.clear();
         self.q
             .extend(lcp.q().iter().zip(d).map(|(x, di)| x * di / qs));
 
+        // B = I: every column of B^-1 is a unit vector, no slot is used.
+        // Only column 0 and the slots in use are ever read, and a slot is
+        // zeroed when it is added: no need to clear the rest.
         let w = n + 1;
-        self.tab.clear();
         self.tab.resize(n * w, 0.0);
         for p in 0..n {
             self.tab[p * w] = self.q[p];
-            self.tab[p * w + 1 + p] = 1.0;
         }
+        self.k = 0;
+        self.slot_row.clear();
+        self.slot_row.resize(n, NONBASIC);
+        self.slot_of.clear();
+        self.slot_of.resize(n, NONBASIC);
+        self.c_r.clear();
+        self.c_r.resize(n, 0.0);
         self.row_norm.clear();
         self.row_norm.resize(n, 1.0);
         self.basis.clear();
@@ -224,9 +355,18 @@ impl Tableau {
         self.col.resize(n, 0.0);
         // The factorised block is k x k with k <= n: reserve for the largest,
         // so later solves of this size never allocate.
-        self.zpos.reserve(n);
-        self.rrows.reserve(n);
-        self.cinv.reserve(n * n);
+        // (Cleared first: `reserve` counts from the current length.)
+        for v in [&mut self.zpos, &mut self.rrows, &mut self.wrows] {
+            v.clear();
+            v.reserve(n);
+        }
+        self.cbuf.clear();
+        self.cbuf.reserve(n);
+        // (n - k) k <= n^2 / 4.
+        for v in [&mut self.fbuf, &mut self.gbuf] {
+            v.clear();
+            v.reserve(n * n / 4 + 1);
+        }
         self.lu.reserve(n);
     }
 
@@ -244,28 +384,56 @@ impl Tableau {
         t
     }
 
+    /// (B^-1)_pj: an entry of a unit column (j in W) or of G (j in R).
+    #[cfg(test)]
+    fn inverse_entry(&self, p: usize, j: usize) -> f64 {
+        match self.slot_of[j] {
+            NONBASIC => f64::from(u8::from(self.pos[j] == p)),
+            s => self.tab[p * (self.n + 1) + 1 + s],
+        }
+    }
+
+    /// Gathers c_R = -M~[R, j] in slot order (the R part of z_j's column).
+    fn gather_z_column(&mut self, j: usize) {
+        let n = self.n;
+        let col = &self.m[j * n..(j + 1) * n];
+        for (c, &i) in self.c_r[..self.k].iter_mut().zip(&self.slot_row) {
+            *c = -col[i];
+        }
+    }
+
     /// Computes u = B^-1 c for the column c of `var`, and |c|_max.
     pub(super) fn entering_column(&mut self, var: usize) {
         let n = self.n;
         let w = n + 1;
+        let k = self.k;
         if self.prepared.take() == Some(var) {
             return;
         }
         if var < n {
+            // c = e_var with var in R: u is its column of G.
+            let s = 1 + self.slot_of[var];
             for (p, u) in self.u.iter_mut().enumerate() {
-                *u = self.tab[p * w + 1 + var];
+                *u = self.tab[p * w + s];
             }
             self.c_norm = 1.0;
         } else if var < 2 * n {
+            // u_p = c_i (w_i basic in row p) + G_p c_R.
             let j = var - n;
+            self.gather_z_column(j);
             let col = &self.m[j * n..(j + 1) * n];
             for (p, u) in self.u.iter_mut().enumerate() {
-                *u = -dot(&self.tab[p * w + 1..(p + 1) * w], col);
+                let g = &self.tab[p * w + 1..p * w + 1 + k];
+                let unit = self.basis[p];
+                let c_w = if unit < n { -col[unit] } else { 0.0 };
+                *u = c_w + dot(g, &self.c_r[..k]);
             }
             self.c_norm = self.m_col_max[j];
         } else {
             for (p, u) in self.u.iter_mut().enumerate() {
-                *u = -self.tab[p * w + 1..(p + 1) * w].iter().sum::<f64>();
+                let g = &self.tab[p * w + 1..p * w + 1 + k];
+                let c_w = if self.basis[p] < n { -1.0 } else { 0.0 };
+                *u = c_w - g.iter().sum::<f64>();
             }
             self.c_norm = 1.0;
         }
@@ -304,6 +472,21 @@ impl Tableau {
     pub(super) fn pivot(&mut self, r: usize, var: usize) -> usize {
         let n = self.n;
         let w = n + 1;
+        let leaving = self.basis[r];
+        if var < n {
+            self.remove_slot(var);
+        }
+        if leaving < n {
+            self.add_slot(leaving, r);
+        }
+        self.basis[r] = var;
+        self.pos[leaving] = NONBASIC;
+        self.pos[var] = r;
+        // w_j leaving means z_j enters next.
+        if leaving < n {
+            self.gather_z_column(leaving);
+        }
+        let k = self.k;
         let Self {
             tab,
             u,
@@ -311,40 +494,65 @@ impl Tableau {
             row_norm,
             prow,
             m,
+            basis,
+            c_r,
             ..
         } = self;
+        let c_r = &c_r[..k];
         let inv = 1.0 / u[r];
-        prow.copy_from_slice(&tab[r * w..(r + 1) * w]);
-        let mut norm = 0.0_f64;
-        for (k, x) in prow.iter_mut().enumerate() {
+        let prow = &mut prow[..=k];
+        prow.copy_from_slice(&tab[r * w..r * w + 1 + k]);
+        for x in prow.iter_mut() {
             *x *= inv;
-            if k > 0 {
-                norm = norm.max(x.abs());
-            }
         }
-        tab[r * w..(r + 1) * w].copy_from_slice(prow);
-        row_norm[r] = norm;
+        tab[r * w..r * w + 1 + k].copy_from_slice(prow);
 
-        let leaving = self.basis[r];
-        // w_j leaving means z_j enters next.
         let next_col = (leaving < n).then(|| &m[leaving * n..(leaving + 1) * n]);
         u_next.resize(n, 0.0);
-        for (p, row) in tab.chunks_exact_mut(w).enumerate() {
-            let f = u[p];
-            if p == r || f == 0.0 {
-                if let Some(c) = next_col {
-                    u_next[p] = -dot(&row[1..], c);
-                }
+        // A basic slack's row of B^-1 holds a 1 outside G.
+        let unit_norm = |p: usize| if basis[p] < n { 1.0 } else { 0.0 };
+        let c_w = |c: &[f64], p: usize| if basis[p] < n { -c[basis[p]] } else { 0.0 };
+        let mut p = 0;
+        while p < n {
+            let (f, updated) = (u[p], p != r && u[p] != 0.0);
+            // Two rows at once share the loads of the pivot row and of c_R.
+            if let Some(c) = next_col
+                && updated
+                && p + 1 < n
+                && p + 1 != r
+                && u[p + 1] != 0.0
+            {
+                let (row_a, row_b) = tab[p * w..(p + 2) * w].split_at_mut(w);
+                let (row_a, row_b) = (&mut row_a[..=k], &mut row_b[..=k]);
+                let g = u[p + 1];
+                row_a[0] -= f * prow[0];
+                row_b[0] -= g * prow[0];
+                let ((ma, da), (mb, db)) =
+                    axpy_max_abs_dot_2(&mut row_a[1..], f, &mut row_b[1..], g, &prow[1..], c_r);
+                row_norm[p] = ma.max(unit_norm(p));
+                row_norm[p + 1] = mb.max(unit_norm(p + 1));
+                u_next[p] = c_w(c, p) + da;
+                u_next[p + 1] = c_w(c, p + 1) + db;
+                p += 2;
                 continue;
             }
-            row[0] -= f * prow[0];
-            if let Some(c) = next_col {
-                let (nm, d) = axpy_max_abs_dot(&mut row[1..], f, &prow[1..], c);
-                row_norm[p] = nm;
-                u_next[p] = -d;
+            let row = &mut tab[p * w..p * w + 1 + k];
+            if !updated {
+                row_norm[p] = max_abs(&row[1..]).max(unit_norm(p));
+                if let Some(c) = next_col {
+                    u_next[p] = c_w(c, p) + dot(&row[1..], c_r);
+                }
             } else {
-                row_norm[p] = axpy_max_abs(&mut row[1..], f, &prow[1..]);
+                row[0] -= f * prow[0];
+                if let Some(c) = next_col {
+                    let (nm, d) = axpy_max_abs_dot(&mut row[1..], f, &prow[1..], c_r);
+                    row_norm[p] = nm.max(unit_norm(p));
+                    u_next[p] = c_w(c, p) + d;
+                } else {
+                    row_norm[p] = axpy_max_abs(&mut row[1..], f, &prow[1..]).max(unit_norm(p));
+                }
             }
+            p += 1;
         }
         if leaving < n {
             std::mem::swap(u, u_next);
@@ -354,120 +562,137 @@ impl Tableau {
         } else {
             self.prepared = None;
         }
-
-        self.basis[r] = var;
-        self.pos[leaving] = NONBASIC;
-        self.pos[var] = r;
         leaving
     }
 
-    /// Lists the block of the basis that needs a factorisation: the rows R
-    /// whose slack w_i is nonbasic (`rrows`) and the positions Z of the basic
-    /// z-type variables (`zpos`), both ascending, |R| = |Z| = k. Ordering B's
-    /// rows as (W, R) and its columns as (w-basic, Z) gives
-    ///     B = [[I, F], [0, C]],   B^-1 = [[I, -F C^-1], [0, C^-1]],
-    /// with C = B[R, Z] (k x k): only C is factorised (as C', see DenseLu).
-    fn factor_block<'a>(&mut self, col: impl Fn(usize) -> &'a [f64]) -> Result<(), Singular> {
+    /// Row j leaves R (w_j enters): its slot is dropped and the last slot
+    /// moves into its place.
+    fn remove_slot(&mut self, j: usize) {
+        let w = self.n + 1;
+        let s = self.slot_of[j];
+        let last = self.k - 1;
+        if s != last {
+            for row in self.tab.chunks_exact_mut(w) {
+                row[1 + s] = row[1 + last];
+            }
+            let moved = self.slot_row[last];
+            self.slot_row[s] = moved;
+            self.slot_of[moved] = s;
+        }
+        self.slot_row[last] = NONBASIC;
+        self.slot_of[j] = NONBASIC;
+        self.k = last;
+    }
+
+    /// Row l joins R (w_l, basic in row r, leaves): its column of B^-1, the
+    /// unit vector e_r, becomes a new slot.
+    fn add_slot(&mut self, l: usize, r: usize) {
+        let w = self.n + 1;
+        let s = self.k;
+        for row in self.tab.chunks_exact_mut(w) {
+            row[1 + s] = 0.0;
+        }
+        self.tab[r * w + 1 + s] = 1.0;
+        self.slot_row[s] = l;
+        self.slot_of[l] = s;
+        self.k = s + 1;
+    }
+
+    /// Lists the block C = B[R, Z] of the basis (see the header) and
+    /// factorises it: the rows R whose slack w_i is nonbasic (`rrows`, in
+    /// slot order) and the positions Z of the basic z-type variables (`zpos`,
+    /// ascending), |R| = |Z| = k; C[b, a] is row rrows[b] of the column of the
+    /// variable basic at zpos[a].
+    fn factor_block(&mut self) -> Result<(), Singular> {
         let n = self.n;
         self.zpos.clear();
         self.zpos.extend((0..n).filter(|&p| self.basis[p] >= n));
         self.rrows.clear();
-        self.rrows
-            .extend((0..n).filter(|&i| self.pos[i] == NONBASIC));
+        self.rrows.extend_from_slice(&self.slot_row[..self.k]);
         let k = self.zpos.len();
         debug_assert_eq!(k, self.rrows.len());
-        self.lu.reset(k);
+        debug_assert!(self.rrows.iter().all(|&i| self.pos[i] == NONBASIC));
+        let c = self.lu.reset(k);
         for (a, &p) in self.zpos.iter().enumerate() {
-            let var = self.basis[p];
-            let row = self.lu.row_mut(a);
-            if var < 2 * n {
-                let c = col(var - n);
-                for (x, &i) in row.iter_mut().zip(&self.rrows) {
-                    *x = -c[i];
-                }
-            } else {
-                row.fill(-1.0);
-            }
+            let column = &mut c[a * k..(a + 1) * k];
+            basic_column(&self.m, n, self.basis[p], &self.rrows, column);
         }
         self.lu.factor()
     }
 
-    /// Rebuilds y and B^-1 from a fresh factorisation of the basis (see
-    /// `factor_block`): about `2 k^3 + 2 (n - k) k^2` flops for k basic
-    /// z-type variables.
+    /// Rebuilds y and G from a fresh factorisation of the basis (see
+    /// `factor_block` and block_factor.rs): y_Z = C^-1 q~_R and G_Z = C^-1 on
+    /// the rows of Z; G_W = -F C^-1 and y_W = q~_W - F y_Z on the rows of the
+    /// basic slacks, with F = B[W, Z].
     pub(super) fn refactor(&mut self) -> Result<(), Singular> {
         self.prepared = None;
         let n = self.n;
         let w = n + 1;
-        let m = std::mem::take(&mut self.m);
-        let factored = self.factor_block(|j| &m[j * n..(j + 1) * n]);
-        self.m = m;
-        factored?;
+        self.factor_block()?;
         let k = self.zpos.len();
-
-        // C^-1, row by row: row a solves C' x = e_a.
-        self.cinv.clear();
-        self.cinv.resize(k * k, 0.0);
-        for a in 0..k {
-            let x = &mut self.cinv[a * k..(a + 1) * k];
-            x[a] = 1.0;
-            self.lu.solve(x);
-        }
-        // y_Z = C^-1 q~_R.
+        let nw = n - k;
+        self.lu.invert();
         let y_z = &mut self.col[..k];
         for (x, &i) in y_z.iter_mut().zip(&self.rrows) {
             *x = self.q[i];
         }
-        self.lu.solve_transpose(y_z);
+        self.lu.solve(y_z);
 
-        for p in 0..n {
-            self.tab[p * w..(p + 1) * w].fill(0.0);
+        // F (column-major nw x k) and y_W.
+        self.wrows.clear();
+        self.wrows
+            .extend((0..n).filter(|&i| self.pos[i] != NONBASIC));
+        self.fbuf.clear();
+        self.fbuf.resize(nw * k, 0.0);
+        let y_w = &mut self.prow[..nw];
+        for (y, &i) in y_w.iter_mut().zip(&self.wrows) {
+            *y = self.q[i];
         }
         for (a, &p) in self.zpos.iter().enumerate() {
-            let row = &mut self.tab[p * w..(p + 1) * w];
-            row[0] = self.col[a];
-            for (&x, &i) in self.cinv[a * k..(a + 1) * k].iter().zip(&self.rrows) {
-                row[1 + i] = x;
+            let column = &mut self.fbuf[a * nw..(a + 1) * nw];
+            basic_column(&self.m, n, self.basis[p], &self.wrows, column);
+            let ya = self.col[a];
+            for (y, &f) in y_w.iter_mut().zip(column.iter()) {
+                *y -= f * ya;
             }
         }
-        // Rows of basic slacks: e_i' on W, -(F C^-1)_i on R; y_i = q~_i - F_i y_Z.
-        let acc = &mut self.prow[..k];
-        for i in 0..n {
+        // G_W' = -(C^-1)' F' (column-major k x nw): column iw is row iw of
+        // G_W, contiguous as the tableau's rows are.
+        self.gbuf.clear();
+        self.gbuf.resize(k * nw, 0.0);
+        matmul(
+            MatMut::from_column_major_slice_mut(&mut self.gbuf, k, nw),
+            Accum::Replace,
+            MatRef::from_column_major_slice(&self.lu.inv, k, k).transpose(),
+            MatRef::from_column_major_slice(&self.fbuf, nw, k).transpose(),
+            -1.0,
+            Par::Seq,
+        );
+
+        // Slot b stays the column of rrows[b] = slot_row[b].
+        let inv = &self.lu.inv;
+        for (a, &p) in self.zpos.iter().enumerate() {
+            let row = &mut self.tab[p * w..p * w + 1 + k];
+            row[0] = self.col[a];
+            for (g, b) in row[1..].iter_mut().zip(0..k) {
+                *g = inv[b * k + a];
+            }
+        }
+        for (iw, &i) in self.wrows.iter().enumerate() {
             let p = self.pos[i];
-            if p == NONBASIC {
-                continue;
-            }
-            acc.fill(0.0);
-            let mut y = self.q[i];
-            for (a, &zp) in self.zpos.iter().enumerate() {
-                let f = {
-                    let var = self.basis[zp];
-                    if var < 2 * n {
-                        -self.m[(var - n) * n + i]
-                    } else {
-                        -1.0
-                    }
-                };
-                if f != 0.0 {
-                    y -= f * self.col[a];
-                    for (s, &x) in acc.iter_mut().zip(&self.cinv[a * k..(a + 1) * k]) {
-                        *s -= f * x;
-                    }
-                }
-            }
-            let row = &mut self.tab[p * w..(p + 1) * w];
-            row[0] = y;
-            row[1 + i] = 1.0;
-            for (&x, &r) in acc.iter().zip(&self.rrows) {
-                row[1 + r] = x;
-            }
+            let row = &mut self.tab[p * w..p * w + 1 + k];
+            row[0] = self.prow[iw];
+            row[1..].copy_from_slice(&self.gbuf[iw * k..(iw + 1) * k]);
         }
         for (p, rn) in self.row_norm.iter_mut().enumerate() {
-            *rn = self.tab[p * w + 1..(p + 1) * w]
-                .iter()
-                .fold(0.0_f64, |a, x| a.max(x.abs()));
+            let unit_norm = if self.basis[p] < n { 1.0 } else { 0.0 };
+            *rn = max_abs(&self.tab[p * w + 1..p * w + 1 + k]).max(unit_norm);
         }
-        if self.tab.iter().any(|x| !x.is_finite()) {
+        if self
+            .tab
+            .chunks_exact(w)
+            .any(|row| row[..=k].iter().any(|x| !x.is_finite()))
+        {
             return Err(Singular { step: k });
         }
         Ok(())
@@ -479,33 +704,28 @@ impl Tableau {
     /// C y_Z = q~_R.
     pub(super) fn final_solve(&mut self, z: &mut [f64]) -> Result<(), Singular> {
         let n = self.n;
-        let m = std::mem::take(&mut self.m);
-        let factored = self.factor_block(|j| &m[j * n..(j + 1) * n]);
-        self.m = m;
-        factored?;
+        self.factor_block()?;
         let k = self.zpos.len();
-        let (zpos, rrows, basis) = (&self.zpos, &self.rrows, &self.basis);
-        let m = &self.m;
-        // Entry b of column a of C.
-        let c = |a: usize, b: usize| {
-            let var = basis[zpos[a]];
-            if var < 2 * n {
-                -m[(var - n) * n + rrows[b]]
-            } else {
-                -1.0
-            }
-        };
         let y = &mut self.col[..k];
-        for (x, &i) in y.iter_mut().zip(rrows) {
+        for (x, &i) in y.iter_mut().zip(&self.rrows) {
             *x = self.q[i];
         }
-        self.lu.solve_transpose(y);
+        self.lu.solve(y);
         // r = q~_R - C y_Z; y_Z += C^-1 r.
         let r = &mut self.prow[..k];
-        for (b, rb) in r.iter_mut().enumerate() {
-            *rb = self.q[rrows[b]] - (0..k).map(|a| c(a, b) * y[a]).sum::<f64>();
+        for (rb, &i) in r.iter_mut().zip(&self.rrows) {
+            *rb = self.q[i];
         }
-        self.lu.solve_transpose(r);
+        let c = &mut self.cbuf;
+        c.clear();
+        c.resize(k, 0.0);
+        for (a, &p) in self.zpos.iter().enumerate() {
+            basic_column(&self.m, n, self.basis[p], &self.rrows, c);
+            for (rb, &cb) in r.iter_mut().zip(c.iter()) {
+                *rb -= cb * y[a];
+            }
+        }
+        self.lu.solve(r);
         for (ya, ra) in y.iter_mut().zip(r.iter()) {
             *ya += ra;
         }
@@ -513,8 +733,8 @@ impl Tableau {
             return Err(Singular { step: k });
         }
         z.fill(0.0);
-        for (a, &p) in zpos.iter().enumerate() {
-            let var = basis[p];
+        for (a, &p) in self.zpos.iter().enumerate() {
+            let var = self.basis[p];
             if var < 2 * n {
                 z[var - n] = y[a] * self.d[var - n] * self.q_scale / self.m_scale;
             }
@@ -548,6 +768,34 @@ mod tests {
     }
 
     #[test]
+    fn fused_update_matches_separate_loops() {
+        let x0: Vec<f64> = (0..11).map(|i| (i as f64 * 0.7).sin()).collect();
+        let y: Vec<f64> = (0..11).map(|i| (i as f64 * 1.3).cos()).collect();
+        let c: Vec<f64> = (0..11).map(|i| 2.0 - i as f64 * 0.3).collect();
+        let mut fused = x0.clone();
+        let (m, d) = axpy_max_abs_dot(&mut fused, 0.4, &y, &c);
+        let naive: Vec<f64> = x0.iter().zip(&y).map(|(x, y)| x - 0.4 * y).collect();
+        assert_eq!(fused, naive);
+        assert_eq!(m, naive.iter().fold(0.0_f64, |a, x| a.max(x.abs())));
+        assert_eq!(d, dot(&naive, &c));
+    }
+
+    #[test]
+    fn two_row_update_matches_one_row_update() {
+        let x0: Vec<f64> = (0..11).map(|i| (i as f64 * 0.7).sin()).collect();
+        let z0: Vec<f64> = (0..11).map(|i| (i as f64 * 0.3).cos()).collect();
+        let y: Vec<f64> = (0..11).map(|i| (i as f64 * 1.3).cos()).collect();
+        let c: Vec<f64> = (0..11).map(|i| 2.0 - i as f64 * 0.3).collect();
+        let (mut x1, mut z1) = (x0.clone(), z0.clone());
+        let one_x = axpy_max_abs_dot(&mut x1, 0.4, &y, &c);
+        let one_z = axpy_max_abs_dot(&mut z1, -1.7, &y, &c);
+        let (mut x2, mut z2) = (x0, z0);
+        let two = axpy_max_abs_dot_2(&mut x2, 0.4, &mut z2, -1.7, &y, &c);
+        assert_eq!((x1, z1), (x2, z2));
+        assert_eq!((one_x, one_z), two);
+    }
+
+    #[test]
     fn updated_inverse_matches_refactorised_inverse() {
         // M = [[2, 1, 0], [1, 3, 1], [0, 1, 4]], q = [-1, -2, 1].
         let lcp = Lcp::from_row_major(
@@ -564,10 +812,36 @@ mod tests {
         t.pivot(r, t.z0());
         t.entering_column(3 + 1); // z_1 enters
         t.pivot(0, 3 + 1); // (row choice need not be feasible for this check)
-        let updated = t.tab.clone();
+        let inverse = |t: &Tableau| -> Vec<f64> {
+            (0..3)
+                .flat_map(|p| (0..3).map(move |j| (p, j)))
+                .map(|(p, j)| t.inverse_entry(p, j))
+                .chain((0..3).map(|p| t.value(p)))
+                .collect()
+        };
+        let updated = inverse(&t);
         t.refactor().unwrap();
-        for (a, b) in updated.iter().zip(&t.tab) {
-            assert!((a - b).abs() < 1e-12, "{updated:?} vs {:?}", t.tab);
+        let fresh = inverse(&t);
+        for (a, b) in updated.iter().zip(&fresh) {
+            assert!((a - b).abs() < 1e-12, "{updated:?} vs {fresh:?}");
+        }
+        // B^-1 B = I, with B's columns from the basis list (independent of
+        // the tableau): the columns of [I, -M~, -d].
+        for (p, &var) in t.basis.iter().enumerate() {
+            for i in 0..3 {
+                let bi = |row: usize| -> f64 {
+                    if var < 3 {
+                        f64::from(u8::from(row == var))
+                    } else if var < 6 {
+                        -t.m[(var - 3) * 3 + row]
+                    } else {
+                        -1.0
+                    }
+                };
+                let e: f64 = (0..3).map(|j| t.inverse_entry(i, j) * bi(j)).sum();
+                let expected = f64::from(u8::from(t.basis[i] == var));
+                assert!((e - expected).abs() < 1e-12, "(B^-1 B)[{i}, {p}] = {e}");
+            }
         }
     }
 }
