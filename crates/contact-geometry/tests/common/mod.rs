@@ -3,7 +3,7 @@
 // Each test file uses a different subset.
 #![allow(dead_code)]
 
-use contact_geometry::{ContactManifold, ConvexPolytope};
+use contact_geometry::{ContactManifold, ConvexPolytope, Feature};
 use contact_math::Pose;
 use glam::{DQuat, DVec3};
 use parry3d_f64::math::Pose as ParryPose;
@@ -102,5 +102,27 @@ pub fn assert_well_formed(m: &ContactManifold, margin: f64) {
             "{p:?}"
         );
         assert!((m.normal.length() - 1.0).abs() < 1e-12, "{m:?}");
+    }
+}
+
+/// Distance from `x` to a feature of a polytope posed at `pose`: the
+/// independent check that a reported feature holds the closest point.
+/// `Feature::Unknown` is infinitely far, so it never passes.
+pub fn distance_to_feature(p: &ConvexPolytope, pose: &Pose, feature: Feature, x: DVec3) -> f64 {
+    let v = |i: u32| pose.transform_point(p.vertices()[i as usize]);
+    match feature {
+        Feature::Vertex(i) => (x - v(i)).length(),
+        Feature::Edge(e) => {
+            let [i, j] = p.edges()[e as usize].vertices;
+            let (a, b) = (v(i), v(j));
+            let t = ((x - a).dot(b - a) / (b - a).length_squared()).clamp(0.0, 1.0);
+            (x - (a + t * (b - a))).length()
+        }
+        Feature::Face(f) => {
+            let plane = p.faces()[f as usize];
+            let local = pose.inverse_transform_point(x);
+            (plane.normal.dot(local) - plane.offset).abs()
+        }
+        Feature::Unknown => f64::INFINITY,
     }
 }
