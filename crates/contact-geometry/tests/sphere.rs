@@ -17,7 +17,7 @@ use contact_geometry::{
 use contact_math::Pose;
 use glam::{DQuat, DVec3};
 use parry3d_f64::query;
-use parry3d_f64::shape::{Ball, ConvexPolyhedron, Cuboid};
+use parry3d_f64::shape::{Ball, ConvexPolyhedron, Cuboid, Shape as ParryShape};
 
 fn close(x: DVec3, y: DVec3) -> bool {
     (x - y).length() < 1e-12
@@ -194,53 +194,30 @@ fn random_poses_agree_with_parry() {
         let ball = Shape::sphere(radius).unwrap();
         let ball_pose = Pose::new(rng.vector(-1.5, 1.5), rng.rotation());
         let other_pose = Pose::new(rng.vector(-0.3, 0.3), rng.rotation());
-        let (other, parry_distance, parry_contact) = match case % 3 {
+        // The same shape for us and for parry, the oracle.
+        let (other, parry_other): (Shape, Box<dyn ParryShape>) = match case % 3 {
             0 => {
                 let h = rng.vector(0.2, 1.0);
-                let c = Cuboid::new(h);
-                let args = (
-                    &parry(&other_pose),
-                    &c,
-                    &parry(&ball_pose),
-                    &Ball::new(radius),
-                );
-                (
-                    Shape::cuboid(h).unwrap(),
-                    query::distance(args.0, args.1, args.2, args.3).unwrap(),
-                    query::contact(args.0, args.1, args.2, args.3, 0.0).unwrap(),
-                )
+                (Shape::cuboid(h).unwrap(), Box::new(Cuboid::new(h)))
             }
             1 => {
                 let hull = rng.hull();
                 let c = ConvexPolyhedron::from_convex_hull(hull.vertices()).unwrap();
-                let args = (
-                    &parry(&other_pose),
-                    &c,
-                    &parry(&ball_pose),
-                    &Ball::new(radius),
-                );
-                (
-                    Shape::polytope(hull),
-                    query::distance(args.0, args.1, args.2, args.3).unwrap(),
-                    query::contact(args.0, args.1, args.2, args.3, 0.0).unwrap(),
-                )
+                (Shape::polytope(hull), Box::new(c))
             }
             _ => {
                 let r = rng.range(0.1, 0.8);
-                let c = Ball::new(r);
-                let args = (
-                    &parry(&other_pose),
-                    &c,
-                    &parry(&ball_pose),
-                    &Ball::new(radius),
-                );
-                (
-                    Shape::sphere(r).unwrap(),
-                    query::distance(args.0, args.1, args.2, args.3).unwrap(),
-                    query::contact(args.0, args.1, args.2, args.3, 0.0).unwrap(),
-                )
+                (Shape::sphere(r).unwrap(), Box::new(Ball::new(r)))
             }
         };
+        let args = (
+            &parry(&other_pose),
+            &*parry_other,
+            &parry(&ball_pose),
+            &Ball::new(radius),
+        );
+        let parry_distance = query::distance(args.0, args.1, args.2, args.3).unwrap();
+        let parry_contact = query::contact(args.0, args.1, args.2, args.3, 0.0).unwrap();
         let p = generator
             .proximity(&other, &other_pose, &ball, &ball_pose, 1e-9)
             .unwrap();
