@@ -3,7 +3,7 @@
 // Each test file uses a different subset.
 #![allow(dead_code)]
 
-use contact_geometry::{ContactManifold, ConvexPolytope, Feature};
+use contact_geometry::{ContactManifold, ConvexPolytope, Feature, Shape};
 use contact_math::Pose;
 use glam::{DQuat, DVec3};
 use parry3d_f64::math::Pose as ParryPose;
@@ -125,4 +125,19 @@ pub fn distance_to_feature(p: &ConvexPolytope, pose: &Pose, feature: Feature, x:
         }
         Feature::Unknown => f64::INFINITY,
     }
+}
+
+/// A square pyramid, base 1 x 1 at z = 0, apex at z = 1 (local frame):
+/// Drumwright's fig. 4 shape, apex down on a box.
+pub fn square_pyramid() -> Shape {
+    Shape::polytope(
+        ConvexPolytope::from_points(&[
+            DVec3::new(0.5, 0.5, 0.0),
+            DVec3::new(-0.5, 0.5, 0.0),
+            DVec3::new(-0.5, -0.5, 0.0),
+            DVec3::new(0.5, -0.5, 0.0),
+            DVec3::new(0.0, 0.0, 1.0),
+        ])
+        .unwrap(),
+    )
 }
