@@ -6,29 +6,13 @@
 //! The conservative-advancement group that used to live here is in
 //! `geometry.rs`, with the other narrow-phase queries.
 
+use contact_benches::Rng;
 use contact_geometry::{Aabb, GridBroadPhase, SweepAndPrune};
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use glam::DVec3;
 use std::hint::black_box;
 
-/// xorshift64*, so the scene is the same in every run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> f64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 11) as f64 / (1u64 << 53) as f64
-    }
-
-    fn vector(&mut self, lo: f64, hi: f64) -> DVec3 {
-        DVec3::new(self.next(), self.next(), self.next()) * (hi - lo) + DVec3::splat(lo)
-    }
-}
-
 fn scene(n: usize) -> Vec<Aabb> {
-    let mut rng = Rng(0x5EED ^ n as u64);
+    let mut rng = Rng::new(0x5EED ^ n as u64);
     let side = 2.0 * (n as f64).cbrt();
     (0..n)
         .map(|_| {

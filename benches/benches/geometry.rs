@@ -17,6 +17,7 @@
 //!   (`touching_bound`) and over the contact vertex's neighbours
 //!   (`touching_bound_adjacent`, the same value).
 
+use contact_benches::Rng;
 use contact_geometry::{
     BodyMotion, ContactKind, ContactManifold, ConvexPolytope, ManifoldGenerator, SeparatingPlane,
     Shape, TouchingPolytope, mirtich_bound, tilt_rate, touching_bound, touching_bound_adjacent,
@@ -25,22 +26,6 @@ use contact_math::Pose;
 use criterion::{Criterion, criterion_group, criterion_main};
 use glam::{DQuat, DVec3};
 use std::hint::black_box;
-
-/// xorshift64*, so the shapes are the same in every run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> f64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 11) as f64 / (1u64 << 53) as f64
-    }
-
-    fn vector(&mut self, lo: f64, hi: f64) -> DVec3 {
-        DVec3::new(self.next(), self.next(), self.next()) * (hi - lo) + DVec3::splat(lo)
-    }
-}
 
 /// The hull of `n` random points on the unit sphere.
 fn hull(rng: &mut Rng, n: usize) -> ConvexPolytope {
@@ -126,7 +111,7 @@ fn pairs() -> Vec<Pair> {
     let edge_b = DQuat::from_rotation_y(std::f64::consts::FRAC_PI_4);
     let half_diagonal = std::f64::consts::FRAC_1_SQRT_2;
 
-    let mut rng = Rng(42);
+    let mut rng = Rng::new(42);
     let (ha, hb) = (hull(&mut rng, 64), hull(&mut rng, 64));
     // Face on face: a's largest face turned to +z, b's to -z, centroids
     // on each other.
@@ -223,7 +208,7 @@ fn separating_plane(c: &mut Criterion) {
 }
 
 fn advancement(c: &mut Criterion) {
-    let mut rng = Rng(42);
+    let mut rng = Rng::new(42);
     let (ha, hb) = (hull(&mut rng, 64), hull(&mut rng, 64));
     let (a, b) = (Shape::polytope(ha.clone()), Shape::polytope(hb.clone()));
     let pa = Pose::IDENTITY;

@@ -13,7 +13,7 @@
 
 use contact_dynamics::{JacobianRow, friction_directions};
 use contact_lcp::faer::Mat;
-use contact_lcp::{BoxBounds, BoxLcp, ContactOperator, Coupling, JacobianBlock, Lcp};
+use contact_lcp::{BoxLcp, ContactOperator, JacobianBlock, Lcp};
 use contact_sim::{
     FixedStepParams, FixedStepper, Formulation, MassProperties, Pose, RigidBody, Shape,
     TimeSteppingParams, World,
@@ -148,19 +148,13 @@ pub fn box_towers_problem(towers: usize, height: usize, steps: usize) -> Contact
         .map(|c| JacobianRow::relative_velocity(&bodies, c.body_a, c.body_b, c.point, c.normal))
         .collect();
     let mut directions = Vec::new();
-    let mut couplings = Vec::new();
-    for (k, c) in contacts.iter().enumerate() {
+    for c in contacts {
         // The stepper's tangents: the first two of its friction cone.
         friction_directions(c.normal, friction_rows, &mut directions);
-        for (d, &t) in directions[..2].iter().enumerate() {
+        for &t in &directions[..2] {
             rows.push(JacobianRow::relative_velocity(
                 &bodies, c.body_a, c.body_b, c.point, t,
             ));
-            couplings.push(Coupling {
-                row: nc + 2 * k + d,
-                normal_row: k,
-                mu: c.friction,
-            });
         }
     }
     let n = rows.len();
@@ -175,9 +169,8 @@ pub fn box_towers_problem(towers: usize, height: usize, steps: usize) -> Contact
         n,
         "the stepper's rows are normals then 2 tangents"
     );
-    let mut lo = vec![0.0; n];
-    lo[nc..].fill(f64::NEG_INFINITY);
-    let bounds = BoxBounds::new(lo, vec![f64::INFINITY; n], couplings).expect("valid bounds");
+    // The stepper's own bounds: its row layout and couplings.
+    let bounds = stepper.last_box_bounds().clone();
     let dense = BoxLcp::with_bounds(Lcp::new(m.to_owned(), q.to_vec()).expect("finite"), bounds)
         .expect("matching sizes");
     let normal = Lcp::new(m.get(..nc, ..nc).to_owned(), q[..nc].to_vec()).expect("finite");

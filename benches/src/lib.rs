@@ -12,6 +12,7 @@ pub use notes::Notes;
 use contact_lcp::faer::Mat;
 use contact_sim::scenes::{BoxStack, box_stack};
 use contact_sim::{FixedStepParams, FixedStepper};
+use glam::DVec3;
 
 /// xorshift64*: a small seeded generator, so problems are the same in
 /// every run and on every machine.
@@ -25,13 +26,22 @@ impl Rng {
         Self(seed.max(1))
     }
 
-    /// Uniform in [-1, 1).
-    pub fn symmetric(&mut self) -> f64 {
+    /// Uniform in [0, 1).
+    pub fn unit(&mut self) -> f64 {
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;
         self.0 ^= self.0 >> 27;
-        let unit = (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 11) as f64 / (1u64 << 53) as f64;
-        2.0 * unit - 1.0
+        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    /// Uniform in [-1, 1).
+    pub fn symmetric(&mut self) -> f64 {
+        2.0 * self.unit() - 1.0
+    }
+
+    /// Each coordinate uniform in [lo, hi).
+    pub fn vector(&mut self, lo: f64, hi: f64) -> DVec3 {
+        DVec3::new(self.unit(), self.unit(), self.unit()) * (hi - lo) + DVec3::splat(lo)
     }
 }
 

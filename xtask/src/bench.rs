@@ -255,10 +255,7 @@ pub(crate) fn workspace_root() -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn strings(args: &[&str]) -> Vec<String> {
-        args.iter().map(|s| (*s).to_string()).collect()
-    }
+    use crate::strings;
 
     #[test]
     fn parses_groups_and_flags() {

@@ -393,8 +393,9 @@ pub fn write_report(
     std::fs::write(out.join("report.md"), md).map_err(|e| format!("report.md: {e}"))
 }
 
-/// The CPU model and core count, from /proc where available.
-fn machine() -> String {
+/// The CPU model and core count, from /proc where available (also the
+/// peer report's header, so both reports name the machine alike).
+pub fn machine() -> String {
     let cpu = std::fs::read_to_string("/proc/cpuinfo")
         .ok()
         .and_then(|text| {

@@ -48,3 +48,10 @@ fn main() -> ExitCode {
         }
     }
 }
+
+/// Owned arguments from literals, as `main` hands them to the commands:
+/// the argument parsers' tests share it.
+#[cfg(test)]
+fn strings(args: &[&str]) -> Vec<String> {
+    args.iter().map(|s| (*s).to_string()).collect()
+}

@@ -235,3 +235,46 @@ fn bad_input_is_a_typed_error() {
             .is_err()
     );
 }
+
+/// `last_box_bounds`, which callers use to rebuild the box LCP of
+/// `last_problem`, matches the rows: the normals of all contacts first, in
+/// `[0, inf)`, then two tangent rows per contact, each coupled to its
+/// contact's normal row with that contact's own friction coefficient.
+#[test]
+fn last_box_bounds_follow_the_contacts() {
+    let (bodies, mut contacts) = box_on_plane(DVec3::Z, 0.0, Twist::ZERO);
+    for (k, c) in contacts.iter_mut().enumerate() {
+        c.friction = 0.1 * (k + 1) as f64;
+    }
+    let mut stepper = TimeStepping::new(TimeSteppingParams {
+        formulation: Formulation::BoxFriction,
+        ..TimeSteppingParams::default()
+    });
+    assert!(stepper.last_box_bounds().is_empty());
+    stepper
+        .solve(
+            &bodies,
+            &contacts,
+            DVec3::new(0.0, 0.0, -G),
+            H,
+            &mut StepSolution::default(),
+        )
+        .unwrap();
+    let nc = contacts.len();
+    let bounds = stepper.last_box_bounds();
+    assert_eq!(bounds.len(), 3 * nc);
+    assert_eq!(stepper.last_problem().1.len(), 3 * nc);
+    assert!(bounds.lo()[..nc].iter().all(|&lo| lo == 0.0));
+    assert!(bounds.hi()[..nc].iter().all(|&hi| hi == f64::INFINITY));
+    let mut got: Vec<(usize, usize, f64)> = bounds
+        .couplings()
+        .iter()
+        .map(|c| (c.row, c.normal_row, c.mu))
+        .collect();
+    got.sort_by_key(|&(row, _, _)| row);
+    let expected: Vec<(usize, usize, f64)> = (0..nc)
+        .flat_map(|c| (0..2).map(move |d| (nc + 2 * c + d, c)))
+        .map(|(row, c)| (row, c, contacts[c].friction))
+        .collect();
+    assert_eq!(got, expected);
+}

@@ -9,6 +9,9 @@
 //! geometry: the point count, and that every point lies on the plane's
 //! side of its shape.
 
+mod common;
+
+use common::square_pyramid;
 use std::fmt::Write;
 
 use contact_geometry::{ContactManifold, ConvexPolytope, ManifoldGenerator, Shape};
@@ -165,16 +168,7 @@ fn edges_crossing() {
 
 #[test]
 fn pyramid_apex_down_on_a_box() {
-    let pyramid = Shape::polytope(
-        ConvexPolytope::from_points(&[
-            DVec3::new(0.5, 0.5, 0.0),
-            DVec3::new(-0.5, 0.5, 0.0),
-            DVec3::new(-0.5, -0.5, 0.0),
-            DVec3::new(0.5, -0.5, 0.0),
-            DVec3::new(0.0, 0.0, 1.0),
-        ])
-        .unwrap(),
-    );
+    let pyramid = square_pyramid();
     let slab = Shape::cuboid(DVec3::new(1.0, 1.0, 0.25)).unwrap();
     // Apex down at (0.2, -0.1, 0.25) on the slab's top face.
     let pose = Pose::new(

@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{Rng, parry};
+use common::{Rng, distance_to_feature, parry};
 
 use contact_geometry::{
     ContactManifold, ConvexPolytope, Feature, ManifoldGenerator, Proximity, Shape,
@@ -138,26 +138,6 @@ fn boxes_over_the_ground() {
             .proximity(&ground, &Pose::IDENTITY, &ground, &level, TOL)
             .is_err()
     );
-}
-
-/// Distance from `x` to a feature of a polytope posed at `pose`.
-fn distance_to_feature(p: &ConvexPolytope, pose: &Pose, feature: Feature, x: DVec3) -> f64 {
-    let v = |i: u32| pose.transform_point(p.vertices()[i as usize]);
-    match feature {
-        Feature::Vertex(i) => (x - v(i)).length(),
-        Feature::Edge(e) => {
-            let [i, j] = p.edges()[e as usize].vertices;
-            let (a, b) = (v(i), v(j));
-            let t = ((x - a).dot(b - a) / (b - a).length_squared()).clamp(0.0, 1.0);
-            (x - (a + t * (b - a))).length()
-        }
-        Feature::Face(f) => {
-            let plane = p.faces()[f as usize];
-            let local = pose.inverse_transform_point(x);
-            (plane.normal.dot(local) - plane.offset).abs()
-        }
-        Feature::Unknown => f64::INFINITY,
-    }
 }
 
 #[test]

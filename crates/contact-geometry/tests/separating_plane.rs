@@ -3,6 +3,9 @@
 //! including the pyramid on a box of Drumwright's fig. 4, and that every
 //! vertex of A lies on one side and every vertex of B on the other.
 
+mod common;
+
+use common::square_pyramid;
 use contact_geometry::{ContactKind, ConvexPolytope, ManifoldGenerator, SeparatingPlane, Shape};
 use contact_math::Pose;
 use glam::{DQuat, DVec3};
@@ -42,20 +45,6 @@ fn cube() -> Shape {
     Shape::cuboid(DVec3::splat(0.5)).unwrap()
 }
 
-/// A square pyramid, base 1 x 1 at z = 0, apex at z = 1 (local frame).
-fn pyramid() -> Shape {
-    Shape::polytope(
-        ConvexPolytope::from_points(&[
-            DVec3::new(0.5, 0.5, 0.0),
-            DVec3::new(-0.5, 0.5, 0.0),
-            DVec3::new(-0.5, -0.5, 0.0),
-            DVec3::new(0.5, -0.5, 0.0),
-            DVec3::new(0.0, 0.0, 1.0),
-        ])
-        .unwrap(),
-    )
-}
-
 fn check(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose, kind: ContactKind) -> SeparatingPlane {
     let s = plane(a, pa, b, pb).expect("touching shapes have a separating plane");
     assert_eq!(s.kind, kind, "{s:?}");
@@ -88,7 +77,7 @@ fn pyramid_apex_down_on_a_box_is_vertex_face() {
     let s = check(
         &cube(),
         &Pose::IDENTITY,
-        &pyramid(),
+        &square_pyramid(),
         &pb,
         ContactKind::VertexFace,
     );
@@ -99,7 +88,7 @@ fn pyramid_apex_down_on_a_box_is_vertex_face() {
     check(
         &cube(),
         &Pose::IDENTITY,
-        &pyramid(),
+        &square_pyramid(),
         &pb,
         ContactKind::FaceFace,
     );

@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::{Rng, parry};
+use common::{Rng, distance_to_feature, parry};
 
 use contact_geometry::{
     Aabb, ContactKind, ContactManifold, ConvexPolytope, Feature, GeometryError, ManifoldGenerator,
@@ -17,7 +17,7 @@ use contact_geometry::{
 use contact_math::Pose;
 use glam::{DQuat, DVec3};
 use parry3d_f64::query;
-use parry3d_f64::shape::{Ball, ConvexPolyhedron, Cuboid};
+use parry3d_f64::shape::{Ball, ConvexPolyhedron, Cuboid, Shape as ParryShape};
 
 fn close(x: DVec3, y: DVec3) -> bool {
     (x - y).length() < 1e-12
@@ -194,53 +194,30 @@ fn random_poses_agree_with_parry() {
         let ball = Shape::sphere(radius).unwrap();
         let ball_pose = Pose::new(rng.vector(-1.5, 1.5), rng.rotation());
         let other_pose = Pose::new(rng.vector(-0.3, 0.3), rng.rotation());
-        let (other, parry_distance, parry_contact) = match case % 3 {
+        // The same shape for us and for parry, the oracle.
+        let (other, parry_other): (Shape, Box<dyn ParryShape>) = match case % 3 {
             0 => {
                 let h = rng.vector(0.2, 1.0);
-                let c = Cuboid::new(h);
-                let args = (
-                    &parry(&other_pose),
-                    &c,
-                    &parry(&ball_pose),
-                    &Ball::new(radius),
-                );
-                (
-                    Shape::cuboid(h).unwrap(),
-                    query::distance(args.0, args.1, args.2, args.3).unwrap(),
-                    query::contact(args.0, args.1, args.2, args.3, 0.0).unwrap(),
-                )
+                (Shape::cuboid(h).unwrap(), Box::new(Cuboid::new(h)))
             }
             1 => {
                 let hull = rng.hull();
                 let c = ConvexPolyhedron::from_convex_hull(hull.vertices()).unwrap();
-                let args = (
-                    &parry(&other_pose),
-                    &c,
-                    &parry(&ball_pose),
-                    &Ball::new(radius),
-                );
-                (
-                    Shape::polytope(hull),
-                    query::distance(args.0, args.1, args.2, args.3).unwrap(),
-                    query::contact(args.0, args.1, args.2, args.3, 0.0).unwrap(),
-                )
+                (Shape::polytope(hull), Box::new(c))
             }
             _ => {
                 let r = rng.range(0.1, 0.8);
-                let c = Ball::new(r);
-                let args = (
-                    &parry(&other_pose),
-                    &c,
-                    &parry(&ball_pose),
-                    &Ball::new(radius),
-                );
-                (
-                    Shape::sphere(r).unwrap(),
-                    query::distance(args.0, args.1, args.2, args.3).unwrap(),
-                    query::contact(args.0, args.1, args.2, args.3, 0.0).unwrap(),
-                )
+                (Shape::sphere(r).unwrap(), Box::new(Ball::new(r)))
             }
         };
+        let args = (
+            &parry(&other_pose),
+            &*parry_other,
+            &parry(&ball_pose),
+            &Ball::new(radius),
+        );
+        let parry_distance = query::distance(args.0, args.1, args.2, args.3).unwrap();
+        let parry_contact = query::contact(args.0, args.1, args.2, args.3, 0.0).unwrap();
         let p = generator
             .proximity(&other, &other_pose, &ball, &ball_pose, 1e-9)
             .unwrap();
@@ -289,26 +266,6 @@ fn random_poses_agree_with_parry() {
         "{separated} {overlapping}"
     );
     assert!(featured > 250, "{featured}");
-}
-
-/// Distance from `x` to a feature of a polytope posed at `pose`.
-fn distance_to_feature(p: &ConvexPolytope, pose: &Pose, feature: Feature, x: DVec3) -> f64 {
-    let v = |i: u32| pose.transform_point(p.vertices()[i as usize]);
-    match feature {
-        Feature::Vertex(i) => (x - v(i)).length(),
-        Feature::Edge(e) => {
-            let [i, j] = p.edges()[e as usize].vertices;
-            let (a, b) = (v(i), v(j));
-            let t = ((x - a).dot(b - a) / (b - a).length_squared()).clamp(0.0, 1.0);
-            (x - (a + t * (b - a))).length()
-        }
-        Feature::Face(f) => {
-            let plane = p.faces()[f as usize];
-            let local = pose.inverse_transform_point(x);
-            (plane.normal.dot(local) - plane.offset).abs()
-        }
-        Feature::Unknown => f64::INFINITY,
-    }
 }
 
 #[test]

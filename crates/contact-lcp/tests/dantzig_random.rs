@@ -5,7 +5,10 @@
 
 mod common;
 
-use common::{Rng, brute_force, brute_force_box, dist, feasible_q, random_pd, random_psd};
+use common::{
+    Rng, assert_is_the_unique_solution, brute_force, brute_force_box, dist, feasible_q, random_pd,
+    random_psd,
+};
 use contact_lcp::faer::Mat;
 use contact_lcp::{
     BoxLcp, Dantzig, DantzigParams, Lcp, LcpError, LcpSolution, Method, verify, verify_box,
@@ -47,15 +50,7 @@ fn random_spd_box_problems_match_the_unique_solution() {
             sol.report
         );
         // SPD: exactly one solution, found by enumerating 3^n assignments.
-        let all = brute_force_box(&p);
-        assert_eq!(all.len(), 1, "trial {trial}");
-        let scale = all[0].iter().fold(1.0_f64, |a, x| a.max(x.abs()));
-        assert!(
-            dist(&sol.z, &all[0]) <= 1e-9 * scale,
-            "trial {trial}: {:?} vs {:?}",
-            sol.z,
-            all[0]
-        );
+        assert_is_the_unique_solution(&sol.z, &brute_force_box(&p), trial);
         assert_eq!(dantzig.last_stats().refactorizations, 0);
         checked += 1;
     }

@@ -8,28 +8,11 @@
 mod common;
 
 use common::contacts::{Contacts, block, box_inv_mass};
-use common::{Rng, brute_force, dist, random_p_matrix};
-use contact_lcp::faer::Mat;
+use common::{Rng, assert_is_the_unique_solution, brute_force, dist, random_p_matrix};
 use contact_lcp::{BoxLcp, Dantzig, Lcp, LcpError, Lemke, LemkeParams, Method};
 
 const G: f64 = 9.81;
 const H: f64 = 0.01;
-
-/// `N W G'` for normal rows `normals` and force directions `forces` (the
-/// same contacts): the normal velocity change per unit normal impulse when
-/// each impulse acts along its own force direction.
-fn coupled_matrix(normals: &Contacts, forces: &Contacts) -> Mat<f64> {
-    let n = normals.jacobian_dense();
-    let g = forces.jacobian_dense();
-    let w = Mat::from_fn(n.ncols(), n.ncols(), |r, c| {
-        if r == c {
-            normals.inv_mass[r / 6][r % 6]
-        } else {
-            0.0
-        }
-    });
-    &n * &w * g.transpose()
-}
 
 #[test]
 fn a_sliding_box_decelerates_at_mu_g_with_every_contact_sliding() {
@@ -55,7 +38,7 @@ fn a_sliding_box_decelerates_at_mu_g_with_every_contact_sliding() {
             .rows
             .push([Some(block(0, r, [-mu, 0.0, 1.0], 1.0)), None]);
     }
-    let m = coupled_matrix(&normals, &forces);
+    let m = normals.coupled_dense(&forces);
     let v_free = [1.0, 0.0, -G * H, 0.0, 0.0, 0.0];
     let q = normals.q_of(&v_free);
     let lcp = Lcp::new(m, q).unwrap();
@@ -92,10 +75,7 @@ fn random_non_symmetric_p_matrix_lcps_match_brute_force() {
             sol.report
         );
         // P-matrix: exactly one solution.
-        let all = brute_force(&lcp);
-        assert_eq!(all.len(), 1, "trial {trial}");
-        let scale = all[0].iter().fold(1.0_f64, |a, x| a.max(x.abs()));
-        assert!(dist(&sol.z, &all[0]) <= 1e-9 * scale, "trial {trial}");
+        assert_is_the_unique_solution(&sol.z, &brute_force(&lcp), trial);
     }
 }
 
@@ -128,7 +108,7 @@ fn painleves_rod_has_no_solution_and_says_so() {
         inv_mass: vec![inv],
         rows: vec![[Some(block(0, r, [mu, 0.0, 1.0], 1.0)), None]],
     };
-    let m = coupled_matrix(&normals, &forces);
+    let m = normals.coupled_dense(&forces);
     assert!(
         m[(0, 0)] < 0.0,
         "the configuration is not Painleve's: {}",

@@ -99,20 +99,29 @@ fn murty(n: usize) -> Lcp {
     Lcp::new(m, q).unwrap()
 }
 
-#[test]
-fn murty_example_takes_two_to_the_n_pivots() {
-    let n = 10;
+/// Solves Murty's LCP of size `n` with at most `max_pivots` pivots and
+/// checks Lemke's path against the known answer: exactly 2^n pivots,
+/// ending exactly at z = 2^n e_1 (every intermediate value is an integer
+/// below 2^17, so the arithmetic is exact). Returns the LCP and z.
+fn assert_murty_takes_two_to_the_n_pivots(n: usize, max_pivots: usize) -> (Lcp, Vec<f64>) {
     let lcp = murty(n);
     let mut lemke = Lemke::new(LemkeParams {
-        max_pivots: 1 << 12,
+        max_pivots,
         ..LemkeParams::default()
     });
     let sol = lemke.solve(&lcp).unwrap();
     let mut expected = vec![0.0; n];
-    expected[0] = 1024.0;
-    assert_eq!(sol.z, expected);
-    assert_eq!(sol.pivots, 1 << n);
-    assert!(sol.report.is_solution(0.0));
+    expected[0] = 2f64.powi(n as i32);
+    assert_eq!(sol.z, expected, "n = {n}");
+    assert_eq!(sol.pivots, 1 << n, "n = {n}");
+    assert!(sol.report.is_solution(0.0), "n = {n}: {:?}", sol.report);
+    (lcp, expected)
+}
+
+#[test]
+fn murty_example_takes_two_to_the_n_pivots() {
+    let (lcp, expected) = assert_murty_takes_two_to_the_n_pivots(10, 1 << 12);
+    // The known answer is the only one (Murty's matrix is a P-matrix).
     assert_eq!(brute_force(&lcp), vec![expected]);
 }
 
@@ -123,17 +132,7 @@ fn murty_example_takes_two_to_the_n_pivots() {
 #[test]
 fn murty_example_finishes_correctly_up_to_n_16() {
     for n in 10..=16 {
-        let lcp = murty(n);
-        let mut lemke = Lemke::new(LemkeParams {
-            max_pivots: 1 << 17,
-            ..LemkeParams::default()
-        });
-        let sol = lemke.solve(&lcp).unwrap();
-        let mut expected = vec![0.0; n];
-        expected[0] = 2f64.powi(n as i32);
-        assert_eq!(sol.z, expected, "n = {n}");
-        assert_eq!(sol.pivots, 1 << n, "n = {n}");
-        assert!(sol.report.is_solution(0.0), "n = {n}: {:?}", sol.report);
+        assert_murty_takes_two_to_the_n_pivots(n, 1 << 17);
     }
 }
 

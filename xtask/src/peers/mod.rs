@@ -249,18 +249,9 @@ fn header(problems: &[Problem], quick: bool) -> String {
         .ok()
         .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
         .unwrap_or_default();
-    let cpu = std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|text| {
-            text.lines()
-                .find(|l| l.starts_with("model name"))
-                .and_then(|l| l.split(':').nth(1))
-                .map(|s| s.trim().to_string())
-        })
-        .unwrap_or_else(|| "unknown CPU".into());
-    let cores = std::thread::available_parallelism().map_or(0, usize::from);
+    let machine = crate::bench_report::machine();
     let mut text = format!(
-        "# Peer LCP solvers\n\n{date}, {cpu}, {cores} cores{}. Problems (JSON and text in \
+        "# Peer LCP solvers\n\n{date}, {machine}{}. Problems (JSON and text in \
          target/bench-peers/problems/):\n\n",
         if quick { ", --quick" } else { "" }
     );
@@ -282,10 +273,7 @@ fn header(problems: &[Problem], quick: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn strings(args: &[&str]) -> Vec<String> {
-        args.iter().map(|s| (*s).to_string()).collect()
-    }
+    use crate::strings;
 
     #[test]
     fn the_hook_takes_only_peer_arguments() {

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use contact_benches::{box_stack_lcp, random_positive_definite};
 use contact_lcp::faer::Mat;
-use contact_lcp::{BoxBounds, BoxLcp, Coupling, Lcp, LcpProblem, ProblemFile};
+use contact_lcp::{BoxLcp, Lcp, LcpProblem, ProblemFile};
 use contact_sim::scenes::{BoxStack, box_stack};
 use contact_sim::{FixedStepParams, FixedStepper, Formulation, TimeSteppingParams};
 
@@ -152,25 +152,12 @@ fn friction_stack(boxes: usize) -> Result<(Problem, Problem), String> {
         q[..contacts].to_vec(),
     )?;
     normal.note.clone_from(&note);
-    let mut lo = vec![0.0; n];
-    let mut hi = vec![f64::INFINITY; n];
-    let mut couplings = Vec::with_capacity(2 * contacts);
-    for c in 0..contacts {
-        for d in 0..2 {
-            let row = contacts + 2 * c + d;
-            // Placeholders: a coupled row's bounds follow mu * z_normal.
-            (lo[row], hi[row]) = (f64::NEG_INFINITY, f64::INFINITY);
-            couplings.push(Coupling {
-                row,
-                normal_row: c,
-                mu: stack.friction,
-            });
-        }
-    }
     let name = format!("friction_stack_{boxes}");
     let lcp = Lcp::new(m.to_owned(), q.to_vec()).map_err(|e| format!("{name}: {e}"))?;
     let symmetric = is_symmetric(&lcp);
-    let bounds = BoxBounds::new(lo, hi, couplings).map_err(|e| format!("{name}: {e}"))?;
+    // The stepper's own bounds of this problem (its row layout and each
+    // contact's friction coefficient), not a second copy of the layout.
+    let bounds = stepper.last_box_bounds().clone();
     let problem = BoxLcp::with_bounds(lcp, bounds).map_err(|e| format!("{name}: {e}"))?;
     let friction = Problem {
         name,
@@ -251,5 +238,25 @@ mod tests {
         assert!(!is_symmetric(&lcp));
         let lcp = Lcp::from_row_major(2, &[1.0, 0.5, 0.5, 1.0], &[0.0, 0.0]).unwrap();
         assert!(is_symmetric(&lcp));
+    }
+
+    #[test]
+    fn the_friction_stack_couples_every_tangent_row_with_the_stack_friction() {
+        // The bounds come from the stepper: check them against the scene
+        // (default stack friction) and the row layout the family promises.
+        let (normal, friction) = friction_stack(2).unwrap();
+        let contacts = normal.problem.dim();
+        let LcpProblem::Box(problem) = &friction.problem else {
+            panic!("the friction problem is a box LCP");
+        };
+        assert_eq!(problem.dim(), 3 * contacts);
+        assert!(problem.lo()[..contacts].iter().all(|&lo| lo == 0.0));
+        let couplings = problem.couplings();
+        assert_eq!(couplings.len(), 2 * contacts);
+        let mu = BoxStack::default().friction;
+        for c in couplings {
+            assert_eq!(c.normal_row, (c.row - contacts) / 2, "{c:?}");
+            assert_eq!(c.mu, mu, "{c:?}");
+        }
     }
 }

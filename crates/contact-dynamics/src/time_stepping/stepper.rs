@@ -105,6 +105,19 @@ impl TimeStepping {
         (self.matrix.as_ref(), &self.offsets)
     }
 
+    /// The bounds of the last box-friction solve
+    /// ([`Formulation::BoxFriction`](crate::Formulation::BoxFriction)),
+    /// rows as in [`last_problem`](Self::last_problem): the normal rows in
+    /// `[0, inf)`, then two tangent rows per contact coupled to its normal
+    /// row with the contact's friction coefficient. Empty before the first
+    /// such solve; the LCP formulation does not touch it. Callers that turn
+    /// the last problem into a box LCP take the layout from here rather than
+    /// rebuild it.
+    #[must_use]
+    pub fn last_box_bounds(&self) -> &BoxBounds {
+        &self.bounds
+    }
+
     /// Computes the end-of-step velocities and the contact impulses for
     /// `bodies` with `contacts`, under `gravity` (m/s^2) over a step of `h`
     /// seconds, into `out`. Positions are not changed: integrating them is

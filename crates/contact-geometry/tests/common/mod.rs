@@ -3,7 +3,7 @@
 // Each test file uses a different subset.
 #![allow(dead_code)]
 
-use contact_geometry::{ContactManifold, ConvexPolytope};
+use contact_geometry::{ContactManifold, ConvexPolytope, Feature, Shape};
 use contact_math::Pose;
 use glam::{DQuat, DVec3};
 use parry3d_f64::math::Pose as ParryPose;
@@ -103,4 +103,41 @@ pub fn assert_well_formed(m: &ContactManifold, margin: f64) {
         );
         assert!((m.normal.length() - 1.0).abs() < 1e-12, "{m:?}");
     }
+}
+
+/// Distance from `x` to a feature of a polytope posed at `pose`: the
+/// independent check that a reported feature holds the closest point.
+/// `Feature::Unknown` is infinitely far, so it never passes.
+pub fn distance_to_feature(p: &ConvexPolytope, pose: &Pose, feature: Feature, x: DVec3) -> f64 {
+    let v = |i: u32| pose.transform_point(p.vertices()[i as usize]);
+    match feature {
+        Feature::Vertex(i) => (x - v(i)).length(),
+        Feature::Edge(e) => {
+            let [i, j] = p.edges()[e as usize].vertices;
+            let (a, b) = (v(i), v(j));
+            let t = ((x - a).dot(b - a) / (b - a).length_squared()).clamp(0.0, 1.0);
+            (x - (a + t * (b - a))).length()
+        }
+        Feature::Face(f) => {
+            let plane = p.faces()[f as usize];
+            let local = pose.inverse_transform_point(x);
+            (plane.normal.dot(local) - plane.offset).abs()
+        }
+        Feature::Unknown => f64::INFINITY,
+    }
+}
+
+/// A square pyramid, base 1 x 1 at z = 0, apex at z = 1 (local frame):
+/// Drumwright's fig. 4 shape, apex down on a box.
+pub fn square_pyramid() -> Shape {
+    Shape::polytope(
+        ConvexPolytope::from_points(&[
+            DVec3::new(0.5, 0.5, 0.0),
+            DVec3::new(-0.5, 0.5, 0.0),
+            DVec3::new(-0.5, -0.5, 0.0),
+            DVec3::new(0.5, -0.5, 0.0),
+            DVec3::new(0.0, 0.0, 1.0),
+        ])
+        .unwrap(),
+    )
 }

@@ -200,15 +200,7 @@ impl ProjectedGaussSeidel {
         let params = self.params;
         params.check()?;
         let n = problem.dim();
-        let m = problem.m();
-        self.inv_diag.clear();
-        for i in 0..n {
-            let d = m[(i, i)];
-            if d.is_nan() || d <= 0.0 {
-                return Err(LcpError::NonPositiveDiagonal { row: i, value: d });
-            }
-            self.inv_diag.push(1.0 / d);
-        }
+        reciprocal_diagonal(problem, &mut self.inv_diag)?;
         start(problem.bounds(), warm_start, &mut out.z)?;
         out.method = Method::ProjectedGaussSeidel;
         out.pivots = 0;
@@ -300,18 +292,26 @@ impl ProjectedGaussSeidel {
                 return Err(LcpError::NonFinite { what, row, col: 0 });
             }
         }
-        let m = problem.m();
-        self.inv_diag.clear();
-        for i in 0..n {
-            let d = m[(i, i)];
-            if d.is_nan() || d <= 0.0 {
-                return Err(LcpError::NonPositiveDiagonal { row: i, value: d });
-            }
-            self.inv_diag.push(1.0 / d);
-        }
+        reciprocal_diagonal(problem, &mut self.inv_diag)?;
         sweep_dense(problem, self.params.omega, &self.inv_diag, z, w);
         Ok(())
     }
+}
+
+/// `1 / M_ii` for every row into `inv_diag` (reusing its allocation): the
+/// sweep divides by the diagonal, so a row with `M_ii <= 0` or NaN is
+/// refused with [`LcpError::NonPositiveDiagonal`] before any sweep.
+fn reciprocal_diagonal(problem: &BoxLcp, inv_diag: &mut Vec<f64>) -> Result<(), LcpError> {
+    let m = problem.m();
+    inv_diag.clear();
+    for i in 0..problem.dim() {
+        let d = m[(i, i)];
+        if d.is_nan() || d <= 0.0 {
+            return Err(LcpError::NonPositiveDiagonal { row: i, value: d });
+        }
+        inv_diag.push(1.0 / d);
+    }
+    Ok(())
 }
 
 /// One projected SOR sweep over rows 0..n-1 (Preda & Florian 2005,

@@ -61,7 +61,16 @@ impl Contacts {
 
     /// Dense `M = J W J'`.
     pub fn dense(&self) -> Mat<f64> {
+        self.coupled_dense(self)
+    }
+
+    /// Dense `J W G'` with `G` the rows of `forces` (same bodies, same row
+    /// count): the velocity change along these rows per unit impulse along
+    /// the rows of `forces`, as dynamic friction makes it (`G = J` gives
+    /// [`dense`](Self::dense)).
+    pub fn coupled_dense(&self, forces: &Contacts) -> Mat<f64> {
         let j = self.jacobian_dense();
+        let g = forces.jacobian_dense();
         let w = Mat::from_fn(j.ncols(), j.ncols(), |r, c| {
             if r == c {
                 self.inv_mass[r / 6][r % 6]
@@ -69,7 +78,7 @@ impl Contacts {
                 0.0
             }
         });
-        &j * &w * j.transpose()
+        &j * &w * g.transpose()
     }
 
     /// `q = J v` for body velocities `v` (6 per body).

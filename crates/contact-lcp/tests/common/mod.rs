@@ -176,6 +176,20 @@ pub fn dist(a: &[f64], b: &[f64]) -> f64 {
         .fold(0.0, |m, (x, y)| f64::max(m, (x - y).abs()))
 }
 
+/// Checks `z` against `all`, the brute-force solutions of a problem that
+/// has exactly one (a P-matrix, or SPD with boxes): one solution, and `z`
+/// within 1e-9 of it relative to the larger of 1 and its largest entry.
+/// `case` names the failing case.
+pub fn assert_is_the_unique_solution(z: &[f64], all: &[Vec<f64>], case: usize) {
+    assert_eq!(all.len(), 1, "case {case}: {all:?}");
+    let scale = all[0].iter().fold(1.0_f64, |a, x| a.max(x.abs()));
+    assert!(
+        dist(z, &all[0]) <= 1e-9 * scale,
+        "case {case}: {z:?} vs {:?}",
+        all[0]
+    );
+}
+
 /// Every solution of a small box LCP without couplings, by enumerating the
 /// 3^n assignments of each row to its lower bound, its upper bound or the
 /// free set F (an infinite bound is never assigned): solve

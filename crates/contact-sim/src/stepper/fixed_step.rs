@@ -144,6 +144,14 @@ impl FixedStepper {
         self.dynamics.last_problem()
     }
 
+    /// The bounds of the last box-friction step, rows as in
+    /// [`last_problem`](Self::last_problem) (see
+    /// [`TimeStepping::last_box_bounds`]).
+    #[must_use]
+    pub fn last_box_bounds(&self) -> &contact_lcp::BoxBounds {
+        self.dynamics.last_box_bounds()
+    }
+
     /// The velocities and impulses of the last step, indexed like the
     /// bodies and like [`contacts`](Self::contacts).
     #[must_use]
