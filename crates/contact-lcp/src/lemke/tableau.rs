@@ -144,8 +144,22 @@ fn axpy_max_abs_dot(x: &mut [f64], f: f64, y: &[f64], c: &[f64]) -> (f64, f64) {
             acc[l] += v * cs[l];
         }
     }
+    finish_lanes(x_rest, f, y_rest, c_rest, &mut m, &acc)
+}
+
+/// The tail of [`axpy_max_abs_dot`] after its four-lane body: updates the
+/// rest of the row, then combines the lanes (maximum, and the partial sums
+/// in [`dot`]'s order).
+fn finish_lanes(
+    rest: &mut [f64],
+    f: f64,
+    y_rest: &[f64],
+    c_rest: &[f64],
+    m: &mut [f64; 4],
+    acc: &[f64; 4],
+) -> (f64, f64) {
     let mut s = (acc[0] + acc[1]) + (acc[2] + acc[3]);
-    for ((xi, &yi), &ci) in x_rest.iter_mut().zip(y_rest).zip(c_rest) {
+    for ((xi, &yi), &ci) in rest.iter_mut().zip(y_rest).zip(c_rest) {
         *xi -= f * yi;
         let a = xi.abs();
         m[0] = if a > m[0] { a } else { m[0] };
@@ -191,21 +205,9 @@ fn axpy_max_abs_dot_2(
             az[l] += t * cs[l];
         }
     }
-    let finish = |rest: &mut [f64], h: f64, m: &mut [f64; 4], acc: &[f64; 4]| {
-        let mut s = (acc[0] + acc[1]) + (acc[2] + acc[3]);
-        for ((xi, &yi), &ci) in rest.iter_mut().zip(y_rest).zip(c_rest) {
-            *xi -= h * yi;
-            let a = xi.abs();
-            m[0] = if a > m[0] { a } else { m[0] };
-            s += *xi * ci;
-        }
-        let a = if m[0] > m[1] { m[0] } else { m[1] };
-        let b = if m[2] > m[3] { m[2] } else { m[3] };
-        (if a > b { a } else { b }, s)
-    };
     (
-        finish(x_rest, f, &mut mx, &ax),
-        finish(z_rest, g, &mut mz, &az),
+        finish_lanes(x_rest, f, y_rest, c_rest, &mut mx, &ax),
+        finish_lanes(z_rest, g, y_rest, c_rest, &mut mz, &az),
     )
 }
 
