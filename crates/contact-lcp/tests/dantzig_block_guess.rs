@@ -148,10 +148,27 @@ fn friction_coupled_problems_are_pivoted_from_the_start() {
     }
     let bounds = BoxBounds::new(lo, hi, couplings).unwrap();
     let p = BoxLcp::with_bounds(Lcp::new(m, q).unwrap(), bounds).unwrap();
-    let (g, o, guesses) = both(&p, 1e-8);
+    let (g, _, guesses) = both(&p, 1e-8);
     assert_eq!(guesses, 0);
-    assert_eq!(g.z, o.z);
     assert!(g.iterations >= 2, "coupling passes: {}", g.iterations);
+}
+
+#[test]
+fn the_guess_judges_bounds_in_the_problems_own_units() {
+    // q of order 1e-10 gives z of order 1e-10: a bound tolerance in
+    // absolute units (it was 1e-12) accepted clamped rows 1 % outside their
+    // bounds (scaled error 2.8e-4). The answers must certify as tightly as
+    // the pivoting's, and be the same unique solution.
+    let mut rng = Rng::new(0xB10C_0006);
+    for (trial, n) in [48, 60, 75].into_iter().enumerate() {
+        let m = random_pd(&mut rng, n);
+        let q: Vec<f64> = (0..n).map(|_| 1e-10 * rng.range(-1.0, 1.0)).collect();
+        let p = BoxLcp::from_lcp(&Lcp::new(m, q).unwrap());
+        let (g, o, guesses) = both(&p, 1e-12);
+        assert!(guesses > 0, "trial {trial}");
+        let scale = o.z.iter().fold(0.0_f64, |a, x| a.max(x.abs()));
+        assert!(dist(&g.z, &o.z) <= 1e-9 * scale, "trial {trial}");
+    }
 }
 
 #[test]

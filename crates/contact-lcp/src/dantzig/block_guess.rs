@@ -26,13 +26,13 @@
 // with the rows it depends on, e.g. four contacts of a tilted face with
 // different gap terms), no exchange of the guess can fix it.
 //
-// The guess is only a shortcut: on such a row, on a parked row with w != 0,
-// or when the guesses do not settle within `MAX_GUESSES`, the caller runs
-// the pivoting from z = 0 as before. Measured on box-friction stacks (n =
-// 60-240) the guess hands over after one or two factorisations, which
-// costs about 1 % of the pivoting that follows. On success the state is exactly
-// what the pivoting would hold at the end (C with its Cholesky factor, rows
-// at their bounds), so warm-started coupling passes continue from it.
+// The guess is only a shortcut, for symmetric problems without friction
+// coupling: on such a row, on a parked row with w != 0, or when the guesses
+// stop settling, the caller runs the pivoting from z = 0 as before (measured
+// on a frictionless 50-box stack, n = 200: 3 % on top of the pivoting). On
+// success the core holds the answer, C and its Cholesky factor, and the
+// rows at their bounds; the active block is left empty, as nothing pivots
+// after it.
 
 use super::pivot::{Core, Settings, State};
 use crate::dense_kernels::dot;
@@ -217,7 +217,8 @@ impl BlockGuess {
     /// sign (at a bound), and returns how many; `None` when a parked
     /// (refused) row has `w != 0`, which no exchange of the guess can fix.
     fn violations(&mut self, core: &Core, set: &Settings<'_>) -> Option<usize> {
-        let z_tol = 1e-12 * core.z.iter().fold(1.0_f64, |a, z| a.max(z.abs()));
+        // Relative to the solution's own scale (problems in any units).
+        let z_tol = 1e-12 * core.z.iter().fold(0.0_f64, |a, z| a.max(z.abs()));
         self.flips.clear();
         for i in 0..core.state.len() {
             let (lo, hi, w) = (set.lo[i], set.hi[i], core.w[i]);

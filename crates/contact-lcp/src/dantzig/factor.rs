@@ -195,14 +195,18 @@ impl Factor {
         self.pending = wanted;
     }
 
-    /// Removes the row/column at position `p` of C.
-    pub(crate) fn remove(&mut self, p: usize) {
+    /// Removes the row/column at position `p` of C. False (C unchanged)
+    /// only for an explicit inverse whose block would be singular without
+    /// `p` (inverse.rs); a Cholesky factor always allows it.
+    pub(crate) fn remove(&mut self, p: usize) -> bool {
         let k = self.idx.len();
         let ld = self.ld;
         if !self.symmetric {
-            inverse::remove(&mut self.l, ld, k, p);
-            self.idx.remove(p);
-            return;
+            let ok = inverse::remove(&mut self.l, ld, k, p);
+            if ok {
+                self.idx.remove(p);
+            }
+            return ok;
         }
         // Rank-one update of the trailing block L33 with x = l32, which is
         // column p below the diagonal (overwritten as the rotations go).
@@ -236,6 +240,7 @@ impl Factor {
             self.inv_diag[c - 1] = 1.0 / self.l[(c - 1) * ld + (c - 1)];
         }
         self.idx.remove(p);
+        true
     }
 
     /// Solves `L y = b` in place (`b.len() == self.len()`).
@@ -321,11 +326,11 @@ mod tests {
             assert!(f.try_append(&m, i, 1e-12));
             check(&mut f, &m);
         }
-        f.remove(1);
+        assert!(f.remove(1));
         check(&mut f, &m);
-        f.remove(0);
+        assert!(f.remove(0));
         check(&mut f, &m);
-        f.remove(2);
+        assert!(f.remove(2));
         check(&mut f, &m);
         assert_eq!(f.idx, vec![4, 1]);
         assert!(f.try_append(&m, 0, 1e-12));

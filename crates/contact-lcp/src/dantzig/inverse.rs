@@ -25,7 +25,11 @@ use crate::problem::Lcp;
 /// Appends row/column `i` of `m` to the `k x k` inverse in `b` (column-major,
 /// leading dimension `ld`) of the block of the rows `idx`; `u`, `v`, `bu`,
 /// `vb` are scratch of length >= k. False (nothing changed) when the Schur
-/// complement is at most `tol` in magnitude or not finite.
+/// complement is at most `tol` or not finite: as with the Cholesky factor,
+/// only a positive complement lets a row in. A negative one would make the
+/// row's z move against its w, so it would leave again at once (a zero-step
+/// enter/leave cycle until the pivot limit, seen on random low-rank
+/// non-symmetric problems).
 #[allow(clippy::too_many_arguments)]
 pub(super) fn append(
     b: &mut [f64],
@@ -49,7 +53,7 @@ pub(super) fn append(
         vb[c] = dot(&b[c * ld..c * ld + k], &v[..k]);
     }
     let s = col_i[i] - dot(&v[..k], &bu[..k]);
-    if !(s.abs() > tol && s.is_finite()) {
+    if !(s > tol && s.is_finite()) {
         return false;
     }
     let inv_s = 1.0 / s;
@@ -64,9 +68,18 @@ pub(super) fn append(
     true
 }
 
-/// Removes position `p` from the `k x k` inverse in `b`.
-pub(super) fn remove(b: &mut [f64], ld: usize, k: usize, p: usize) {
-    let inv_pp = 1.0 / b[p * ld + p];
+/// Removes position `p` from the `k x k` inverse in `b`. False (nothing
+/// changed) when the block left without `p` is singular, i.e. `B_pp` is at
+/// most `1e-13 max |B_pp|`-ish relative to the diagonal of `B`: the inverse
+/// would fill with infinities. (A Cholesky factor cannot get there: every
+/// principal block of a positive definite block is positive definite.)
+pub(super) fn remove(b: &mut [f64], ld: usize, k: usize, p: usize) -> bool {
+    let largest = (0..k).fold(0.0_f64, |a, c| a.max(b[c * ld + c].abs()));
+    let bpp = b[p * ld + p];
+    if !(bpp.abs() > 1e-13 * largest && bpp.is_finite()) {
+        return false;
+    }
+    let inv_pp = 1.0 / bpp;
     for c in (0..k).filter(|&c| c != p) {
         let f = b[c * ld + p] * inv_pp;
         if f != 0.0 {
@@ -82,6 +95,7 @@ pub(super) fn remove(b: &mut [f64], ld: usize, k: usize, p: usize) {
     for c in p + 1..k {
         b.copy_within(c * ld..c * ld + k - 1, (c - 1) * ld);
     }
+    true
 }
 
 #[cfg(test)]
@@ -130,7 +144,7 @@ mod tests {
             check(&b, ld, &idx, &m);
         }
         for p in [1, 3, 0] {
-            remove(&mut b, ld, idx.len(), p);
+            assert!(remove(&mut b, ld, idx.len(), p));
             idx.remove(p);
             check(&b, ld, &idx, &m);
         }
@@ -146,5 +160,22 @@ mod tests {
         assert!(append(&mut b, 2, &[], &m, 0, 1e-12, [a, bb, c, d]));
         let [a, bb, c, d] = &mut s;
         assert!(!append(&mut b, 2, &[0], &m, 1, 1e-12, [a, bb, c, d]));
+    }
+
+    #[test]
+    fn a_removal_that_leaves_a_singular_block_is_refused() {
+        // M = [[1, 1], [-1, 0]]: the block {0, 1} is invertible (det 1),
+        // but without row 0 the block {1} = [0] is singular.
+        let m = Lcp::from_row_major(2, &[1.0, 1.0, -1.0, 0.0], &[0.0; 2]).unwrap();
+        let mut b = vec![0.0; 4];
+        let mut s = [[0.0; 2]; 4];
+        let [a, bb, c, d] = &mut s;
+        assert!(append(&mut b, 2, &[], &m, 0, 1e-12, [a, bb, c, d]));
+        let [a, bb, c, d] = &mut s;
+        assert!(append(&mut b, 2, &[0], &m, 1, 1e-12, [a, bb, c, d]));
+        let before = b.clone();
+        assert!(!remove(&mut b, 2, 2, 0));
+        assert_eq!(b, before);
+        assert!(remove(&mut b, 2, 2, 1));
     }
 }

@@ -1,7 +1,9 @@
 // The principal pivoting core: one box LCP with fixed bounds.
 //
-// Problem and signs: w = M z + q, M symmetric positive semidefinite, fixed
-// bounds lo_i <= 0 <= hi_i; z_i = lo_i => w_i >= 0, z_i = hi_i => w_i <= 0,
+// Problem and signs: w = M z + q, M symmetric positive semidefinite (a
+// non-symmetric M takes the same path with an explicit inverse of M_CC in
+// place of the factor, see inverse.rs, without the termination argument),
+// fixed bounds lo_i <= 0 <= hi_i; z_i = lo_i => w_i >= 0, z_i = hi_i => w_i <= 0,
 // strictly between => w_i = 0.
 //
 // Method (Baraff 1994 sec. 4, "drive-to-zero", generalised to bounds): start
@@ -25,7 +27,8 @@
 // 0 too (dependent rows): d is then done at once. Unprocessed rows keep
 // their z (0 on a fresh run; see `Core::rerun` for the warm start of a
 // coupling pass) and are not constrained until their turn. Every exchange
-// updates the Cholesky factor of M_CC (factor.rs), never refactorising it.
+// updates the Cholesky factor of M_CC (or the inverse; factor.rs), never
+// refactorising it.
 //
 // Singular (PSD) M: a row whose addition would make M_CC singular (its
 // Schur complement M_ii - M_iC M_CC^-1 M_Ci is at most pivot_tolerance *
@@ -76,7 +79,9 @@ pub(crate) enum State {
 pub(crate) enum Stop {
     /// The pivot budget ran out while driving this row.
     Limit,
-    /// No event bounds the step while driving this row.
+    /// No event bounds the step while driving this row, or (non-symmetric
+    /// M) the clamped block would be singular without the row that must
+    /// leave it: the path cannot go on from this row.
     Unbounded(usize),
 }
 
@@ -209,9 +214,11 @@ impl Core {
             while r < self.factor.len() {
                 let i = self.factor.idx[r];
                 if self.z[i] < set.lo[i] - z_tol || self.z[i] > set.hi[i] + z_tol {
+                    if !self.factor.remove(r) {
+                        return Err(Stop::Unbounded(i));
+                    }
                     self.z[i] = self.z[i].max(set.lo[i]).min(set.hi[i]);
                     self.state[i] = State::Unprocessed;
-                    self.factor.remove(r);
                     self.removals += 1;
                     released = true;
                 } else {
@@ -442,11 +449,13 @@ impl Core {
                 }
                 Event::Leave(r) => {
                     let i = self.factor.idx[r];
+                    if !self.factor.remove(r) {
+                        return Err(Stop::Unbounded(d));
+                    }
                     let up = self.dz[r] > 0.0;
                     self.z[i] = if up { set.hi[i] } else { set.lo[i] };
                     self.w[i] = 0.0;
                     self.state[i] = if up { State::AtHi } else { State::AtLo };
-                    self.factor.remove(r);
                     self.block.remove_col(r);
                     self.removals += 1;
                     self.watch(m, i);
