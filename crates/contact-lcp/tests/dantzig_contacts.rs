@@ -6,7 +6,9 @@
 
 mod common;
 
-use common::contacts::{Contacts, add_box_contacts, bounds, box_inv_mass};
+use common::contacts::{
+    Contacts, add_box_contacts, bounds, box_inv_mass, keep_normal_rows, resting_box,
+};
 use common::{Rng, dist};
 use contact_lcp::{
     BoxBounds, BoxLcp, Dantzig, DantzigParams, Lcp, Method, PgsParams, ProjectedGaussSeidel,
@@ -23,15 +25,10 @@ const MU: f64 = 0.5;
 /// a normal and two coupled friction rows each, pushed along +x by `push`
 /// newtons for one step H.
 fn pushed_box(push: f64) -> (Contacts, BoxLcp, Vec<f64>) {
-    let mut c = Contacts {
-        inv_mass: vec![box_inv_mass(MASS, HALF)],
-        rows: vec![],
-    };
-    let (mut lo, mut hi, mut cp) = (vec![], vec![], vec![]);
-    add_box_contacts(&mut c, &mut lo, &mut hi, &mut cp, 0, None, HALF, MU);
+    let (c, b) = resting_box(MASS, HALF, MU);
     let v_free = vec![H * push / MASS, 0.0, -H * G, 0.0, 0.0, 0.0];
     let q = c.q_of(&v_free);
-    let p = BoxLcp::with_bounds(Lcp::new(c.dense(), q).unwrap(), bounds(lo, hi, cp)).unwrap();
+    let p = BoxLcp::with_bounds(Lcp::new(c.dense(), q).unwrap(), b).unwrap();
     (c, p, v_free)
 }
 
@@ -107,10 +104,9 @@ fn stack(rng: &mut Rng, boxes: usize, friction: bool) -> (Contacts, BoxLcp) {
         ]);
     }
     if !friction {
-        let keep: Vec<usize> = (0..c.rows.len()).step_by(3).collect();
-        c.rows = keep.iter().map(|&i| c.rows[i]).collect();
-        lo = vec![0.0; keep.len()];
-        hi = vec![f64::INFINITY; keep.len()];
+        keep_normal_rows(&mut c);
+        lo = vec![0.0; c.rows.len()];
+        hi = vec![f64::INFINITY; c.rows.len()];
         cp.clear();
     }
     let q = c.q_of(&v);

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::contacts::{Contacts, add_box_contacts, bounds, box_inv_mass};
+use common::contacts::{keep_normal_rows, resting_box};
 use contact_lcp::{BoxLcp, Dantzig, DantzigParams, DantzigStep, Lcp};
 
 fn traced(p: &BoxLcp) -> Vec<String> {
@@ -51,23 +51,8 @@ fn duplicated_contact_trace() {
 #[test]
 fn box_on_plane_frictionless_trace() {
     // 4 corner contacts of a resting box (rank 3): the fourth is redundant.
-    let mut c = Contacts {
-        inv_mass: vec![box_inv_mass(2.0, [0.5, 0.3, 0.2])],
-        rows: vec![],
-    };
-    let (mut lo, mut hi, mut cp) = (vec![], vec![], vec![]);
-    add_box_contacts(
-        &mut c,
-        &mut lo,
-        &mut hi,
-        &mut cp,
-        0,
-        None,
-        [0.5, 0.3, 0.2],
-        0.5,
-    );
-    let keep: Vec<_> = (0..12).step_by(3).map(|i| c.rows[i]).collect();
-    c.rows = keep;
+    let (mut c, _) = resting_box(2.0, [0.5, 0.3, 0.2], 0.5);
+    keep_normal_rows(&mut c);
     let q = c.q_of(&[0.0, 0.0, -0.0981, 0.0, 0.0, 0.0]);
     let lcp = Lcp::new(c.dense(), q).unwrap();
     insta::assert_debug_snapshot!(traced(&BoxLcp::from_lcp(&lcp)));
@@ -80,22 +65,8 @@ fn pushed_box_friction_trace() {
     // every friction row moved to its new bound, and drives only the rows
     // whose w then has the wrong sign; pass 3 confirms the radii did not
     // change (no pivot).
-    let mut c = Contacts {
-        inv_mass: vec![box_inv_mass(2.0, [0.5, 0.3, 0.2])],
-        rows: vec![],
-    };
-    let (mut lo, mut hi, mut cp) = (vec![], vec![], vec![]);
-    add_box_contacts(
-        &mut c,
-        &mut lo,
-        &mut hi,
-        &mut cp,
-        0,
-        None,
-        [0.5, 0.3, 0.2],
-        0.5,
-    );
+    let (c, b) = resting_box(2.0, [0.5, 0.3, 0.2], 0.5);
     let q = c.q_of(&[0.01 * 20.0 / 2.0, 0.0, -0.0981, 0.0, 0.0, 0.0]);
-    let p = BoxLcp::with_bounds(Lcp::new(c.dense(), q).unwrap(), bounds(lo, hi, cp)).unwrap();
+    let p = BoxLcp::with_bounds(Lcp::new(c.dense(), q).unwrap(), b).unwrap();
     insta::assert_debug_snapshot!(traced(&p));
 }

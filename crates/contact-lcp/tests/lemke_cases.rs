@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{Rng, brute_force, dist, feasible_q, random_psd};
+use common::{Rng, box_on_plane, brute_force, dist, feasible_q, random_psd};
 use contact_lcp::faer::Mat;
 use contact_lcp::{Lcp, LcpError, LcpSolution, Lemke, LemkeParams, Method, verify_z};
 
@@ -216,42 +216,6 @@ fn all_zero_q_rows_with_one_negative() {
     let mut expected = vec![0.0; n];
     expected[n - 1] = 0.5;
     assert!(dist(&sol.z, &expected) < 1e-14, "{:?}", sol.z);
-}
-
-/// A 2 kg box, half extents (0.5, 0.3, 0.2), resting on the plane z = 0 at its
-/// 4 bottom corners, frictionless, one time step h = 0.01 s under g = 9.81:
-/// M = J W J' (4 x 4, rank 3), q = J v with v = (0, 0, -h g, 0, 0, 0) (linear
-/// then angular). The impulses must stop the box: their sum is m h g.
-fn box_on_plane() -> (Lcp, f64) {
-    let (mass, h, g) = (2.0, 0.01, 9.81);
-    let (a, b, c) = (0.5, 0.3, 0.2);
-    let inertia = [
-        mass / 3.0 * (b * b + c * c),
-        mass / 3.0 * (a * a + c * c),
-        mass / 3.0 * (a * a + b * b),
-    ];
-    let w_inv = [
-        1.0 / mass,
-        1.0 / mass,
-        1.0 / mass,
-        1.0 / inertia[0],
-        1.0 / inertia[1],
-        1.0 / inertia[2],
-    ];
-    let corners = [[a, b, -c], [-a, b, -c], [-a, -b, -c], [a, -b, -c]];
-    // Row i: [n', (r x n)'] with n = (0, 0, 1): r x n = (r_y, -r_x, 0).
-    let j: Vec<[f64; 6]> = corners
-        .iter()
-        .map(|r| [0.0, 0.0, 1.0, r[1], -r[0], 0.0])
-        .collect();
-    let v = [0.0, 0.0, -h * g, 0.0, 0.0, 0.0];
-    let m = Mat::from_fn(4, 4, |i, k| {
-        (0..6).map(|s| j[i][s] * w_inv[s] * j[k][s]).sum()
-    });
-    let q = (0..4)
-        .map(|i| (0..6).map(|s| j[i][s] * v[s]).sum())
-        .collect();
-    (Lcp::new(m, q).unwrap(), mass * h * g)
 }
 
 #[test]

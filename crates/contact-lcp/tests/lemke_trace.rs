@@ -1,7 +1,9 @@
 //! Guards the pivot sequence of Lemke's method on small degenerate problems
 //! (snapshots of the recorded trace, values rounded to 6 significant digits).
 
-use contact_lcp::faer::Mat;
+mod common;
+
+use common::box_on_plane;
 use contact_lcp::{Lcp, Lemke, LemkeParams, PivotRecord};
 
 fn traced(lcp: &Lcp) -> Vec<String> {
@@ -26,29 +28,7 @@ fn show(p: &PivotRecord) -> String {
 fn box_on_plane_trace() {
     // The 4-contact box of lemke_cases.rs: q has four exactly tied entries,
     // M = J W J' has rank 3; the lexicographic rule picks the rows.
-    let (mass, h, g) = (2.0, 0.01, 9.81);
-    let (a, b, c) = (0.5, 0.3, 0.2);
-    let inertia = [
-        mass / 3.0 * (b * b + c * c),
-        mass / 3.0 * (a * a + c * c),
-        mass / 3.0 * (a * a + b * b),
-    ];
-    let w_inv = [
-        1.0 / mass,
-        1.0 / mass,
-        1.0 / mass,
-        1.0 / inertia[0],
-        1.0 / inertia[1],
-        1.0 / inertia[2],
-    ];
-    let j: Vec<[f64; 6]> = [[a, b], [-a, b], [-a, -b], [a, -b]]
-        .iter()
-        .map(|r| [0.0, 0.0, 1.0, r[1], -r[0], 0.0])
-        .collect();
-    let m = Mat::from_fn(4, 4, |i, k| {
-        (0..6).map(|s| j[i][s] * w_inv[s] * j[k][s]).sum()
-    });
-    let lcp = Lcp::new(m, vec![-h * g; 4]).unwrap();
+    let (lcp, _) = box_on_plane();
     insta::assert_debug_snapshot!(traced(&lcp));
 }
 

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::contacts::{Contacts, add_box_contacts, block, bounds, box_inv_mass};
+use common::contacts::{Contacts, add_box_contacts, block, bounds, box_inv_mass, resting_box};
 use common::{Rng, dist};
 use contact_lcp::faer::Mat;
 use contact_lcp::{
@@ -24,15 +24,10 @@ const MU: f64 = 0.5;
 /// mass for one step H: the impulse LCP `w = J (v_free + W J' z)`, with
 /// `v_free = H W f_ext`.
 fn pushed_box(push: f64) -> (Contacts, Vec<f64>, BoxBounds, Vec<f64>) {
-    let mut c = Contacts {
-        inv_mass: vec![box_inv_mass(MASS, HALF)],
-        rows: vec![],
-    };
-    let (mut lo, mut hi, mut cp) = (vec![], vec![], vec![]);
-    add_box_contacts(&mut c, &mut lo, &mut hi, &mut cp, 0, None, HALF, MU);
+    let (c, b) = resting_box(MASS, HALF, MU);
     let v_free = vec![H * push / MASS, 0.0, -H * G, 0.0, 0.0, 0.0];
     let q = c.q_of(&v_free);
-    (c, q, bounds(lo, hi, cp), v_free)
+    (c, q, b, v_free)
 }
 
 fn params() -> PgsParams {

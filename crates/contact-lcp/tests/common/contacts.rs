@@ -161,3 +161,22 @@ pub fn box_inv_mass(m: f64, half: [f64; 3]) -> [f64; 6] {
 pub fn bounds(lo: Vec<f64>, hi: Vec<f64>, couplings: Vec<Coupling>) -> BoxBounds {
     BoxBounds::new(lo, hi, couplings).unwrap()
 }
+
+/// A box of `mass` and half extents `half` resting on static ground at its
+/// 4 bottom corners (body 0), each contact with a normal and two friction
+/// rows coupled with `mu` ([`add_box_contacts`]).
+pub fn resting_box(mass: f64, half: [f64; 3], mu: f64) -> (Contacts, BoxBounds) {
+    let mut c = Contacts {
+        inv_mass: vec![box_inv_mass(mass, half)],
+        rows: vec![],
+    };
+    let (mut lo, mut hi, mut cp) = (vec![], vec![], vec![]);
+    add_box_contacts(&mut c, &mut lo, &mut hi, &mut cp, 0, None, half, mu);
+    (c, bounds(lo, hi, cp))
+}
+
+/// Keeps only the normal rows of contacts built by [`add_box_contacts`]
+/// (every third row, starting with the first).
+pub fn keep_normal_rows(c: &mut Contacts) {
+    c.rows = c.rows.iter().step_by(3).copied().collect();
+}
