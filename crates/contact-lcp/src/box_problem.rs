@@ -202,6 +202,20 @@ impl BoxBounds {
         self.coupled[row].map(|k| &self.couplings[k])
     }
 
+    /// Projects `z` onto the bounds: the uncoupled rows first, then the
+    /// coupled rows onto the bounds of the (projected) normals, so the
+    /// coupling holds exactly at the returned point.
+    pub(crate) fn project(&self, z: &mut [f64]) {
+        for coupled in [false, true] {
+            for i in 0..self.lo.len() {
+                if self.coupled[i].is_some() == coupled {
+                    let (lo, hi) = self.effective(i, z);
+                    z[i] = z[i].max(lo).min(hi);
+                }
+            }
+        }
+    }
+
     /// The bounds `(lo, hi)` that row `i` has at the point `z`: its own for
     /// an uncoupled row, `(-mu max(z_j, 0), mu max(z_j, 0))` for a row coupled
     /// to normal row `j`. Always `lo <= 0 <= hi`.

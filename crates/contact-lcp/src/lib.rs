@@ -64,6 +64,7 @@ mod lemke;
 mod pgs;
 mod policy;
 mod problem;
+mod pyramid_lift;
 mod scaling;
 mod solution;
 mod verify;

@@ -114,6 +114,13 @@ impl Lcp {
         (self.m, self.q)
     }
 
+    /// A problem from parts the caller has built from validated ones (no
+    /// scan for NaN or infinity; `m` square, `q.len()` its size).
+    pub(crate) fn from_validated_parts(m: Mat<f64>, q: Vec<f64>) -> Self {
+        debug_assert!(m.nrows() == m.ncols() && q.len() == m.nrows());
+        Self { m, q }
+    }
+
     /// Column `j` of `M` as a contiguous slice.
     pub(crate) fn col(&self, j: usize) -> &[f64] {
         self.m.col_as_slice(j)

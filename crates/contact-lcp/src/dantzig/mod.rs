@@ -480,16 +480,8 @@ impl Dantzig {
     /// Projects `out.z` onto the effective bounds (uncoupled rows, then
     /// coupled ones with the final normals), recomputes `w` and the report.
     fn finish(&mut self, problem: &BoxLcp, out: &mut LcpSolution) {
-        let bounds = problem.bounds();
         let n = problem.dim();
-        for coupled in [false, true] {
-            for i in 0..n {
-                if bounds.coupling_of(i).is_some() == coupled {
-                    let (lo, hi) = bounds.effective(i, &out.z);
-                    out.z[i] = out.z[i].max(lo).min(hi);
-                }
-            }
-        }
+        problem.bounds().project(&mut out.z);
         out.w.clear();
         out.w.resize(n, 0.0);
         problem.lcp().affine(&out.z, &mut out.w);

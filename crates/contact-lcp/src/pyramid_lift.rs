@@ -1,0 +1,153 @@
+// A box LCP with friction coupling, rewritten as a standard LCP.
+//
+// Problem: the box LCP of box_problem.rs, w = M z + q, lo <= z <= hi with
+// box complementarity, and friction rows coupled to normal rows,
+// -mu z_j <= z_i <= mu z_j. Lemke's method solves only the standard form
+// (z >= 0, w >= 0, z'w = 0), so each row is split into sign parts and each
+// finite bound gets a multiplier, as in the polyhedral-friction LCP of
+// Stewart & Trinkle 1996 and Anitescu & Potra 1997 (Cline 2002 sec. 2.7.3,
+// eq. 2.45-2.49, where the multiplier is the sliding speed):
+//
+//     z_i = x_i+ - x_i-              (x_i+ only if hi_i > 0, x_i- only if lo_i < 0)
+//     w_i+ =  w_i + l_i  >= 0  _|_  x_i+ >= 0
+//     w_i- = -w_i + l_i' >= 0  _|_  x_i- >= 0
+//     hi_i - x_i+        >= 0  _|_  l_i  >= 0     (uncoupled, hi finite)
+//     -lo_i - x_i-       >= 0  _|_  l_i' >= 0     (uncoupled, lo finite)
+//     mu z_j - x_i+ - x_i- >= 0 _|_ l_i = l_i' >= 0 (coupled: one multiplier)
+//
+// Why it is the same problem: if l > 0 the bound is reached (x_i+ = hi_i,
+// or x_i+ + x_i- = mu z_j) and w_i = -l < 0 at the upper side (w_i = +l at
+// the lower one) as box complementarity asks; if l = 0 then w_i+ >= 0 and
+// w_i- >= 0 force w_i = 0, and z_i lies within its bounds. An unbounded
+// side has no multiplier (l = 0); a row with lo = hi = 0 has no variable.
+// A coupled row's normal is unilateral, so z_j = x_j+.
+//
+// The lifted matrix is copositive when M is positive semidefinite, and
+// Stewart & Trinkle prove Lemke's method solves the coupled-friction LCP
+// for such M; the answer is mapped back (z = x+ - x-), w = M z + q
+// recomputed, and certified against the box problem.
+
+use faer::Mat;
+
+use crate::box_problem::BoxLcp;
+use crate::problem::Lcp;
+
+/// Marks "no variable".
+const NONE: usize = usize::MAX;
+
+/// The lifted LCP of a box LCP and the map back, with buffers reused
+/// between problems of the same shape.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct PyramidLift {
+    lcp: Option<Lcp>,
+    /// Row -> its `x+` variable, or NONE.
+    plus: Vec<usize>,
+    /// Row -> its `x-` variable, or NONE.
+    minus: Vec<usize>,
+    /// Sign variables: (row, +1 or -1), in variable order.
+    signs: Vec<(usize, f64)>,
+}
+
+impl PyramidLift {
+    /// Builds the lifted problem of `p` (see the module source) and returns
+    /// it. Allocates only when the lifted dimension changes.
+    pub(crate) fn build(&mut self, p: &BoxLcp) -> &Lcp {
+        let n = p.dim();
+        let bounds = p.bounds();
+        let (lo, hi) = (bounds.lo(), bounds.hi());
+        self.plus.clear();
+        self.plus.resize(n, NONE);
+        self.minus.clear();
+        self.minus.resize(n, NONE);
+        self.signs.clear();
+        for i in 0..n {
+            let coupled = bounds.coupling_of(i).is_some();
+            if coupled || hi[i] > 0.0 {
+                self.plus[i] = self.signs.len();
+                self.signs.push((i, 1.0));
+            }
+            if coupled || lo[i] < 0.0 {
+                self.minus[i] = self.signs.len();
+                self.signs.push((i, -1.0));
+            }
+        }
+        let ns = self.signs.len();
+        // Multipliers: one per coupled row, one per finite uncoupled side.
+        let mut count = ns;
+        for i in 0..n {
+            if bounds.coupling_of(i).is_some() {
+                count += 1;
+            } else {
+                count += usize::from(self.plus[i] != NONE && hi[i].is_finite());
+                count += usize::from(self.minus[i] != NONE && lo[i].is_finite());
+            }
+        }
+        let dim = count;
+        let (mut m, mut q) = match self.lcp.take() {
+            Some(l) if l.dim() == dim => {
+                let (mut m, q) = l.into_parts();
+                m.fill(0.0);
+                (m, q)
+            }
+            _ => (Mat::zeros(dim, dim), vec![0.0; dim]),
+        };
+        // The sign block: s_a s_b M[i_a, i_b], and q.
+        let src = p.lcp();
+        for (b, &(ib, sb)) in self.signs.iter().enumerate() {
+            let col = src.col(ib);
+            let dst = m.col_as_slice_mut(b);
+            for (a, &(ia, sa)) in self.signs.iter().enumerate() {
+                dst[a] = sa * sb * col[ia];
+            }
+        }
+        for (a, &(ia, sa)) in self.signs.iter().enumerate() {
+            q[a] = sa * src.q()[ia];
+        }
+        // Multiplier rows and columns.
+        let mut l = ns;
+        for i in 0..n {
+            let (pl, mi) = (self.plus[i], self.minus[i]);
+            if let Some(c) = bounds.coupling_of(i) {
+                m[(pl, l)] = 1.0;
+                m[(mi, l)] = 1.0;
+                m[(l, self.plus[c.normal_row])] = c.mu;
+                m[(l, pl)] = -1.0;
+                m[(l, mi)] = -1.0;
+                q[l] = 0.0;
+                l += 1;
+                continue;
+            }
+            if pl != NONE && hi[i].is_finite() {
+                m[(pl, l)] = 1.0;
+                m[(l, pl)] = -1.0;
+                q[l] = hi[i];
+                l += 1;
+            }
+            if mi != NONE && lo[i].is_finite() {
+                m[(mi, l)] = 1.0;
+                m[(l, mi)] = -1.0;
+                q[l] = -lo[i];
+                l += 1;
+            }
+        }
+        debug_assert_eq!(l, dim);
+        // Every entry is a finite entry of the validated problem, its
+        // negation, a finite bound, mu, 0 or 1.
+        &*self.lcp.insert(Lcp::from_validated_parts(m, q))
+    }
+
+    /// The box problem's `z` (length `n`) from the lifted solution `x`.
+    pub(crate) fn box_z(&self, x: &[f64], z: &mut Vec<f64>) {
+        let n = self.plus.len();
+        z.clear();
+        z.resize(n, 0.0);
+        for i in 0..n {
+            if self.plus[i] != NONE {
+                z[i] += x[self.plus[i]];
+            }
+            if self.minus[i] != NONE {
+                z[i] -= x[self.minus[i]];
+            }
+        }
+    }
+}
