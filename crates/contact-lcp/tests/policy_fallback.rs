@@ -1,13 +1,15 @@
 //! Guards the solver policy: Dantzig answers symmetric problems, Lemke
-//! non-symmetric plain LCPs, and projected Gauss-Seidel takes over (and says
-//! so) when the pivoting gives up or its answer does not certify.
+//! non-symmetric plain LCPs, large friction-coupled box problems and what
+//! Dantzig gives up on, and projected Gauss-Seidel takes over (and says so)
+//! when both pivoting methods give up or do not certify.
 
 mod common;
 
 use common::{Rng, brute_force, dist, feasible_q, random_p_matrix, random_pd, random_psd};
 use contact_lcp::faer::Mat;
 use contact_lcp::{
-    BoxLcp, DantzigParams, Lcp, LcpError, Method, PgsParams, Solver, SolverParams, verify,
+    BoxLcp, DantzigParams, Lcp, LcpError, LemkeParams, Method, PgsParams, Solver, SolverParams,
+    verify,
 };
 
 const INF: f64 = f64::INFINITY;
@@ -53,19 +55,42 @@ fn lemke_answers_non_symmetric_lcps() {
 }
 
 #[test]
-fn pgs_takes_over_when_dantzig_gives_up() {
+fn lemke_then_pgs_take_over_when_dantzig_gives_up() {
     let mut rng = Rng::new(3);
     for limit in [0, 1] {
+        let dantzig = DantzigParams {
+            max_pivots: limit,
+            ..DantzigParams::default()
+        };
+        let m = random_pd(&mut rng, 6);
+        let p = BoxLcp::new(m, vec![-1.0; 6], vec![0.0; 6], vec![INF; 6], vec![]).unwrap();
+        // Same answer as the pivoting with its default budget (SPD: unique).
+        let exact = Solver::default().solve(&p).unwrap();
+        assert_eq!(exact.method, Method::Dantzig);
+        // Lemke (on the standard form of the box problem) answers second.
         let mut solver = Solver::new(SolverParams {
-            dantzig: DantzigParams {
-                max_pivots: limit,
-                ..DantzigParams::default()
+            dantzig,
+            ..SolverParams::default()
+        });
+        let sol = solver.solve(&p).unwrap();
+        assert_eq!(sol.method, Method::Lemke);
+        assert!(matches!(
+            solver.first_failure(),
+            Some(LcpError::PivotLimit { pivots, .. }) if *pivots == limit
+        ));
+        assert!(dist(&sol.z, &exact.z) <= 1e-9);
+        // With Lemke held to no pivots as well, the fail-safe answers.
+        let mut solver = Solver::new(SolverParams {
+            dantzig,
+            lemke: LemkeParams {
+                // z0 enters at the first pivot; the second is over budget.
+                max_pivots: 1,
+                fallback_zero_tolerance: 0.0,
+                ..LemkeParams::default()
             },
             pgs: pgs(),
             ..SolverParams::default()
         });
-        let m = random_pd(&mut rng, 6);
-        let p = BoxLcp::new(m, vec![-1.0; 6], vec![0.0; 6], vec![INF; 6], vec![]).unwrap();
         let sol = solver.solve(&p).unwrap();
         assert_eq!(sol.method, Method::ProjectedGaussSeidel);
         assert!(matches!(
@@ -73,9 +98,6 @@ fn pgs_takes_over_when_dantzig_gives_up() {
             Some(LcpError::PivotLimit { pivots, .. }) if *pivots == limit
         ));
         assert!(sol.report.is_solution(1e-10), "{:?}", sol.report);
-        // Same answer as the pivoting with its default budget (SPD: unique).
-        let exact = Solver::default().solve(&p).unwrap();
-        assert_eq!(exact.method, Method::Dantzig);
         assert!(dist(&sol.z, &exact.z) <= 1e-9);
     }
 }
