@@ -57,6 +57,7 @@ mod box_problem;
 mod box_verify;
 mod dantzig;
 mod dense_kernels;
+mod dense_lu;
 mod error;
 #[cfg(feature = "serde")]
 mod file_format;

@@ -2,7 +2,9 @@
 //! (problems of dimension >= `block_guess_from`): on positive definite
 //! problems it must find the unique solution that the one-row pivoting finds,
 //! and on singular or coupled problems the answer must still certify, with
-//! the pivoting taking over where the guess cannot finish.
+//! the pivoting taking over where the guess cannot finish. Friction-coupled
+//! problems have their own guess (friction at a bound folded into its
+//! normal's column), checked against the coupling passes.
 
 mod common;
 
@@ -114,16 +116,11 @@ fn inconsistent_twins_hand_the_problem_to_the_pivoting() {
     assert!(sol.pivots > 0);
 }
 
-#[test]
-fn friction_coupled_problems_are_pivoted_from_the_start() {
-    // Rows in triples (normal, two tangents) with coupled tangent bounds on
-    // a positive definite M. The guess is not used with couplings (on
-    // singular contact problems its first pass cost twice the coupling
-    // passes); the answer must certify and equal the pivoting's.
-    let mut rng = Rng::new(0xB10C_0003);
-    let contacts = 20;
+/// Rows in triples (normal, two tangents) with tangent bounds coupled to
+/// the normal by `mu` on a positive definite M (`contacts` contacts).
+fn coupled_pd(rng: &mut Rng, contacts: usize, mu: f64) -> BoxLcp {
     let n = 3 * contacts;
-    let m = random_pd(&mut rng, n);
+    let m = random_pd(rng, n);
     let q: Vec<f64> = (0..n)
         .map(|i| {
             if i % 3 == 0 {
@@ -142,15 +139,36 @@ fn friction_coupled_problems_are_pivoted_from_the_start() {
             couplings.push(Coupling {
                 row: 3 * c + t,
                 normal_row: 3 * c,
-                mu: 0.5,
+                mu,
             });
         }
     }
     let bounds = BoxBounds::new(lo, hi, couplings).unwrap();
-    let p = BoxLcp::with_bounds(Lcp::new(m, q).unwrap(), bounds).unwrap();
-    let (g, _, guesses) = both(&p, 1e-8);
-    assert_eq!(guesses, 0);
-    assert!(g.iterations >= 2, "coupling passes: {}", g.iterations);
+    BoxLcp::with_bounds(Lcp::new(m, q).unwrap(), bounds).unwrap()
+}
+
+#[test]
+fn friction_coupled_problems_are_solved_by_the_coupled_guess() {
+    // On positive definite coupled problems the coupled guess settles
+    // without a pivot; its answer certifies like the coupling passes' and,
+    // for a friction coefficient small enough that the solution is unique
+    // (mu = 0.1 here), it is the same answer.
+    let mut rng = Rng::new(0xB10C_0003);
+    let mut settled = 0;
+    for trial in 0..8 {
+        let p = coupled_pd(&mut rng, 16 + 2 * trial, 0.1);
+        let (g, o, guesses) = both(&p, 1e-10);
+        assert_eq!(g.report.z_violation, 0.0, "trial {trial}: coupling exact");
+        if guesses > 0 {
+            settled += 1;
+            assert_eq!(g.pivots, 0, "trial {trial}");
+            assert_eq!(g.iterations, 1, "trial {trial}");
+            let scale = o.z.iter().fold(1.0_f64, |a, x| a.max(x.abs()));
+            assert!(dist(&g.z, &o.z) <= 1e-9 * scale, "trial {trial}");
+        }
+    }
+    // Measured: all 8 settle; the guess must not silently stop working.
+    assert!(settled >= 6, "the coupled guess settled {settled} of 8");
 }
 
 #[test]
@@ -175,8 +193,8 @@ fn the_guess_judges_bounds_in_the_problems_own_units() {
 fn a_repeated_solve_allocates_nothing_on_either_path() {
     // The workspace (factor, packed block, faer's Cholesky scratch) is sized
     // by the first solve; later solves of the same size touch no allocator,
-    // whether the guess finishes (positive definite, redundant rows) or
-    // hands over (inconsistent twins).
+    // whether the guess finishes (positive definite, redundant rows, the
+    // coupled guess) or hands over (inconsistent twins).
     let mut rng = Rng::new(0xB10C_0004);
     let n = 64;
     let pd = BoxLcp::from_lcp(
@@ -188,7 +206,8 @@ fn a_repeated_solve_allocates_nothing_on_either_path() {
     );
     let consistent = twins(&mut rng, n / 2, 0.0, false);
     let inconsistent = twins(&mut rng, n / 2, 0.5, true);
-    for p in [pd, consistent, inconsistent] {
+    let coupled = coupled_pd(&mut rng, 22, 0.1);
+    for p in [pd, consistent, inconsistent, coupled] {
         let mut d = Dantzig::default();
         let mut out = LcpSolution::default();
         d.solve_into(&p, &mut out).unwrap();

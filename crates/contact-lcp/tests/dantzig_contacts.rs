@@ -202,7 +202,12 @@ fn friction_stacks_agree_with_pgs_and_certify() {
         );
         let stats = *dantzig.last_stats();
         assert_eq!(stats.refactorizations, 0);
-        assert!(stats.rounds >= 2, "{stats:?}");
+        // Either the coupled guess settled (5 boxes, n = 60: measured 3
+        // guesses) or the coupling passes ran.
+        assert!(
+            stats.block_guesses > 0 || stats.rounds >= 2,
+            "boxes {boxes}: {stats:?}"
+        );
         // Cold passes (the ODE-like restart from z = 0) reach a certified
         // answer too, with at least as many pivots.
         let mut cold = Dantzig::new(DantzigParams {

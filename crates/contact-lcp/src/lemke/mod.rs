@@ -21,7 +21,7 @@
 // ray), or at the pivot limit. Scaling, the tableau [y | B^-1] (stored as
 // its k dense columns, k = number of basic z-type variables) and its
 // per-pivot update are in tableau.rs, refactorisation in tableau.rs and
-// block_factor.rs (Cline sec. 4.8.1); tolerances in ratio_test.rs (Cline
+// dense_lu.rs (Cline sec. 4.8.1); tolerances in ratio_test.rs (Cline
 // sec. 4.8.3).
 //
 // Accuracy: the final basis is factorised afresh and solved from the true q
@@ -31,7 +31,6 @@
 // basis, inaccurate result), up to three retries with other Harris tolerances
 // follow.
 
-mod block_factor;
 mod ratio_test;
 mod tableau;
 

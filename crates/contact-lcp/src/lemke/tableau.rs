@@ -42,7 +42,7 @@
 // LU with partial pivoting, see `factor_block`). The final solution is
 // computed the same way.
 
-use super::block_factor::{BlockLu, Singular};
+use crate::dense_lu::{BlockLu, Singular};
 use crate::problem::Lcp;
 use crate::scaling::{equilibrate, pow2_ceil};
 use faer::linalg::matmul::matmul;
@@ -623,7 +623,7 @@ impl Tableau {
     }
 
     /// Rebuilds y and G from a fresh factorisation of the basis (see
-    /// `factor_block` and block_factor.rs): y_Z = C^-1 q~_R and G_Z = C^-1 on
+    /// `factor_block` and dense_lu.rs): y_Z = C^-1 q~_R and G_Z = C^-1 on
     /// the rows of Z; G_W = -F C^-1 and y_W = q~_W - F y_Z on the rows of the
     /// basic slacks, with F = B[W, Z].
     pub(super) fn refactor(&mut self) -> Result<(), Singular> {

@@ -1,5 +1,7 @@
-// Dense LU factorisation (partial pivoting) of the k x k block C = B[R, Z] of
-// Lemke's basis (see tableau.rs), with faer's blocked kernels: refactorising
+// Dense LU factorisation (partial pivoting) of a square block with reused
+// buffers: the k x k block C = B[R, Z] of Lemke's basis (lemke/tableau.rs)
+// and the guessed clamped block of Dantzig's coupled guess
+// (dantzig/coupled_guess.rs). With faer's blocked kernels refactorising
 // a basis costs 2/3 k^3 (LU) + 4/3 k^3 (C^-1) + 2 (n - k) k^2 (F C^-1) flops,
 // all in matrix-matrix form, which is what keeps periodic refactorisation
 // (Cline 2002, sec. 4.8.1) cheap next to the pivots at large k.
@@ -18,28 +20,28 @@ use faer::{MatMut, MatRef, Par};
 
 /// The factorisation met a pivot that is zero relative to the matrix.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct Singular {
+pub(crate) struct Singular {
     /// Elimination step (column) of the first unusable pivot.
-    pub(super) step: usize,
+    pub(crate) step: usize,
 }
 
 /// LU factors of a square block and their workspace.
 #[derive(Clone, Debug, Default)]
-pub(super) struct BlockLu {
+pub(crate) struct BlockLu {
     k: usize,
     /// Column-major k x k: the block before `factor`, L and U after.
     lu: Vec<f64>,
     perm: Vec<usize>,
     perm_inv: Vec<usize>,
     /// Column-major k x k: C^-1 after `invert`.
-    pub(super) inv: Vec<f64>,
+    pub(crate) inv: Vec<f64>,
     /// faer's scratch memory (its stack allocator), sized by `reserve`.
     stack: Vec<MaybeUninit<u8>>,
 }
 
 impl BlockLu {
     /// Makes room for blocks up to `n x n`, so later calls never allocate.
-    pub(super) fn reserve(&mut self, n: usize) {
+    pub(crate) fn reserve(&mut self, n: usize) {
         // Cleared first: `reserve` counts from the current length.
         self.k = 0;
         for v in [&mut self.lu, &mut self.inv] {
@@ -62,7 +64,7 @@ impl BlockLu {
     }
 
     /// Sets the size to `k` and returns the zeroed column-major block to fill.
-    pub(super) fn reset(&mut self, k: usize) -> &mut [f64] {
+    pub(crate) fn reset(&mut self, k: usize) -> &mut [f64] {
         self.k = k;
         self.lu.clear();
         self.lu.resize(k * k, 0.0);
@@ -76,11 +78,46 @@ impl BlockLu {
     /// Factors the block in place. A pivot is refused (the block declared
     /// singular) when its magnitude is at most `k * eps * max |C_ij|`, or
     /// when it is not finite.
-    pub(super) fn factor(&mut self) -> Result<(), Singular> {
+    pub(crate) fn factor(&mut self) -> Result<(), Singular> {
+        let k = self.k;
+        let Some(a_max) = self.factor_in_place() else {
+            return Err(Singular { step: 0 });
+        };
+        let tiny = (k as f64) * f64::EPSILON * a_max;
+        match (0..k).find(|&i| !Self::usable(self.lu[i * k + i], tiny)) {
+            Some(step) => Err(Singular { step }),
+            None => Ok(()),
+        }
+    }
+
+    /// Factors the block in place and lists in `small` the positions whose
+    /// pivot is at most `relative * max |C_ij|` (or not finite). With row
+    /// pivoting only, a small pivot at position `i` means column `i` lies
+    /// (numerically) in the span of the columns before it. False when the
+    /// block holds a NaN or an infinity (nothing factored).
+    pub(crate) fn factor_listing_small(&mut self, relative: f64, small: &mut Vec<usize>) -> bool {
+        small.clear();
+        let k = self.k;
+        let Some(a_max) = self.factor_in_place() else {
+            return false;
+        };
+        let tiny = relative * a_max;
+        small.extend((0..k).filter(|&i| !Self::usable(self.lu[i * k + i], tiny)));
+        true
+    }
+
+    /// Whether a pivot is finite and larger than `tiny` in magnitude.
+    fn usable(pivot: f64, tiny: f64) -> bool {
+        pivot.abs() > tiny && pivot.is_finite()
+    }
+
+    /// faer's blocked LU of the block; `max |C_ij|` before it, or `None`
+    /// for a block with a NaN or an infinity.
+    fn factor_in_place(&mut self) -> Option<f64> {
         let k = self.k;
         let a_max = self.lu.iter().fold(0.0_f64, |m, x| m.max(x.abs()));
         if !a_max.is_finite() || self.lu.iter().any(|x| x.is_nan()) {
-            return Err(Singular { step: 0 });
+            return None;
         }
         let a = MatMut::from_column_major_slice_mut(&mut self.lu, k, k);
         factor::lu_in_place(
@@ -91,18 +128,11 @@ impl BlockLu {
             MemStack::new(&mut self.stack),
             Default::default(),
         );
-        let tiny = (k as f64) * f64::EPSILON * a_max;
-        for i in 0..k {
-            let pivot = self.lu[i * k + i].abs();
-            if pivot <= tiny || !pivot.is_finite() {
-                return Err(Singular { step: i });
-            }
-        }
-        Ok(())
+        Some(a_max)
     }
 
     /// Solves `C x = b` in place (`b` becomes `x`).
-    pub(super) fn solve(&mut self, b: &mut [f64]) {
+    pub(crate) fn solve(&mut self, b: &mut [f64]) {
         let k = self.k;
         let lu = MatRef::from_column_major_slice(&self.lu, k, k);
         let perm = PermRef::new_checked(&self.perm, &self.perm_inv, k);
@@ -112,7 +142,7 @@ impl BlockLu {
     }
 
     /// Computes `inv = C^-1` (column-major).
-    pub(super) fn invert(&mut self) {
+    pub(crate) fn invert(&mut self) {
         let k = self.k;
         self.inv.clear();
         self.inv.resize(k * k, 0.0);

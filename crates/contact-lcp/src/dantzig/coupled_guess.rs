@@ -1,0 +1,361 @@
+// A block principal pivoting guess for box LCPs with friction coupling,
+// tried before the coupling passes.
+//
+// Problem: the box LCP of box_problem.rs, friction rows i coupled to normal
+// rows j by -mu_i z_j <= z_i <= mu_i z_j.
+//
+// Method (Judice & Pires 1994 block principal pivoting, as block_guess.rs,
+// extended to coupled bounds): every row is guessed free (w = 0), at its
+// lower or upper bound, or parked (held at 0 with its equation dropped, for
+// rows that depend on the free ones). A friction row at a bound carries
+// z_i = sigma_i mu_i z_j (sigma = -1 lower, +1 upper), which is linear in
+// its normal's z_j: substituting it folds sigma_i mu_i M_:i into the normal's
+// column (Baraff 1994 sec. 5), so one guess is one dense solve
+//     E_FF z_F = -(q_F + M_F,B z_B)
+// with E = M plus the folded friction columns, F the free rows and z_B the
+// fixed values of the rows at a constant bound. E_FF is not symmetric: it
+// is factored by faer's blocked LU with row pivoting (dense_lu.rs). Then
+// w = M z + q and every row that violates its guess is exchanged at once:
+// a free row outside its bounds (a friction row against the bounds of the
+// normal just computed) goes to the bound it crossed; a row at a bound, or
+// parked, whose w has the wrong sign (is not 0) becomes free. A friction
+// row whose normal is 0 is complementary whatever its w.
+//
+// Redundant rows (several contacts on one face: M singular): a pivot of the
+// LU at most `REDUNDANT` times the block's largest entry means that column
+// lies in the span of the columns before it (row pivoting keeps the column
+// order), so that row is parked and the block factored again; the free
+// rows are ordered normals first, so the redundant contacts of a face park
+// among themselves. Parked rows are checked like the others (w = 0).
+//
+// Termination and trust: nothing guarantees that the guesses settle on a
+// non-symmetric E (Judice & Pires' proof needs a P-matrix), so after
+// `STALL` guesses without fewer violated rows, or `MAX_GUESSES` in all, the
+// caller runs the coupling passes (and the policy Lemke) instead. An answer
+// is returned only when no row violates its guess; the caller then projects
+// and certifies it (mod.rs).
+
+use crate::box_problem::BoxBounds;
+use crate::dense_lu::BlockLu;
+use crate::problem::Lcp;
+use faer::dyn_stack::{MemBuffer, MemStack};
+use faer::linalg::cholesky::llt_pivoting::factor::{cholesky_in_place, cholesky_in_place_scratch};
+use faer::{MatMut, Par};
+
+/// Marks "not coupled" / "not free".
+const NONE: usize = usize::MAX;
+/// Most guesses before handing over.
+const MAX_GUESSES: usize = 24;
+/// Guesses without fewer violated rows before handing over.
+const STALL: usize = 3;
+/// An LU pivot at most this times the block's largest entry marks a
+/// redundant row (as Dantzig's default `pivot_tolerance`).
+const REDUNDANT: f64 = 1e-10;
+
+/// What a row is guessed to be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Guess {
+    Lower,
+    Upper,
+    Free,
+    Parked,
+}
+
+/// Workspace of the coupled guess.
+#[derive(Default)]
+pub(crate) struct CoupledGuess {
+    guess: Vec<Guess>,
+    /// Row -> its normal row if coupled, else NONE.
+    normal_of: Vec<usize>,
+    mu: Vec<f64>,
+    /// The free rows, normals (uncoupled rows) first.
+    free: Vec<usize>,
+    /// Row -> its position in `free`, or NONE.
+    pos: Vec<usize>,
+    lu: BlockLu,
+    small: Vec<usize>,
+    /// M_FF for the pivoted Cholesky, column-major.
+    sym: Vec<f64>,
+    perm: Vec<usize>,
+    perm_inv: Vec<usize>,
+    chol_scratch: Option<MemBuffer>,
+    chol_dim: usize,
+    rhs: Vec<f64>,
+    pub(crate) z: Vec<f64>,
+    w: Vec<f64>,
+    flips: Vec<(usize, Guess)>,
+    /// Folded friction rows: (row, position of its normal in F, sigma mu).
+    folds: Vec<(usize, usize, f64)>,
+    /// Guesses of the last run.
+    pub(crate) guesses: usize,
+}
+
+impl std::fmt::Debug for CoupledGuess {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CoupledGuess")
+            .field("guesses", &self.guesses)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Clone for CoupledGuess {
+    fn clone(&self) -> Self {
+        // Only workspace: a clone starts empty and allocates on first use.
+        Self::default()
+    }
+}
+
+impl CoupledGuess {
+    /// Tries the guesses on `m` with `bounds`; true when one settled (then
+    /// `self.z` is the answer), false to hand over. `w_tol` is the
+    /// absolute tolerance on `w`.
+    pub(crate) fn run(&mut self, m: &Lcp, bounds: &BoxBounds, w_tol: f64) -> bool {
+        self.setup(m, bounds);
+        let mut best = usize::MAX;
+        let mut stalled = 0;
+        for round in 1..=MAX_GUESSES {
+            self.guesses = round;
+            if !self.solve(m, bounds) {
+                return false;
+            }
+            self.find_flips(bounds, w_tol);
+            let violated = self.flips.len();
+            if violated == 0 {
+                return true;
+            }
+            if violated < best {
+                best = violated;
+                stalled = 0;
+            } else {
+                stalled += 1;
+                if stalled >= STALL {
+                    return false;
+                }
+            }
+            for &(i, g) in &self.flips {
+                self.guess[i] = g;
+            }
+        }
+        false
+    }
+
+    /// First guess: every friction row free (sticking), every other row
+    /// free where q < 0, else at its lower bound (its upper one if the lower
+    /// is infinite; free if both are).
+    fn setup(&mut self, m: &Lcp, bounds: &BoxBounds) {
+        let n = m.dim();
+        self.normal_of.clear();
+        self.normal_of.resize(n, NONE);
+        self.mu.clear();
+        self.mu.resize(n, 0.0);
+        for c in bounds.couplings() {
+            self.normal_of[c.row] = c.normal_row;
+            self.mu[c.row] = c.mu;
+        }
+        self.guess.clear();
+        let (lo, hi) = (bounds.lo(), bounds.hi());
+        for i in 0..n {
+            let g = if self.normal_of[i] != NONE || (lo[i] < hi[i] && m.q()[i] < 0.0) {
+                Guess::Free
+            } else if lo[i].is_finite() {
+                Guess::Lower
+            } else if hi[i].is_finite() {
+                Guess::Upper
+            } else {
+                Guess::Free
+            };
+            self.guess.push(g);
+        }
+        self.pos.clear();
+        self.pos.resize(n, NONE);
+        for v in [&mut self.z, &mut self.w, &mut self.rhs] {
+            v.clear();
+            v.resize(n, 0.0);
+        }
+        self.lu.reserve(n);
+        if self.chol_scratch.is_none() || self.chol_dim < n {
+            let req = cholesky_in_place_scratch::<usize, f64>(n, Par::Seq, Default::default());
+            self.chol_scratch = Some(MemBuffer::new(req));
+            self.chol_dim = n;
+        }
+        self.guesses = 0;
+    }
+
+    /// The coefficient of a friction row's z in its normal's z under the
+    /// current guess (`sigma mu` at a bound with a free normal), or None.
+    fn folded(&self, i: usize) -> Option<(usize, f64)> {
+        let j = self.normal_of[i];
+        if j == NONE || self.guess[j] != Guess::Free {
+            return None;
+        }
+        match self.guess[i] {
+            Guess::Lower => Some((j, -self.mu[i])),
+            Guess::Upper => Some((j, self.mu[i])),
+            _ => None,
+        }
+    }
+
+    /// Solves the current guess for z, then computes w. Free rows that
+    /// depend on other free rows (redundant contacts) are parked first: a
+    /// pivoted Cholesky of the symmetric M_FF (faer's `llt_pivoting`, which
+    /// takes the largest remaining diagonal first) gives a numerically
+    /// independent subset, with the pivoting's singularity rule (a pivot
+    /// `L_jj^2` at most `REDUNDANT` times the largest diagonal ends it).
+    /// False when the folded block of that subset is singular.
+    fn solve(&mut self, m: &Lcp, bounds: &BoxBounds) -> bool {
+        let n = m.dim();
+        self.collect_free(n);
+        let k = self.free.len();
+        // M_FF and its pivoted Cholesky.
+        self.sym.clear();
+        self.sym.resize(k * k, 0.0);
+        for (b, &j) in self.free.iter().enumerate() {
+            let col = m.col(j);
+            for (x, &i) in self.sym[b * k..(b + 1) * k].iter_mut().zip(&self.free) {
+                *x = col[i];
+            }
+        }
+        let max_diag = (0..k).fold(0.0_f64, |a, c| a.max(self.sym[c * k + c]));
+        self.perm.clear();
+        self.perm.resize(k, 0);
+        self.perm_inv.clear();
+        self.perm_inv.resize(k, 0);
+        let Some(scratch) = self.chol_scratch.as_mut() else {
+            return false;
+        };
+        let factored = cholesky_in_place(
+            MatMut::from_column_major_slice_mut(&mut self.sym, k, k),
+            &mut self.perm,
+            &mut self.perm_inv,
+            Par::Seq,
+            MemStack::new(scratch),
+            Default::default(),
+        );
+        let Ok((info, _)) = factored else {
+            return false;
+        };
+        let tiny = REDUNDANT * max_diag;
+        let rank = (0..info.rank)
+            .find(|&c| self.sym[c * k + c].powi(2) <= tiny || self.sym[c * k + c].is_nan())
+            .unwrap_or(info.rank);
+        if rank < k {
+            for c in rank..k {
+                self.guess[self.free[self.perm[c]]] = Guess::Parked;
+            }
+            self.collect_free(n);
+        }
+        self.solve_block(m, bounds)
+    }
+
+    /// `free` (normals first) and `pos` from the guesses.
+    fn collect_free(&mut self, n: usize) {
+        self.free.clear();
+        for coupled in [false, true] {
+            for i in 0..n {
+                if self.guess[i] == Guess::Free && (self.normal_of[i] != NONE) == coupled {
+                    self.free.push(i);
+                }
+            }
+        }
+        self.pos.iter_mut().for_each(|p| *p = NONE);
+        for (a, &i) in self.free.iter().enumerate() {
+            self.pos[i] = a;
+        }
+    }
+
+    /// Solves E_FF z_F = -(q_F + M_F,B z_B) for the current free set by LU,
+    /// sets the folded and fixed rows, and computes w. False when the block
+    /// is singular.
+    fn solve_block(&mut self, m: &Lcp, bounds: &BoxBounds) -> bool {
+        let n = m.dim();
+        let (lo, hi) = (bounds.lo(), bounds.hi());
+        // Fixed values: rows at a constant bound, 0 elsewhere.
+        for i in 0..n {
+            self.z[i] = match self.guess[i] {
+                Guess::Lower if self.normal_of[i] == NONE => lo[i],
+                Guess::Upper if self.normal_of[i] == NONE => hi[i],
+                _ => 0.0,
+            };
+        }
+        let k = self.free.len();
+        self.folds.clear();
+        for i in 0..n {
+            if let Some((j, coef)) = self.folded(i) {
+                self.folds.push((i, self.pos[j], coef));
+            }
+        }
+        // E_FF, column-major, and rhs = -(q_F + M_F,B z_B).
+        let block = self.lu.reset(k);
+        for (b, &j) in self.free.iter().enumerate() {
+            let col = m.col(j);
+            for (x, &i) in block[b * k..(b + 1) * k].iter_mut().zip(&self.free) {
+                *x = col[i];
+            }
+        }
+        for &(i, b, coef) in &self.folds {
+            let col = m.col(i);
+            for (x, &r) in block[b * k..(b + 1) * k].iter_mut().zip(&self.free) {
+                *x += coef * col[r];
+            }
+        }
+        for (a, &i) in self.free.iter().enumerate() {
+            self.rhs[a] = -m.q()[i];
+        }
+        for l in 0..n {
+            let zl = self.z[l];
+            if zl != 0.0 {
+                let col = m.col(l);
+                for (a, &i) in self.free.iter().enumerate() {
+                    self.rhs[a] -= col[i] * zl;
+                }
+            }
+        }
+        if !self.lu.factor_listing_small(REDUNDANT, &mut self.small) || !self.small.is_empty() {
+            return false;
+        }
+        self.lu.solve(&mut self.rhs[..k]);
+        for (a, &i) in self.free.iter().enumerate() {
+            self.z[i] = self.rhs[a];
+        }
+        for i in 0..n {
+            if let Some((j, coef)) = self.folded(i) {
+                self.z[i] = coef * self.z[j];
+            }
+        }
+        if self.z.iter().any(|x| !x.is_finite()) {
+            return false;
+        }
+        m.affine(&self.z, &mut self.w);
+        true
+    }
+
+    /// Lists the rows that violate their guess, with the guess they take.
+    fn find_flips(&mut self, bounds: &BoxBounds, w_tol: f64) {
+        let (lo, hi) = (bounds.lo(), bounds.hi());
+        let z_norm = self.z.iter().fold(0.0_f64, |a, x| a.max(x.abs()));
+        let z_tol = 1e-12 * z_norm;
+        self.flips.clear();
+        for i in 0..self.z.len() {
+            let (zi, wi) = (self.z[i], self.w[i]);
+            let j = self.normal_of[i];
+            let (l, h) = if j == NONE {
+                (lo[i], hi[i])
+            } else {
+                let r = self.mu[i] * self.z[j].max(0.0);
+                (-r, r)
+            };
+            let active = j == NONE || self.z[j] > 0.0;
+            let flip = match self.guess[i] {
+                Guess::Free if zi < l - z_tol => Some(Guess::Lower),
+                Guess::Free if zi > h + z_tol => Some(Guess::Upper),
+                Guess::Lower if l < h && active && wi < -w_tol => Some(Guess::Free),
+                Guess::Upper if l < h && active && wi > w_tol => Some(Guess::Free),
+                Guess::Parked if wi.abs() > w_tol => Some(Guess::Free),
+                _ => None,
+            };
+            if let Some(g) = flip {
+                self.flips.push((i, g));
+            }
+        }
+    }
+}
