@@ -12,9 +12,11 @@
 //!   cubes resting on the ground and on each other after 3 steps from rest:
 //!   one cube, one tower of 5, 4 and 17 towers of 5 side by side (4 contacts
 //!   per face, a normal and 2 coupled tangent rows each: n = 12, 60, 240,
-//!   1020; symmetric PSD and singular). Dantzig, dense and matrix-free projected Gauss-Seidel on
-//!   the box LCP, Lemke on its frictionless normal block (a third of the
-//!   rows; listed at the full n), against faer's Cholesky of `M + delta I`
+//!   1020; symmetric PSD and singular). Dantzig, Lemke on the box LCP's
+//!   standard form (`lemke_box`, `Lemke::solve_box`), the `Solver` policy
+//!   (`policy`: Lemke first from 100 coupled rows), dense and matrix-free
+//!   projected Gauss-Seidel on the box LCP, Lemke on its frictionless
+//!   normal block (a third of the rows; listed at the full n), against faer's Cholesky of `M + delta I`
 //!   with `delta = 1e-9 max_i M_ii` (the regularisation makes the singular M
 //!   factorisable and moves no entry by more than a part in 1e9).
 //! - `lcp_box_stack`: the non-symmetric Anitescu-Potra LCP of a settled
@@ -35,7 +37,7 @@ use contact_lcp::faer::linalg::solvers::Solve;
 use contact_lcp::faer::{Accum, Mat, Par, Side};
 use contact_lcp::{
     BoxLcp, Dantzig, DantzigParams, Lcp, LcpSolution, Lemke, LemkeParams, PgsParams,
-    ProjectedGaussSeidel,
+    ProjectedGaussSeidel, Solver,
 };
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, BenchmarkId, Criterion, criterion_group, criterion_main};
@@ -62,6 +64,25 @@ fn dantzig(c: &mut Group<'_>, notes: &mut Notes, problem: &BoxLcp) {
     notes.record("dantzig", n, first.as_ref().map(|()| &out));
     c.bench_with_input(BenchmarkId::new("dantzig", n), problem, |b, problem| {
         b.iter(|| solver.solve_into(black_box(problem), &mut out).is_ok())
+    });
+}
+
+/// Lemke's method on the standard form of the box problem
+/// (`Lemke::solve_box_into`), and the `Solver` policy.
+fn lemke_box_and_policy(c: &mut Group<'_>, notes: &mut Notes, problem: &BoxLcp) {
+    let n = problem.dim();
+    let mut solver = Lemke::new(LemkeParams::default());
+    let mut out = LcpSolution::default();
+    let first = solver.solve_box_into(problem, &mut out);
+    notes.record("lemke_box", n, first.as_ref().map(|()| &out));
+    c.bench_with_input(BenchmarkId::new("lemke_box", n), problem, |b, problem| {
+        b.iter(|| solver.solve_box_into(black_box(problem), &mut out).is_ok())
+    });
+    let mut policy = Solver::default();
+    let first = policy.solve_into(problem, &mut out);
+    notes.record("policy", n, first.as_ref().map(|()| &out));
+    c.bench_with_input(BenchmarkId::new("policy", n), problem, |b, problem| {
+        b.iter(|| policy.solve_into(black_box(problem), &mut out).is_ok())
     });
 }
 
@@ -126,6 +147,7 @@ fn contact_psd(c: &mut Criterion) {
         let max_diag = (0..n).map(|i| m[(i, i)]).fold(0.0, f64::max);
         faer_cholesky(&mut group, &m, problem.dense.q(), 1e-9 * max_diag);
         dantzig(&mut group, &mut notes, &problem.dense);
+        lemke_box_and_policy(&mut group, &mut notes, &problem.dense);
         pgs_dense(&mut group, &mut notes, "pgs_dense", &problem.dense);
 
         let mut solver = ProjectedGaussSeidel::new(PgsParams::default());
