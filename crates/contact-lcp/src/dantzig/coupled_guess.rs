@@ -15,11 +15,13 @@
 // with E = M plus the folded friction columns, F the free rows and z_B the
 // fixed values of the rows at a constant bound. E_FF is not symmetric: it
 // is factored by faer's blocked LU with row pivoting (dense_lu.rs). Then
-// w = M z + q and every row that violates its guess is exchanged at once:
-// a free row outside its bounds (a friction row against the bounds of the
-// normal just computed) goes to the bound it crossed; a row at a bound, or
-// parked, whose w has the wrong sign (is not 0) becomes free. A friction
-// row whose normal is 0 is complementary whatever its w.
+// w = M z + q and the rows that violate their guess are exchanged: a free
+// row outside its bounds (a friction row against the bounds of the normal
+// just computed) goes to the bound it crossed; a row at a bound, or parked,
+// whose w has the wrong sign (is not 0) becomes free. A friction row whose
+// normal is 0 is complementary whatever its w. As in the coupling passes,
+// normals come first: while any uncoupled row is violated only those are
+// exchanged, then the friction rows.
 //
 // Redundant rows (several contacts on one face: M singular): a pivot of the
 // LU at most `REDUNDANT` times the block's largest entry means that column
@@ -46,8 +48,9 @@ use faer::{MatMut, Par};
 const NONE: usize = usize::MAX;
 /// Most guesses before handing over.
 const MAX_GUESSES: usize = 24;
-/// Guesses without fewer violated rows before handing over.
-const STALL: usize = 3;
+/// Guesses without fewer violated rows before handing over (a tower of 20
+/// cubes, n = 240, settles in 17 guesses with 6 and hands over with 3).
+const STALL: usize = 6;
 /// An LU pivot at most this times the block's largest entry marks a
 /// redundant row (as Dantzig's default `pivot_tolerance`).
 const REDUNDANT: f64 = 1e-10;
@@ -132,8 +135,16 @@ impl CoupledGuess {
                     return false;
                 }
             }
+            // Friction bounds follow the normals: while an uncoupled row is
+            // violated, only those are exchanged (flipping friction rows
+            // against normals about to change made the guesses oscillate:
+            // 17 towers of 5 cubes, n = 1020, settled in 7 guesses instead
+            // of handing over after 11).
+            let uncoupled = self.flips.iter().any(|&(i, _)| self.normal_of[i] == NONE);
             for &(i, g) in &self.flips {
-                self.guess[i] = g;
+                if !uncoupled || self.normal_of[i] == NONE {
+                    self.guess[i] = g;
+                }
             }
         }
         false

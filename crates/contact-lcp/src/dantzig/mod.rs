@@ -26,10 +26,10 @@
 // problems of dimension >= `block_guess_from` with a symmetric M first try
 // a block principal pivoting guess of the coupled problem itself
 // (coupled_guess.rs: a friction row at a bound folded into its normal's
-// column, one dense LU per guess); measured on towers of 5 cubes, it
-// settles in 3 guesses at n = 60 and 6 at n = 240 (4.65 ms -> 1.41 ms), and
-// hands over on a tower of 20 and on 17 towers (n = 1020), where the
-// guesses oscillate. Otherwise, as ODE does, the normal rows (and every uncoupled row) are solved first
+// column, one dense LU per guess); measured on towers of 5 cubes (3 steps
+// after release) it settles in 4 guesses at n = 60, 3 at n = 240 and 7 at
+// n = 1020 (pivoting passes / guess: 1.0x, 6x, 5x), and in 17 on a tower
+// of 20 cubes, where the passes never settle. When it hands over, as ODE does, the normal rows (and every uncoupled row) are solved first
 // with the coupled friction rows held at 0; then the friction bounds are set
 // from the solved normal forces and the whole problem is solved again with
 // those bounds fixed. Unlike ODE (which stops there, so its friction boxes
