@@ -32,11 +32,14 @@ of JSON: z, w, method, pivots, iterations, residual, complementarity, status,
 seconds.
 
   --method M   dantzig: principal pivoting (symmetric M; plain or box)
-               lemke:   Lemke's method (plain LCPs only)
+               lemke:   Lemke's method (plain, or box through its standard
+                        form: sign parts and a multiplier per bound and
+                        per coupling)
                pgs:     projected Gauss-Seidel (plain or box)
                auto:    (default) the crate's policy (contact_lcp::Solver):
-                        dantzig (lemke for a non-symmetric plain LCP), then
-                        pgs if that fails; \"method\" says which answered
+                        dantzig and lemke (lemke first for a non-symmetric
+                        plain LCP and for 100+ coupled rows), then pgs if
+                        both fail; \"method\" says which answered
   --repeat K   time K solves after one warm-up and report the median (K >= 1,
                default 1)
 
@@ -47,13 +50,13 @@ stderr), 2 bad arguments or a bad file.
 /// The solver asked for with `--method`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Choice {
-    /// The crate's policy, `contact_lcp::Solver`: Dantzig (Lemke for a
-    /// non-symmetric plain LCP) first, projected Gauss-Seidel as the
-    /// fail-safe; the line's `method` is the solver that answered.
+    /// The crate's policy, `contact_lcp::Solver`: Dantzig and Lemke in the
+    /// order the problem suits, projected Gauss-Seidel as the fail-safe;
+    /// the line's `method` is the solver that answered.
     Auto,
     /// `contact_lcp::Dantzig`.
     Dantzig,
-    /// `contact_lcp::Lemke` (plain LCPs only).
+    /// `contact_lcp::Lemke` (a box problem through `Lemke::solve_box`).
     Lemke,
     /// `contact_lcp::ProjectedGaussSeidel`.
     Pgs,
@@ -199,12 +202,12 @@ pub(crate) fn solve(
                 Box::new(move |out| solver.solve_into(lcp, out)),
             )
         }
-        (Choice::Lemke, LcpProblem::Box(_)) => {
-            return Err(Failure::Input(
-                "--method lemke solves plain LCPs only, and this file has bounds or \
-                     couplings (lo, hi or coupling): use --method pgs, dantzig or auto"
-                    .into(),
-            ));
+        (Choice::Lemke, LcpProblem::Box(p)) => {
+            let mut solver = Lemke::default();
+            (
+                Method::Lemke,
+                Box::new(move |out| solver.solve_box_into(p, out)),
+            )
         }
         (Choice::Pgs, _) => {
             let mut solver = ProjectedGaussSeidel::default();
@@ -374,10 +377,11 @@ mod tests {
         let line = solve_file(&options(file.clone(), Choice::Pgs, 1)).unwrap();
         assert_eq!(line.method, Method::ProjectedGaussSeidel);
         assert!((line.z[0] - 8.0 / 9.0).abs() < 1e-7, "{:?}", line.z);
-        let Err(Failure::Input(message)) = solve_file(&options(file, Choice::Lemke, 1)) else {
-            panic!("Lemke must refuse a box LCP");
-        };
-        assert!(message.contains("plain LCPs only"), "{message}");
+        // Lemke on the standard form of the box problem: the same answer.
+        let line = solve_file(&options(file, Choice::Lemke, 1)).unwrap();
+        assert_eq!(line.method, Method::Lemke);
+        assert!((line.z[0] - 8.0 / 9.0).abs() < 1e-12, "{:?}", line.z);
+        assert!((line.z[1] - 4.0 / 9.0).abs() < 1e-12, "{:?}", line.z);
     }
 
     #[test]

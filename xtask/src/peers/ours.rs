@@ -11,7 +11,8 @@ use crate::solve_lcp::{Choice, Failure, solve};
 pub enum Ours {
     /// `contact_lcp::Dantzig` (symmetric `M`, plain or box).
     Dantzig,
-    /// `contact_lcp::Lemke` (plain LCPs).
+    /// `contact_lcp::Lemke` (plain LCPs, box ones through their standard
+    /// form, `Lemke::solve_box`).
     Lemke,
     /// `contact_lcp::ProjectedGaussSeidel` (any problem).
     Pgs,
@@ -34,7 +35,6 @@ impl Ours {
     pub fn not_applicable(self, problem: &LcpProblem, symmetric: bool) -> Option<&'static str> {
         match (self, problem) {
             (Self::Dantzig, _) if !symmetric => Some("M is not symmetric"),
-            (Self::Lemke, LcpProblem::Box(_)) => Some("bounds or friction coupling"),
             _ => None,
         }
     }
