@@ -14,8 +14,10 @@ pub enum Formulation {
     Complementarity,
     /// Normal impulses in `[0, inf)` and two tangent impulses bounded by
     /// `mu` times the normal one (a square friction cone), as a bounded LCP
-    /// solved by Dantzig pivoting with projected Gauss-Seidel as the
-    /// fail-safe (Baraff 1994; Preda & Florian 2005).
+    /// solved by the `contact_lcp::Solver` policy: Dantzig pivoting and
+    /// Lemke's method on the problem's standard form, with projected
+    /// Gauss-Seidel as the fail-safe (Baraff 1994; Stewart & Trinkle 1996;
+    /// Preda & Florian 2005).
     /// `friction_directions` is ignored.
     BoxFriction,
 }

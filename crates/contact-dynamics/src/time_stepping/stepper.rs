@@ -29,10 +29,13 @@
 //! along the tangents). The matrix is `J W J'` itself (symmetric, positive
 //! semidefinite), `q = J v*` plus the same gap term, and a friction row at
 //! its upper bound has `w <= 0`: the tangential velocity opposes the
-//! friction impulse, as Coulomb's law requires. Solved by Dantzig
-//! principal pivoting (Baraff 1994, sec. 4), with projected Gauss-Seidel
-//! (Preda & Florian 2005, Algorithm 1) as the fail-safe when it fails or its
-//! answer does not certify (Preda & Florian, sec. 4).
+//! friction impulse, as Coulomb's law requires. Solved by the solver
+//! policy of `contact_lcp`: Dantzig principal pivoting (Baraff 1994, sec. 4,
+//! with its guess of the coupled problem) and Lemke's method on the bounded
+//! problem's standard form (Stewart & Trinkle's friction LCP, which Lemke
+//! always finishes), Lemke first from 100 coupled rows, with projected
+//! Gauss-Seidel (Preda & Florian 2005, Algorithm 1) as the fail-safe when
+//! both fail or their answers do not certify (Preda & Florian, sec. 4).
 
 use contact_lcp::faer::{Mat, MatRef};
 use contact_lcp::{BoxBounds, BoxLcp, Coupling, Lcp, LcpSolution, Lemke, Solver};
