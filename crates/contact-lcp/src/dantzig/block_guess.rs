@@ -189,14 +189,19 @@ impl BlockGuess {
             };
         }
         let k = core.factor.len();
-        // rhs = -(q_C + M_CN z_N), then z_C = M_CC^-1 rhs.
+        // rhs = -(q_C + M_CN z_N), then z_C = M_CC^-1 rhs. Column by column
+        // over the rows outside C with z != 0 (none on a plain LCP), so this
+        // costs O(k) plus O(k) per such row.
         let rhs = &mut core.dz[..k];
         for (r, &i) in core.factor.idx.iter().enumerate() {
-            let col = m.col(i);
             rhs[r] = -m.q()[i];
-            for ((&mij, &zj), &state) in col.iter().zip(&core.z).zip(&core.state) {
-                if state != State::Clamped && zj != 0.0 {
-                    rhs[r] -= mij * zj;
+        }
+        for j in 0..n {
+            let zj = core.z[j];
+            if core.state[j] != State::Clamped && zj != 0.0 {
+                let col = m.col(j);
+                for (r, &i) in core.factor.idx.iter().enumerate() {
+                    rhs[r] -= col[i] * zj;
                 }
             }
         }
@@ -207,8 +212,14 @@ impl BlockGuess {
         if core.z.iter().any(|z| !z.is_finite()) {
             return false;
         }
+        // w only where `violations` reads it: a clamped row is judged by its
+        // z (its w is 0 by the solve), so its O(n) product is skipped.
         for i in 0..n {
-            core.w[i] = m.q()[i] + dot(m.col(i), &core.z);
+            core.w[i] = if core.state[i] == State::Clamped {
+                0.0
+            } else {
+                m.q()[i] + dot(m.col(i), &core.z)
+            };
         }
         true
     }
