@@ -335,14 +335,13 @@ fn redundant_rows_with_rounding_in_q_are_solved_exactly() {
     // Twins whose q differ by -1e-12 (the rounding of an assembled contact
     // problem, as on the 20-box stack; above the pivoting's w tolerance,
     // 1e-13 ||q||): the guess settles within its loose tolerance for
-    // dependent rows and the pivoting finishes, so the answer certifies to
-    // the pivoting's own accuracy, and w equals the pivoting's.
+    // dependent rows, then its strict phase (or the pivoting) must bring
+    // the answer to the pivoting's own accuracy, with the pivoting's w.
     let mut rng = Rng::new(0xB10C_0009);
     let p = twins(&mut rng, 32, -1e-12, false);
     let mut d = Dantzig::default();
     let sol = d.solve(&p).unwrap();
     assert!(d.last_stats().block_guesses > 0);
-    assert!(sol.pivots > 0, "the pivoting finished from the guess");
     assert!(sol.report.is_solution(1e-14), "{:?}", sol.report);
     let reference = pivoting_only().solve(&p).unwrap();
     let scale = p.q().iter().fold(1.0_f64, |a, x| a.max(x.abs()));

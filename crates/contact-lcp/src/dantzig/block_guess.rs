@@ -41,7 +41,11 @@
 // 20-box stack, whose contact gaps differ in the last digits. The guess
 // therefore decides its exchanges with the looser `DEPENDENT_W` (relative
 // to the certificate's scale) for every row at a bound, and accepts only
-// an answer that meets `w_tol` everywhere.
+// an answer that meets `w_tol` everywhere: once settled within the slack,
+// a strict phase exchanges the rows still off by more than `w_tol`,
+// factoring the rows that join C first, so that a dependent group refuses
+// another of its rows (with a w of the right sign, often); each
+// factorisation of that phase is from scratch, in that order.
 //
 // The guess is a shortcut for symmetric problems without friction
 // coupling; it never returns an answer looser than the pivoting's. When it
@@ -52,9 +56,12 @@
 // factored with z_C solved, every other row at a bound or parked) and the
 // pivoting finishes from it with `Core::rerun`, driving only the rows out
 // of bounds or of the wrong sign. Measured on the frictionless stacks of
-// the peers' problem set (release): 20 boxes (n = 80) 524 pivots and
-// 1.25 ms without the guess, 7 guesses and 58 pivots, 0.34 ms with it; 50
-// boxes (n = 200) 188 pivots and 1.11 ms, 1 guess and no pivot, 0.39 ms.
+// the peers' problem set (release, min of 200 solves): 20 boxes (n = 80)
+// 524 pivots and 1.24 ms without the guess; with it, finishing by the
+// pivoting right after the loose phase, 7 guesses and 58 pivots, 0.34 ms;
+// with the strict phase 8 guesses and 16 pivots, 0.24 ms. 50 boxes
+// (n = 200): 167 pivots and 0.87 ms, against 1 guess and no pivot,
+// 0.39 ms.
 // On success the core holds the answer, C and its Cholesky factor, and
 // the rows at their bounds; the active block is left empty, as nothing
 // pivots after it.
@@ -78,8 +85,8 @@ const STALL: usize = 3;
 /// times the certificate's scale `max(||M|| ||z||, ||q||)` (verify.rs): a
 /// dependent row's `w` is `q_i - a'q_C` (see the module comment), off 0 by
 /// the rounding of the caller's `q` (measured 6e-13 of the scale on the
-/// 20-box stack). An answer that needs this slack is finished by the
-/// pivoting, so it never loosens the result.
+/// 20-box stack). An answer that needs this slack goes through the strict
+/// phase or the pivoting, so it never loosens the result.
 const DEPENDENT_W: f64 = 1e-11;
 
 /// How the guess ended.
@@ -88,12 +95,33 @@ pub(crate) enum Outcome {
     /// Solved after this many guesses: no pivoting needed.
     Solved(usize),
     /// The last of this many guesses is left for the pivoting to finish
-    /// (`Core::rerun`): it settled only within the loose tolerance of
-    /// dependent rows, stopped settling, or met a dependent row it cannot
-    /// fix.
+    /// (`Core::rerun`): the guesses stopped settling, or met a dependent
+    /// row whose w they cannot fix.
     Warm(usize),
     /// No usable state (a non-finite `z`): the pivoting starts from z = 0.
     Cold,
+}
+
+/// Exchanges the rows `flips` (clamped rows go to the bound they broke,
+/// rows at a bound join C) and lists the rows joining C in `priority`.
+fn continue_flips(core: &mut Core, set: &Settings<'_>, flips: &[usize], priority: &mut Vec<usize>) {
+    priority.clear();
+    for &i in flips {
+        core.state[i] = match core.state[i] {
+            State::Clamped if core.z[i] < set.lo[i] => {
+                core.z[i] = set.lo[i];
+                State::AtLo
+            }
+            State::Clamped => {
+                core.z[i] = set.hi[i];
+                State::AtHi
+            }
+            _ => {
+                priority.push(i);
+                State::Clamped
+            }
+        };
+    }
 }
 
 /// Scratch of the guess (faer's Cholesky workspace).
@@ -106,6 +134,9 @@ pub(crate) struct BlockGuess {
     refused: Vec<usize>,
     /// Scratch of `update_factor`: whether a row is in the factored C.
     member: Vec<bool>,
+    /// Rows that joined C in the last exchange: factored first, so a
+    /// dependent group refuses one of its other rows.
+    priority: Vec<usize>,
 }
 
 impl std::fmt::Debug for BlockGuess {
@@ -124,6 +155,7 @@ impl Default for BlockGuess {
             flips: Vec::new(),
             refused: Vec::new(),
             member: Vec::new(),
+            priority: Vec::new(),
         }
     }
 }
@@ -170,19 +202,27 @@ impl BlockGuess {
         }
         let mut best = usize::MAX;
         let mut stalled = 0;
+        let mut strict = false;
+        self.priority.clear();
         for guess in 1..=MAX_GUESSES {
-            if !self.solve_guess(core, m, set, guess > 1) {
+            if !self.solve_guess(core, m, set, guess > 1 && !strict) {
                 return Outcome::Cold;
             }
-            let Some((violated, exact)) = self.violations(core, m, set) else {
+            let Some((violated, exact)) = self.violations(core, m, set, strict) else {
                 return Outcome::Warm(guess);
             };
             if violated == 0 {
-                return if exact {
-                    Outcome::Solved(guess)
-                } else {
-                    Outcome::Warm(guess)
-                };
+                if exact {
+                    return Outcome::Solved(guess);
+                }
+                // Settled within the slack: exchange the rows still off
+                // by more than w_tol, now clamping them first.
+                strict = true;
+                best = usize::MAX;
+                stalled = 0;
+                self.violations(core, m, set, true);
+                continue_flips(core, set, &self.flips, &mut self.priority);
+                continue;
             }
             if violated < best {
                 best = violated;
@@ -195,19 +235,7 @@ impl BlockGuess {
                 // the pivoting is the cheaper way from here.
                 return Outcome::Warm(guess);
             }
-            for &i in &self.flips {
-                core.state[i] = match core.state[i] {
-                    State::Clamped if core.z[i] < set.lo[i] => {
-                        core.z[i] = set.lo[i];
-                        State::AtLo
-                    }
-                    State::Clamped => {
-                        core.z[i] = set.hi[i];
-                        State::AtHi
-                    }
-                    _ => State::Clamped,
-                };
-            }
+            continue_flips(core, set, &self.flips, &mut self.priority);
         }
         Outcome::Warm(MAX_GUESSES)
     }
@@ -280,9 +308,18 @@ impl BlockGuess {
         }
         if !(update && self.update_factor(core, m, set)) {
             core.factor.idx.clear();
+            self.member.clear();
+            self.member.resize(n, false);
+            for &i in &self.priority {
+                if core.state[i] == State::Clamped {
+                    core.factor.idx.push(i);
+                    self.member[i] = true;
+                }
+            }
+            let member = &self.member;
             core.factor
                 .idx
-                .extend((0..n).filter(|&i| core.state[i] == State::Clamped));
+                .extend((0..n).filter(|&i| core.state[i] == State::Clamped && !member[i]));
             let stack = MemStack::new(&mut self.scratch);
             core.factor
                 .factor_block(m, set.pivot_tol, stack, &mut self.refused);
@@ -339,17 +376,27 @@ impl BlockGuess {
 
     /// Collects into `flips` the rows that break their bound (clamped) or
     /// the sign of their `w` (at a bound) by more than the loose tolerance
-    /// `DEPENDENT_W` of the certificate's scale, and returns how many, with
-    /// whether every row also meets the pivoting's own `w_tol`. `None` when
-    /// a refused (dependent) row's `w` is beyond the loose tolerance: no
-    /// exchange of the guess can fix that (see the module comment).
-    fn violations(&mut self, core: &Core, m: &Lcp, set: &Settings<'_>) -> Option<(usize, bool)> {
+    /// `DEPENDENT_W` of the certificate's scale (`w_tol` if `strict`), and
+    /// returns how many, with whether every row also meets the pivoting's
+    /// own `w_tol`. `None` when a refused (dependent) row's `w` is beyond
+    /// that tolerance: no exchange of its own can fix that (see the module
+    /// comment).
+    fn violations(
+        &mut self,
+        core: &Core,
+        m: &Lcp,
+        set: &Settings<'_>,
+        strict: bool,
+    ) -> Option<(usize, bool)> {
         // Relative to the solution's own scale (problems in any units).
         let z_inf = max_abs(&core.z);
         let z_tol = 1e-12 * z_inf;
-        let loose = set
-            .w_tol
-            .max(DEPENDENT_W * (m.m_max_abs() * z_inf).max(max_abs(m.q())));
+        let loose = if strict {
+            set.w_tol
+        } else {
+            set.w_tol
+                .max(DEPENDENT_W * (m.m_max_abs() * z_inf).max(max_abs(m.q())))
+        };
         let mut exact = true;
         self.flips.clear();
         for i in 0..core.state.len() {
