@@ -218,17 +218,10 @@ impl Factor {
             if xj == 0.0 {
                 continue;
             }
-            let sn = xj / ljj;
-            // r = hypot(ljj, xj) with ljj > 0; libm's hypot guards against
-            // overflow at several times the cost (measured 13 % of a
-            // guessed n = 64 solve), needed only when sn^2 could overflow.
-            let r = if sn.abs() < 1e150 {
-                ljj * (1.0 + sn * sn).sqrt()
-            } else {
-                ljj.hypot(xj)
-            };
+            let r = ljj.hypot(xj);
             let c = r / ljj;
             let inv_c = ljj / r;
+            let sn = xj / ljj;
             col[0] = r;
             for (lij, xi) in col[1..].iter_mut().zip(&mut x[1..]) {
                 let v = (*lij + sn * *xi) * inv_c;
