@@ -180,8 +180,8 @@ fn the_guess_judges_bounds_in_the_problems_own_units() {
 fn a_repeated_solve_allocates_nothing_on_either_path() {
     // The workspace (factor, packed block, faer's Cholesky scratch) is sized
     // by the first solve; later solves of the same size touch no allocator,
-    // whether the guess finishes (positive definite, redundant rows) or
-    // hands over (inconsistent twins).
+    // whether the guess finishes (positive definite, redundant rows, rows
+    // off by rounding) or hands over (inconsistent twins).
     let mut rng = Rng::new(0xB10C_0004);
     let n = 64;
     let pd = BoxLcp::from_lcp(
@@ -193,7 +193,9 @@ fn a_repeated_solve_allocates_nothing_on_either_path() {
     );
     let consistent = twins(&mut rng, n / 2, 0.0, false);
     let inconsistent = twins(&mut rng, n / 2, 0.5, true);
-    for p in [pd, consistent, inconsistent] {
+    // Settles within the slack for dependent rows: the strict phase.
+    let rounded = twins(&mut rng, n / 2, -1e-12, false);
+    for p in [pd, consistent, inconsistent, rounded] {
         let mut d = Dantzig::default();
         let mut out = LcpSolution::default();
         d.solve_into(&p, &mut out).unwrap();
