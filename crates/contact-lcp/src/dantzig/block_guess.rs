@@ -220,7 +220,9 @@ impl BlockGuess {
                 strict = true;
                 best = usize::MAX;
                 stalled = 0;
-                self.violations(core, m, set, true);
+                if self.violations(core, m, set, true).is_none() {
+                    return Outcome::Warm(guess);
+                }
                 continue_flips(core, set, &self.flips, &mut self.priority);
                 continue;
             }
