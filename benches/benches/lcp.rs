@@ -19,6 +19,12 @@
 //!   normal block (a third of the rows; listed at the full n), against faer's Cholesky of `M + delta I`
 //!   with `delta = 1e-9 max_i M_ii` (the regularisation makes the singular M
 //!   factorisable and moves no entry by more than a part in 1e9).
+//! - `lcp_normal_stack`: the frictionless normal block of the default box
+//!   stack of 5, 20 and 50 cubes after 10 box-friction steps (n = 20, 80,
+//!   200; symmetric PSD and singular, 4 contacts per face: the peers'
+//!   `normal_stack_*`). Dantzig with its defaults and with the block guess
+//!   off (`dantzig_pivoting`), against faer's Cholesky of `M + delta I` as
+//!   in `lcp_contact_psd`.
 //! - `lcp_box_stack`: the non-symmetric Anitescu-Potra LCP of a settled
 //!   stack of 1, 3, 11, 43 boxes (n = 24, 72, 264, 1032); Lemke against
 //!   faer's partial-pivoting LU.
@@ -31,7 +37,7 @@
 //!   include the n reciprocals of the diagonal that `sweep` recomputes.
 
 use contact_benches::{
-    Notes, ROWS_PER_BOX, box_stack_lcp, box_towers_problem, random_positive_definite,
+    Notes, ROWS_PER_BOX, box_stack_lcp, box_towers_problem, random_positive_definite, settled_stack,
 };
 use contact_lcp::faer::linalg::solvers::Solve;
 use contact_lcp::faer::{Accum, Mat, Par, Side};
@@ -57,12 +63,23 @@ fn lemke(c: &mut Group<'_>, notes: &mut Notes, name: &str, n: usize, lcp: &Lcp) 
 }
 
 fn dantzig(c: &mut Group<'_>, notes: &mut Notes, problem: &BoxLcp) {
+    dantzig_with(c, notes, "dantzig", DantzigParams::default(), problem);
+}
+
+/// Benchmarks Dantzig with `params` under `name`.
+fn dantzig_with(
+    c: &mut Group<'_>,
+    notes: &mut Notes,
+    name: &str,
+    params: DantzigParams,
+    problem: &BoxLcp,
+) {
     let n = problem.dim();
-    let mut solver = Dantzig::new(DantzigParams::default());
+    let mut solver = Dantzig::new(params);
     let mut out = LcpSolution::default();
     let first = solver.solve_into(problem, &mut out);
-    notes.record("dantzig", n, first.as_ref().map(|()| &out));
-    c.bench_with_input(BenchmarkId::new("dantzig", n), problem, |b, problem| {
+    notes.record(name, n, first.as_ref().map(|()| &out));
+    c.bench_with_input(BenchmarkId::new(name, n), problem, |b, problem| {
         b.iter(|| solver.solve_into(black_box(problem), &mut out).is_ok())
     });
 }
@@ -169,6 +186,39 @@ fn contact_psd(c: &mut Criterion) {
     group.finish();
 }
 
+fn normal_stacks(c: &mut Criterion) {
+    let mut group = c.benchmark_group("lcp_normal_stack");
+    let mut notes = Notes::new("lcp_normal_stack");
+    for boxes in [5, 20, 50] {
+        if boxes >= 20 {
+            group.sample_size(10);
+        }
+        // The peers' settling: 10 steps (the 50-box stack's stepper fails
+        // at step 1, whose problem is kept).
+        let stack = settled_stack(boxes, 10).expect("stack builds");
+        let lcp = &stack.normal;
+        let n = lcp.dim();
+        let m = lcp.m().to_owned();
+        let max_diag = (0..n).map(|i| m[(i, i)]).fold(0.0, f64::max);
+        faer_cholesky(&mut group, &m, lcp.q(), 1e-9 * max_diag);
+        let problem = BoxLcp::from_lcp(lcp);
+        dantzig(&mut group, &mut notes, &problem);
+        let pivoting = DantzigParams {
+            block_guess_from: usize::MAX,
+            ..DantzigParams::default()
+        };
+        dantzig_with(
+            &mut group,
+            &mut notes,
+            "dantzig_pivoting",
+            pivoting,
+            &problem,
+        );
+    }
+    notes.write();
+    group.finish();
+}
+
 fn box_stacks(c: &mut Criterion) {
     let mut group = c.benchmark_group("lcp_box_stack");
     let mut notes = Notes::new("lcp_box_stack");
@@ -266,5 +316,12 @@ fn pgs_sweep(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, random_pd, contact_psd, box_stacks, pgs_sweep);
+criterion_group!(
+    benches,
+    random_pd,
+    contact_psd,
+    normal_stacks,
+    box_stacks,
+    pgs_sweep
+);
 criterion_main!(benches);

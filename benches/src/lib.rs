@@ -5,9 +5,11 @@
 
 mod contact_problem;
 mod notes;
+mod settled_stack;
 
 pub use contact_problem::{ContactProblem, ROWS_PER_BOX, StackOperator, box_towers_problem};
 pub use notes::Notes;
+pub use settled_stack::{SettledStack, settled_stack};
 
 use contact_lcp::faer::Mat;
 use contact_sim::scenes::{BoxStack, box_stack};

@@ -18,6 +18,10 @@ use crate::error::LcpError;
 pub struct Lcp {
     m: Mat<f64>,
     q: Vec<f64>,
+    /// `||M||_max`, found in the finiteness scan of the constructor: every
+    /// solver and certificate scales by it, and a second O(n^2) pass per
+    /// solve measured 5 % of a Dantzig solve at n = 64.
+    m_max_abs: f64,
 }
 
 impl Lcp {
@@ -40,14 +44,17 @@ impl Lcp {
                 vector: q.len(),
             });
         }
+        let mut m_max_abs = 0.0_f64;
         for j in 0..cols {
-            if let Some(i) = m.col_as_slice(j).iter().position(|x| !x.is_finite()) {
+            let col = m.col_as_slice(j);
+            if let Some(i) = col.iter().position(|x| !x.is_finite()) {
                 return Err(LcpError::NonFinite {
                     what: "m",
                     row: i,
                     col: j,
                 });
             }
+            m_max_abs = col.iter().fold(m_max_abs, |a, &x| a.max(x.abs()));
         }
         if let Some(i) = q.iter().position(|x| !x.is_finite()) {
             return Err(LcpError::NonFinite {
@@ -56,7 +63,7 @@ impl Lcp {
                 col: 0,
             });
         }
-        Ok(Self { m, q })
+        Ok(Self { m, q, m_max_abs })
     }
 
     /// Builds a problem from a row-major `n x n` slice and a vector.
@@ -115,10 +122,11 @@ impl Lcp {
     }
 
     /// A problem from parts the caller has built from validated ones (no
-    /// scan for NaN or infinity; `m` square, `q.len()` its size).
-    pub(crate) fn from_validated_parts(m: Mat<f64>, q: Vec<f64>) -> Self {
+    /// scan for NaN or infinity; `m` square, `q.len()` its size), with
+    /// `m_max_abs = ||m||_max` as the caller found it while building.
+    pub(crate) fn from_validated_parts(m: Mat<f64>, q: Vec<f64>, m_max_abs: f64) -> Self {
         debug_assert!(m.nrows() == m.ncols() && q.len() == m.nrows());
-        Self { m, q }
+        Self { m, q, m_max_abs }
     }
 
     /// Column `j` of `M` as a contiguous slice.
@@ -140,11 +148,10 @@ impl Lcp {
         }
     }
 
-    /// Largest absolute entry of `M` (0 for the empty problem).
+    /// Largest absolute entry of `M` (0 for the empty problem); kept from
+    /// construction.
     pub(crate) fn m_max_abs(&self) -> f64 {
-        (0..self.dim())
-            .flat_map(|j| self.col(j).iter())
-            .fold(0.0_f64, |a, &x| a.max(x.abs()))
+        self.m_max_abs
     }
 }
 

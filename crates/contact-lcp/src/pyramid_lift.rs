@@ -93,11 +93,16 @@ impl PyramidLift {
         };
         // The sign block: s_a s_b M[i_a, i_b], and q.
         let src = p.lcp();
+        // ||lifted M||_max, found while filling: the sign block's entries,
+        // the multipliers' 1s and the friction coefficients.
+        let mut m_max = if dim > ns { 1.0_f64 } else { 0.0 };
         for (b, &(ib, sb)) in self.signs.iter().enumerate() {
             let col = src.col(ib);
             let dst = m.col_as_slice_mut(b);
             for (a, &(ia, sa)) in self.signs.iter().enumerate() {
-                dst[a] = sa * sb * col[ia];
+                let x = sa * sb * col[ia];
+                dst[a] = x;
+                m_max = if x.abs() > m_max { x.abs() } else { m_max };
             }
         }
         for (a, &(ia, sa)) in self.signs.iter().enumerate() {
@@ -111,6 +116,7 @@ impl PyramidLift {
                 m[(pl, l)] = 1.0;
                 m[(mi, l)] = 1.0;
                 m[(l, self.plus[c.normal_row])] = c.mu;
+                m_max = m_max.max(c.mu);
                 m[(l, pl)] = -1.0;
                 m[(l, mi)] = -1.0;
                 q[l] = 0.0;
@@ -133,7 +139,7 @@ impl PyramidLift {
         debug_assert_eq!(l, dim);
         // Every entry is a finite entry of the validated problem, its
         // negation, a finite bound, mu, 0 or 1.
-        &*self.lcp.insert(Lcp::from_validated_parts(m, q))
+        &*self.lcp.insert(Lcp::from_validated_parts(m, q, m_max))
     }
 
     /// The box problem's `z` (length `n`) from the lifted solution `x`.

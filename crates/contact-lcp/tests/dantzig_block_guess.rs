@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::{Rng, dist, random_pd};
+use common::{Rng, brute_force, brute_force_box, dist, feasible_q, random_pd, random_psd};
 use contact_lcp::faer::Mat;
 use contact_lcp::{BoxBounds, BoxLcp, Coupling, Dantzig, DantzigParams, Lcp, LcpSolution};
 
@@ -101,19 +101,24 @@ fn redundant_rows_are_refused_by_the_guess_as_by_the_pivoting() {
 }
 
 #[test]
-fn inconsistent_twins_hand_the_problem_to_the_pivoting() {
+fn inconsistent_twins_are_finished_by_the_pivoting_from_the_guess() {
     // Box rows in [-1, 1] whose twins' q differ: the first guess clamps
     // every row, refuses the second twins and parks them inside their box
     // with w = w_twin + 0.5 != 0, which no exchange of the guess can fix.
-    // The guess must give up and the pivoting must solve it exactly (no
-    // added diagonal; a solution exists since every box is finite).
+    // The pivoting must finish from that guess (`Core::rerun`) and solve it
+    // exactly (no added diagonal; a solution exists since every box is
+    // finite). M is only semidefinite, but w is unique (the gradient of the
+    // convex QP): it must equal the cold pivoting's.
     let mut rng = Rng::new(0xB10C_0005);
     let p = twins(&mut rng, 32, 0.5, true);
     let mut d = Dantzig::default();
     let sol = d.solve(&p).unwrap();
     assert!(sol.report.is_solution(1e-12), "{:?}", sol.report);
-    assert_eq!(d.last_stats().block_guesses, 0);
+    assert!(d.last_stats().block_guesses > 0);
     assert!(sol.pivots > 0);
+    let reference = pivoting_only().solve(&p).unwrap();
+    let scale = p.q().iter().fold(1.0_f64, |a, x| a.max(x.abs()));
+    assert!(dist(&sol.w, &reference.w) <= 1e-9 * scale);
 }
 
 /// Rows in triples (normal, two tangents) with tangent bounds coupled to
@@ -193,8 +198,9 @@ fn the_guess_judges_bounds_in_the_problems_own_units() {
 fn a_repeated_solve_allocates_nothing_on_either_path() {
     // The workspace (factor, packed block, faer's Cholesky scratch) is sized
     // by the first solve; later solves of the same size touch no allocator,
-    // whether the guess finishes (positive definite, redundant rows, the
-    // coupled guess) or hands over (inconsistent twins).
+    // whether the guess finishes (positive definite, redundant rows, rows
+    // off by rounding, the coupled guess) or hands over (inconsistent
+    // twins).
     let mut rng = Rng::new(0xB10C_0004);
     let n = 64;
     let pd = BoxLcp::from_lcp(
@@ -206,8 +212,10 @@ fn a_repeated_solve_allocates_nothing_on_either_path() {
     );
     let consistent = twins(&mut rng, n / 2, 0.0, false);
     let inconsistent = twins(&mut rng, n / 2, 0.5, true);
+    // Settles within the slack for dependent rows: the strict phase.
+    let rounded = twins(&mut rng, n / 2, -1e-12, false);
     let coupled = coupled_pd(&mut rng, 22, 0.1);
-    for p in [pd, consistent, inconsistent, coupled] {
+    for p in [pd, consistent, inconsistent, rounded, coupled] {
         let mut d = Dantzig::default();
         let mut out = LcpSolution::default();
         d.solve_into(&p, &mut out).unwrap();
@@ -219,4 +227,145 @@ fn a_repeated_solve_allocates_nothing_on_either_path() {
         assert_eq!(info.count_total, 0, "{info:?}");
         assert!(out.report.is_solution(1e-12), "{:?}", out.report);
     }
+}
+
+/// The solver with the guess on from dimension 1, so small problems that
+/// brute force can enumerate go through it.
+fn guessing_always() -> Dantzig {
+    Dantzig::new(DantzigParams {
+        block_guess_from: 1,
+        ..DantzigParams::default()
+    })
+}
+
+/// `w = M z + q` of a brute-force solution.
+fn w_of(p: &BoxLcp, z: &[f64]) -> Vec<f64> {
+    let n = p.dim();
+    (0..n)
+        .map(|i| p.q()[i] + (0..n).map(|j| p.m()[(i, j)] * z[j]).sum::<f64>())
+        .collect()
+}
+
+/// Checks a guessed answer of a singular PSD problem against the brute-force
+/// solutions `all` (at least one must exist by construction): it certifies,
+/// and its `w` is theirs (for a PSD `M`, `w` is the gradient of a convex QP
+/// at its minimisers, the same at all of them).
+fn check_against_brute_force(p: &BoxLcp, sol: &LcpSolution, all: &[Vec<f64>], case: usize) {
+    assert!(!all.is_empty(), "case {case}: brute force found nothing");
+    assert!(
+        sol.report.is_solution(1e-10),
+        "case {case}: {:?}",
+        sol.report
+    );
+    let scale = p
+        .q()
+        .iter()
+        .chain(&all[0])
+        .fold(1.0_f64, |a, x| a.max(x.abs()));
+    for z in all {
+        let w = w_of(p, z);
+        assert!(
+            dist(&sol.w, &w) <= 1e-8 * scale,
+            "case {case}: w {:?} vs brute force {w:?}",
+            sol.w
+        );
+    }
+}
+
+#[test]
+fn singular_plain_lcps_through_the_guess_match_brute_force() {
+    // Rank-deficient Gram matrices and duplicated rows (redundant contacts),
+    // n = 2..8, with q = w* - M z* for a random complementary (z*, w*), so
+    // a solution exists. Every one goes through the guess (refused rows,
+    // and the pivoting finishing from the guess where it cannot).
+    let mut rng = Rng::new(0xB10C_0007);
+    let mut solver = guessing_always();
+    let mut guessed = 0;
+    for case in 0..200 {
+        let n = 2 + case % 7;
+        let m = if case % 2 == 0 {
+            let rank = 1 + rng.below(n - 1);
+            random_psd(&mut rng, n, rank)
+        } else {
+            let base = 1 + rng.below(n - 1);
+            let m0 = random_pd(&mut rng, base);
+            let rows: Vec<usize> = (0..n)
+                .map(|i| if i < base { i } else { rng.below(base) })
+                .collect();
+            Mat::from_fn(n, n, |i, j| m0[(rows[i], rows[j])])
+        };
+        let (q, _) = feasible_q(&mut rng, &m);
+        let lcp = Lcp::new(m, q).unwrap();
+        let p = BoxLcp::from_lcp(&lcp);
+        let sol = solver.solve(&p).unwrap();
+        if solver.last_stats().block_guesses > 0 {
+            guessed += 1;
+        }
+        check_against_brute_force(&p, &sol, &brute_force(&lcp), case);
+    }
+    assert_eq!(guessed, 200, "every problem goes through the guess");
+}
+
+#[test]
+fn singular_box_problems_through_the_guess_match_brute_force() {
+    // As above with bounds: each row at its lower bound (w* > 0), at its
+    // upper bound (w* < 0) or strictly inside (w* = 0) of a random
+    // unilateral, one-sided finite or finite box, q = w* - M z*.
+    let mut rng = Rng::new(0xB10C_0008);
+    let mut solver = guessing_always();
+    for case in 0..200 {
+        let n = 2 + case % 5;
+        let rank = 1 + rng.below(n - 1);
+        let m = random_psd(&mut rng, n, rank);
+        let mut lo = vec![0.0; n];
+        let mut hi = vec![INF; n];
+        let mut z = vec![0.0; n];
+        let mut w = vec![0.0; n];
+        for i in 0..n {
+            match rng.below(3) {
+                0 => {}
+                1 => hi[i] = rng.range(0.2, 2.0),
+                _ => {
+                    lo[i] = -rng.range(0.2, 2.0);
+                    hi[i] = rng.range(0.2, 2.0);
+                }
+            }
+            match rng.below(3) {
+                0 => {
+                    z[i] = lo[i];
+                    w[i] = rng.range(0.0, 1.0);
+                }
+                1 if hi[i].is_finite() => {
+                    z[i] = hi[i];
+                    w[i] = -rng.range(0.0, 1.0);
+                }
+                _ => z[i] = rng.range(lo[i].max(-1.0), hi[i].min(1.0)),
+            }
+        }
+        let q: Vec<f64> = (0..n)
+            .map(|i| w[i] - (0..n).map(|j| m[(i, j)] * z[j]).sum::<f64>())
+            .collect();
+        let p = BoxLcp::new(m, q, lo, hi, vec![]).unwrap();
+        let sol = solver.solve(&p).unwrap();
+        assert!(solver.last_stats().block_guesses > 0, "case {case}");
+        check_against_brute_force(&p, &sol, &brute_force_box(&p), case);
+    }
+}
+
+#[test]
+fn redundant_rows_with_rounding_in_q_are_solved_exactly() {
+    // Twins whose q differ by -1e-12 (the rounding of an assembled contact
+    // problem, as on the 20-box stack; above the pivoting's w tolerance,
+    // 1e-13 ||q||): the guess settles within its loose tolerance for
+    // dependent rows, then its strict phase (or the pivoting) must bring
+    // the answer to the pivoting's own accuracy, with the pivoting's w.
+    let mut rng = Rng::new(0xB10C_0009);
+    let p = twins(&mut rng, 32, -1e-12, false);
+    let mut d = Dantzig::default();
+    let sol = d.solve(&p).unwrap();
+    assert!(d.last_stats().block_guesses > 0);
+    assert!(sol.report.is_solution(1e-14), "{:?}", sol.report);
+    let reference = pivoting_only().solve(&p).unwrap();
+    let scale = p.q().iter().fold(1.0_f64, |a, x| a.max(x.abs()));
+    assert!(dist(&sol.w, &reference.w) <= 1e-9 * scale);
 }

@@ -5,11 +5,9 @@
 
 use std::path::{Path, PathBuf};
 
-use contact_benches::{box_stack_lcp, random_positive_definite};
+use contact_benches::{box_stack_lcp, random_positive_definite, settled_stack};
 use contact_lcp::faer::Mat;
-use contact_lcp::{BoxLcp, Lcp, LcpProblem, ProblemFile};
-use contact_sim::scenes::{BoxStack, box_stack};
-use contact_sim::{FixedStepParams, FixedStepper, Formulation, TimeSteppingParams};
+use contact_lcp::{Lcp, LcpProblem, ProblemFile};
 
 use super::text_format;
 
@@ -112,59 +110,22 @@ fn plain(name: String, family: Family, m: Mat<f64>, q: Vec<f64>) -> Result<Probl
 /// (`contact_dynamics::Formulation::BoxFriction`: normal rows first, then
 /// two friction rows per contact).
 fn friction_stack(boxes: usize) -> Result<(Problem, Problem), String> {
-    let stack = BoxStack {
-        count: boxes,
-        ..BoxStack::default()
-    };
-    let mut world = box_stack(&stack).map_err(|e| e.to_string())?;
-    let mut stepper = FixedStepper::new(FixedStepParams {
-        dynamics: TimeSteppingParams {
-            formulation: Formulation::BoxFriction,
-            ..TimeSteppingParams::default()
-        },
-        ..FixedStepParams::default()
-    })
-    .map_err(|e| e.to_string())?;
-    let mut note = None;
-    for step in 1..=SETTLE_STEPS {
-        // A step whose solve fails still leaves its assembled problem: a
-        // problem our solvers find hard is worth comparing, so it is taken.
-        if let Err(e) = stepper.step(&mut world) {
-            note = Some(format!(
-                "the problem of step {step}, where our stepper failed: {e}"
-            ));
-            break;
-        }
-    }
-    let (m, q) = stepper.last_problem();
-    let n = q.len();
-    let contacts = n / 3;
-    if contacts == 0 || n != 3 * contacts {
-        return Err(format!(
-            "stack of {boxes}: box-friction problem has {n} rows, expected 3 per contact"
-        ));
-    }
-    let normal_m = Mat::from_fn(contacts, contacts, |i, j| m[(i, j)]);
+    let stack = settled_stack(boxes, SETTLE_STEPS)?;
+    let normal_m = stack.normal.m().to_owned();
     let mut normal = plain(
         format!("normal_stack_{boxes}"),
         Family::NormalContact,
         normal_m,
-        q[..contacts].to_vec(),
+        stack.normal.q().to_vec(),
     )?;
-    normal.note.clone_from(&note);
-    let name = format!("friction_stack_{boxes}");
-    let lcp = Lcp::new(m.to_owned(), q.to_vec()).map_err(|e| format!("{name}: {e}"))?;
-    let symmetric = is_symmetric(&lcp);
-    // The stepper's own bounds of this problem (its row layout and each
-    // contact's friction coefficient), not a second copy of the layout.
-    let bounds = stepper.last_box_bounds().clone();
-    let problem = BoxLcp::with_bounds(lcp, bounds).map_err(|e| format!("{name}: {e}"))?;
+    normal.note.clone_from(&stack.failed_step);
+    let symmetric = is_symmetric(stack.friction.lcp());
     let friction = Problem {
-        name,
+        name: format!("friction_stack_{boxes}"),
         family: Family::FrictionBox,
-        problem: LcpProblem::Box(problem),
+        problem: LcpProblem::Box(stack.friction),
         symmetric,
-        note,
+        note: stack.failed_step,
     };
     Ok((normal, friction))
 }
@@ -253,7 +214,7 @@ mod tests {
         assert!(problem.lo()[..contacts].iter().all(|&lo| lo == 0.0));
         let couplings = problem.couplings();
         assert_eq!(couplings.len(), 2 * contacts);
-        let mu = BoxStack::default().friction;
+        let mu = contact_sim::scenes::BoxStack::default().friction;
         for c in couplings {
             assert_eq!(c.normal_row, (c.row - contacts) / 2, "{c:?}");
             assert_eq!(c.mu, mu, "{c:?}");

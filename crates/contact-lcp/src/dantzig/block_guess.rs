@@ -14,37 +14,116 @@
 // block (level-3 speed). Where Judice & Pires switch to Murty's one-row
 // rule once the number of violated rows fails to drop for a few guesses
 // (finite for P-matrices, but one factorisation per exchanged row), this
-// hands the problem to the pivoting after `STALL` such guesses: measured on
-// the frictionless 50-box stack (n = 200, singular), the Murty phase made
-// the failed guess cost 30 % on top of the pivoting, the early hand-over
-// 3 %.
+// hands the problem to the pivoting after `STALL` such guesses (measured
+// on the frictionless 50-box stack, n = 200: the Murty phase cost 30 % on
+// top of the pivoting).
 //
-// Redundant rows: a guessed block whose Cholesky meets a pivot L_ii^2 at
-// most the pivoting's own singularity tolerance is rebuilt by appends that
-// refuse the dependent rows, as the pivoting does (factor.rs). A refused row
-// keeps z = 0; when its w then has the wrong sign (its q is not consistent
-// with the rows it depends on, e.g. four contacts of a tilted face with
-// different gap terms), no exchange of the guess can fix it.
+// First guess: the rows whose q strictly fits z = 0 at a bound stay there,
+// all others (q = 0 included: a resting contact) are clamped.
 //
-// The guess is only a shortcut, for symmetric problems without friction
-// coupling: on such a row, on a parked row with w != 0, or when the guesses
-// stop settling, the caller runs the pivoting from z = 0 as before (measured
-// on a frictionless 50-box stack, n = 200: 3 % on top of the pivoting). On
-// success the core holds the answer, C and its Cholesky factor, and the
-// rows at their bounds; the active block is left empty, as nothing pivots
-// after it.
+// Redundant rows (singular PSD M): a guessed block whose Cholesky meets a
+// pivot L_ii^2 at most the pivoting's own singularity tolerance is rebuilt
+// by appends that refuse the dependent rows, as the pivoting does
+// (factor.rs). A refused row i keeps z_i = 0 (at its bound, or parked
+// inside it). Why that still gives a solution: its Schur complement
+// s = M_ii - M_iC M_CC^-1 M_Ci is 0, so x = e_i - a with a = M_CC^-1 M_Ci
+// has x'M x = s = 0, and for a PSD M that means M x = 0: column i of M is
+// M_:C a on every row. Hence z_i can be held at 0 without changing what
+// the other rows can reach (moving z_i by t and z_C by -t a leaves w
+// unchanged), and since x'(M z + q) = x'q for every z, once w_C = 0 its
+// w_i = q_i - a'q_C is a constant of the problem: 0 for consistent
+// contacts (four contacts of a face with equal gap terms), and then row i
+// is complementary at z_i = 0 (lo <= 0 <= hi). So the dependent rows are
+// judged like the others, by the sign of their w. Numerically s is only at
+// most the tolerance and q carries the rounding of its assembly, so a
+// dependent row's w is off 0 by more than the pivoting's `w_tol`:
+// measured 3e-13 (6e-13 of the certificate's scale) on the frictionless
+// 20-box stack, whose contact gaps differ in the last digits. The guess
+// therefore decides its exchanges with the looser `DEPENDENT_W` (relative
+// to the certificate's scale) for every row at a bound, and accepts only
+// an answer that meets `w_tol` everywhere: once settled within the slack,
+// a strict phase exchanges the rows still off by more than `w_tol`,
+// factoring the rows that join C first, so that a dependent group refuses
+// another of its rows (with a w of the right sign, often); each
+// factorisation of that phase is from scratch, in that order.
+//
+// The guess is a shortcut for symmetric problems without friction
+// coupling; it never returns an answer looser than the pivoting's. When
+// the guesses stop settling (in either phase), or meet a dependent row
+// whose w is wrong beyond the phase's tolerance (an inconsistent q, e.g. a
+// tilted face with different gap terms, which no exchange of its own can
+// fix), the last guess is a consistent state (C
+// factored with z_C solved, every other row at a bound or parked) and the
+// pivoting finishes from it with `Core::rerun`, driving only the rows out
+// of bounds or of the wrong sign. Measured on the frictionless stacks of
+// the peers' problem set (release, min of 200 solves): 20 boxes (n = 80)
+// 524 pivots and 1.24 ms without the guess; with it, finishing by the
+// pivoting right after the loose phase, 7 guesses and 58 pivots, 0.34 ms;
+// with the strict phase 8 guesses and 16 pivots, 0.24 ms. 50 boxes
+// (n = 200): 188 pivots and 1.1 ms, against 1 guess and no pivot,
+// 0.39 ms.
+//
+// On success the core holds the answer, C and its Cholesky factor, and
+// the rows at their bounds; the active block is left empty, as nothing
+// pivots after it.
 
 use super::pivot::{Core, Settings, State};
 use crate::dense_kernels::dot;
 use crate::problem::Lcp;
+use crate::verify::max_abs;
 use faer::Par;
 use faer::dyn_stack::{MemBuffer, MemStack, StackReq};
 use faer::linalg::cholesky::llt::factor::cholesky_in_place_scratch;
 
 /// Most guesses before giving the problem to the pivoting.
 const MAX_GUESSES: usize = 24;
+/// A guess updates the last factor instead of refactoring when at most
+/// `1 / UPDATE_AT_MOST` of its rows changed (see `update_factor`).
+const UPDATE_AT_MOST: usize = 16;
 /// Guesses without fewer violated rows before the hand-over.
 const STALL: usize = 3;
+/// While guessing, a row's `w` of the wrong sign is ignored up to this
+/// times the certificate's scale `max(||M|| ||z||, ||q||)` (verify.rs): a
+/// dependent row's `w` is `q_i - a'q_C` (see the module comment), off 0 by
+/// the rounding of the caller's `q` (measured 6e-13 of the scale on the
+/// 20-box stack). An answer that needs this slack goes through the strict
+/// phase or the pivoting, so it never loosens the result.
+const DEPENDENT_W: f64 = 1e-11;
+
+/// How the guess ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Outcome {
+    /// Solved after this many guesses: no pivoting needed.
+    Solved(usize),
+    /// The last of this many guesses is left for the pivoting to finish
+    /// (`Core::rerun`): the guesses stopped settling, or met a dependent
+    /// row whose w they cannot fix.
+    Warm(usize),
+    /// No usable state (a non-finite `z`): the pivoting starts from z = 0.
+    Cold,
+}
+
+/// Exchanges the rows `flips` (clamped rows go to the bound they broke,
+/// rows at a bound join C) and lists the rows joining C in `priority`.
+fn continue_flips(core: &mut Core, set: &Settings<'_>, flips: &[usize], priority: &mut Vec<usize>) {
+    priority.clear();
+    for &i in flips {
+        core.state[i] = match core.state[i] {
+            State::Clamped if core.z[i] < set.lo[i] => {
+                core.z[i] = set.lo[i];
+                State::AtLo
+            }
+            State::Clamped => {
+                core.z[i] = set.hi[i];
+                State::AtHi
+            }
+            _ => {
+                priority.push(i);
+                State::Clamped
+            }
+        };
+    }
+}
 
 /// Scratch of the guess (faer's Cholesky workspace).
 pub(crate) struct BlockGuess {
@@ -54,6 +133,11 @@ pub(crate) struct BlockGuess {
     flips: Vec<usize>,
     /// Rows the last factorisation refused (dependent on the others).
     refused: Vec<usize>,
+    /// Scratch of `update_factor`: whether a row is in the factored C.
+    member: Vec<bool>,
+    /// Rows that joined C in the last exchange: factored first, so a
+    /// dependent group refuses one of its other rows.
+    priority: Vec<usize>,
 }
 
 impl std::fmt::Debug for BlockGuess {
@@ -71,6 +155,8 @@ impl Default for BlockGuess {
             scratch_dim: 0,
             flips: Vec::new(),
             refused: Vec::new(),
+            member: Vec::new(),
+            priority: Vec::new(),
         }
     }
 }
@@ -83,10 +169,12 @@ impl Clone for BlockGuess {
 }
 
 impl BlockGuess {
-    /// Tries the block guess on `core` (fixed bounds `set`); returns the
-    /// number of guesses on success (the core then holds the solution and
-    /// its factor), `None` when the pivoting must take over.
-    pub(crate) fn run(&mut self, core: &mut Core, m: &Lcp, set: &Settings<'_>) -> Option<usize> {
+    /// Tries the block guess on `core` (fixed bounds `set`). On
+    /// [`Outcome::Solved`] the core holds the solution and its factor; on
+    /// [`Outcome::Warm`] it holds the last guess, a consistent state (C
+    /// factored, `z_C` solved, every other row at a bound or parked) for the
+    /// pivoting to finish with `Core::rerun`.
+    pub(crate) fn run(&mut self, core: &mut Core, m: &Lcp, set: &Settings<'_>) -> Outcome {
         let n = m.dim();
         if self.scratch_dim < n {
             let req = cholesky_in_place_scratch::<f64>(n, Par::Seq, Default::default());
@@ -94,16 +182,20 @@ impl BlockGuess {
             self.scratch_dim = n;
         }
         core.reset(n, true);
-        // First guess: rows whose w = q already fits z = 0 at a bound stay
-        // there; the others are clamped.
+        // First guess: rows whose w = q strictly fits z = 0 at a bound stay
+        // there; the others are clamped. A row with q = 0 (a resting contact
+        // whose bodies move together) is clamped: on a stack every such
+        // contact carries load once the rows below it push, and leaving them
+        // at 0 made the guesses climb one box per factorisation (measured:
+        // 50-box stack, n = 200, 196 rows with q = 0).
         for i in 0..n {
             let (lo, hi, q) = (set.lo[i], set.hi[i], m.q()[i]);
             core.state[i] = if lo >= hi {
                 core.z[i] = lo;
                 State::AtLo
-            } else if lo == 0.0 && q >= 0.0 {
+            } else if lo == 0.0 && q > 0.0 {
                 State::AtLo
-            } else if hi == 0.0 && q <= 0.0 {
+            } else if hi == 0.0 && q < 0.0 {
                 State::AtHi
             } else {
                 State::Clamped
@@ -111,13 +203,29 @@ impl BlockGuess {
         }
         let mut best = usize::MAX;
         let mut stalled = 0;
+        let mut strict = false;
+        self.priority.clear();
         for guess in 1..=MAX_GUESSES {
-            if !self.solve_guess(core, m, set) {
-                return None;
+            if !self.solve_guess(core, m, set, guess > 1 && !strict) {
+                return Outcome::Cold;
             }
-            let violated = self.violations(core, set)?;
+            let Some((violated, exact)) = self.violations(core, m, set, strict) else {
+                return Outcome::Warm(guess);
+            };
             if violated == 0 {
-                return Some(guess);
+                if exact {
+                    return Outcome::Solved(guess);
+                }
+                // Settled within the slack: exchange the rows still off
+                // by more than w_tol, now clamping them first.
+                strict = true;
+                best = usize::MAX;
+                stalled = 0;
+                if self.violations(core, m, set, true).is_none() {
+                    return Outcome::Warm(guess);
+                }
+                continue_flips(core, set, &self.flips, &mut self.priority);
+                continue;
             }
             if violated < best {
                 best = violated;
@@ -128,29 +236,64 @@ impl BlockGuess {
             if stalled >= STALL {
                 // Not settling: each further guess costs a factorisation,
                 // the pivoting is the cheaper way from here.
-                return None;
+                return Outcome::Warm(guess);
             }
-            for &i in &self.flips {
-                core.state[i] = match core.state[i] {
-                    State::Clamped if core.z[i] < set.lo[i] => {
-                        core.z[i] = set.lo[i];
-                        State::AtLo
-                    }
-                    State::Clamped => {
-                        core.z[i] = set.hi[i];
-                        State::AtHi
-                    }
-                    _ => State::Clamped,
-                };
+            continue_flips(core, set, &self.flips, &mut self.priority);
+        }
+        Outcome::Warm(MAX_GUESSES)
+    }
+
+    /// Brings the factor of the last guess's C to the clamped rows of
+    /// `core.state` by removals and appends (factor.rs; a refused append
+    /// goes to `refused`, the rule `factor_block` applies) when few rows
+    /// changed; false, with the factor untouched, when refactoring is
+    /// cheaper. A removal or an append costs O(k^2) against O(k^3 / 3) for
+    /// a factorisation, but the factorisation runs at level-3 speed: on
+    /// random SPD problems (n = 64, guesses exchanging 6, 6 and 1 of 32-40
+    /// rows) updating the 6-row exchanges too was 15 % slower than
+    /// refactoring them, updating the 1-row one 15-20 % faster overall.
+    fn update_factor(&mut self, core: &mut Core, m: &Lcp, set: &Settings<'_>) -> bool {
+        let n = m.dim();
+        self.member.clear();
+        self.member.resize(n, false);
+        for &i in &core.factor.idx {
+            self.member[i] = true;
+        }
+        let leaving = core
+            .factor
+            .idx
+            .iter()
+            .filter(|&&i| core.state[i] != State::Clamped)
+            .count();
+        let entering = (0..n)
+            .filter(|&i| core.state[i] == State::Clamped && !self.member[i])
+            .count();
+        if UPDATE_AT_MOST * (leaving + entering) > core.factor.len() {
+            return false;
+        }
+        self.refused.clear();
+        // From the end: a removal moves only the positions after it.
+        for p in (0..core.factor.len()).rev() {
+            if core.state[core.factor.idx[p]] != State::Clamped {
+                core.factor.remove(p);
             }
         }
-        None
+        for i in 0..n {
+            if core.state[i] == State::Clamped
+                && !self.member[i]
+                && !core.factor.try_append(m, i, set.pivot_tol)
+            {
+                self.refused.push(i);
+            }
+        }
+        true
     }
 
     /// Factors `M_CC` for the clamped rows of `core.state` into the core's
-    /// factor, solves for `z_C` and recomputes `w = M z + q`. False when the
-    /// block is singular by the pivoting's tolerance.
-    fn solve_guess(&mut self, core: &mut Core, m: &Lcp, set: &Settings<'_>) -> bool {
+    /// factor (with `update`, by updating the last guess's factor when few
+    /// rows changed), solves for `z_C` and recomputes `w = M z + q` outside
+    /// C. False when `z` is not finite.
+    fn solve_guess(&mut self, core: &mut Core, m: &Lcp, set: &Settings<'_>, update: bool) -> bool {
         let n = m.dim();
         // Parked rows are offered again: the rows they depended on may
         // have left C.
@@ -159,10 +302,6 @@ impl BlockGuess {
                 *state = State::Clamped;
             }
         }
-        core.factor.idx.clear();
-        core.factor
-            .idx
-            .extend((0..n).filter(|&i| core.state[i] == State::Clamped));
         for i in 0..n {
             match core.state[i] {
                 State::AtLo => core.z[i] = set.lo[i],
@@ -170,13 +309,27 @@ impl BlockGuess {
                 _ => {}
             }
         }
-        let stack = MemStack::new(&mut self.scratch);
-        core.factor
-            .factor_block(m, set.pivot_tol, stack, &mut self.refused);
+        if !(update && self.update_factor(core, m, set)) {
+            core.factor.idx.clear();
+            self.member.clear();
+            self.member.resize(n, false);
+            for &i in &self.priority {
+                if core.state[i] == State::Clamped {
+                    core.factor.idx.push(i);
+                    self.member[i] = true;
+                }
+            }
+            let member = &self.member;
+            core.factor
+                .idx
+                .extend((0..n).filter(|&i| core.state[i] == State::Clamped && !member[i]));
+            let stack = MemStack::new(&mut self.scratch);
+            core.factor
+                .factor_block(m, set.pivot_tol, stack, &mut self.refused);
+        }
         // A refused (redundant) row keeps z = 0 where 0 is feasible, as the
-        // pivoting leaves it: at a bound, or parked inside. For a contact
-        // problem (M = J W J', q = J v) its w is then a combination of the
-        // clamped rows' w = 0; if not, `violations` gives up.
+        // pivoting leaves it: at a bound, or parked inside. Its w is then
+        // q_i - a'q_C (module comment), judged by `violations`.
         for &i in &self.refused {
             let z = 0.0_f64.max(set.lo[i]).min(set.hi[i]);
             core.z[i] = z;
@@ -189,14 +342,19 @@ impl BlockGuess {
             };
         }
         let k = core.factor.len();
-        // rhs = -(q_C + M_CN z_N), then z_C = M_CC^-1 rhs.
+        // rhs = -(q_C + M_CN z_N), then z_C = M_CC^-1 rhs. Column by column
+        // over the rows outside C with z != 0 (none on a plain LCP), so this
+        // costs O(k) plus O(k) per such row.
         let rhs = &mut core.dz[..k];
         for (r, &i) in core.factor.idx.iter().enumerate() {
-            let col = m.col(i);
             rhs[r] = -m.q()[i];
-            for ((&mij, &zj), &state) in col.iter().zip(&core.z).zip(&core.state) {
-                if state != State::Clamped && zj != 0.0 {
-                    rhs[r] -= mij * zj;
+        }
+        for j in 0..n {
+            let zj = core.z[j];
+            if core.state[j] != State::Clamped && zj != 0.0 {
+                let col = m.col(j);
+                for (r, &i) in core.factor.idx.iter().enumerate() {
+                    rhs[r] -= col[i] * zj;
                 }
             }
         }
@@ -207,37 +365,69 @@ impl BlockGuess {
         if core.z.iter().any(|z| !z.is_finite()) {
             return false;
         }
+        // w only where `violations` reads it: a clamped row is judged by its
+        // z (its w is 0 by the solve), so its O(n) product is skipped.
         for i in 0..n {
-            core.w[i] = m.q()[i] + dot(m.col(i), &core.z);
+            core.w[i] = if core.state[i] == State::Clamped {
+                0.0
+            } else {
+                m.q()[i] + dot(m.col(i), &core.z)
+            };
         }
         true
     }
 
     /// Collects into `flips` the rows that break their bound (clamped) or
-    /// sign (at a bound), and returns how many; `None` when a parked
-    /// (refused) row has `w != 0`, which no exchange of the guess can fix.
-    fn violations(&mut self, core: &Core, set: &Settings<'_>) -> Option<usize> {
+    /// the sign of their `w` (at a bound) by more than the loose tolerance
+    /// `DEPENDENT_W` of the certificate's scale (`w_tol` if `strict`), and
+    /// returns how many, with whether every row also meets the pivoting's
+    /// own `w_tol`. `None` when a refused (dependent) row's `w` is beyond
+    /// that tolerance: no exchange of its own can fix that (see the module
+    /// comment).
+    fn violations(
+        &mut self,
+        core: &Core,
+        m: &Lcp,
+        set: &Settings<'_>,
+        strict: bool,
+    ) -> Option<(usize, bool)> {
         // Relative to the solution's own scale (problems in any units).
-        let z_tol = 1e-12 * core.z.iter().fold(0.0_f64, |a, z| a.max(z.abs()));
+        let z_inf = max_abs(&core.z);
+        let z_tol = 1e-12 * z_inf;
+        let loose = if strict {
+            set.w_tol
+        } else {
+            set.w_tol
+                .max(DEPENDENT_W * (m.m_max_abs() * z_inf).max(max_abs(m.q())))
+        };
+        let mut exact = true;
         self.flips.clear();
         for i in 0..core.state.len() {
-            let (lo, hi, w) = (set.lo[i], set.hi[i], core.w[i]);
-            let bad = match core.state[i] {
-                _ if lo >= hi => false,
-                // A refused (dependent) row cannot join C in this guess:
-                // a wrong sign of its w is beyond what an exchange fixes.
-                State::AtLo if w < -set.w_tol && self.refused.contains(&i) => return None,
-                State::AtHi if w > set.w_tol && self.refused.contains(&i) => return None,
-                State::Clamped => core.z[i] < lo - z_tol || core.z[i] > hi + z_tol,
-                State::AtLo => w < -set.w_tol,
-                State::AtHi => w > set.w_tol,
-                State::Parked if w.abs() > set.w_tol => return None,
-                _ => false,
+            let (lo, hi) = (set.lo[i], set.hi[i]);
+            // How far w is on the wrong side of its condition.
+            let wrong = match core.state[i] {
+                _ if lo >= hi => 0.0,
+                State::Clamped => {
+                    if core.z[i] < lo - z_tol || core.z[i] > hi + z_tol {
+                        self.flips.push(i);
+                    }
+                    continue;
+                }
+                State::AtLo => -core.w[i],
+                State::AtHi => core.w[i],
+                State::Parked => core.w[i].abs(),
+                State::Unprocessed => 0.0,
             };
-            if bad {
+            if wrong > set.w_tol {
+                exact = false;
+            }
+            if wrong > loose {
+                if core.state[i] == State::Parked || self.refused.contains(&i) {
+                    return None;
+                }
                 self.flips.push(i);
             }
         }
-        Some(self.flips.len())
+        Some((self.flips.len(), exact))
     }
 }
