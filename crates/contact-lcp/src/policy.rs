@@ -216,10 +216,15 @@ impl Solver {
 }
 
 /// Keeps `candidate`'s `z` as the warm start if there is none yet or its
-/// scaled error is smaller (a NaN error never replaces one).
+/// scaled error is smaller (reusing the vector: one allocation per solve).
 fn keep_better(best: &mut Option<(f64, Vec<f64>)>, candidate: &LcpSolution) {
     let error = candidate.report.scaled_max();
-    if best.as_ref().is_none_or(|(e, _)| error < *e) {
-        *best = Some((error, candidate.z.clone()));
+    match best {
+        None => *best = Some((error, candidate.z.clone())),
+        Some((e, z)) if error < *e => {
+            *e = error;
+            z.clone_from(&candidate.z);
+        }
+        Some(_) => {}
     }
 }
