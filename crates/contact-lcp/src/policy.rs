@@ -147,7 +147,9 @@ impl Solver {
         self.first = None;
         let lemke_first =
             !problem.couplings().is_empty() && problem.dim() >= self.params.lemke_coupled_from;
-        let mut best: Option<Vec<f64>> = None;
+        // The warm start: the pivoting answer or iterate with the smaller
+        // scaled error, and that error.
+        let mut best: Option<(f64, Vec<f64>)> = None;
         for lemke in [lemke_first, !lemke_first] {
             let result = if lemke {
                 self.lemke.solve_box_into(problem, out)
@@ -156,10 +158,10 @@ impl Solver {
             };
             match result {
                 Ok(()) if out.report.is_solution(self.params.tolerance) => return Ok(()),
-                Ok(()) => best = best.or_else(|| Some(out.z.clone())),
+                Ok(()) => keep_better(&mut best, out),
                 Err(e) => {
-                    if best.is_none() {
-                        best = e.best().map(|b| b.z.clone());
+                    if let Some(b) = e.best() {
+                        keep_better(&mut best, b);
                     }
                     if self.first.is_none() && lemke == lemke_first {
                         self.first = Some(e);
@@ -167,7 +169,7 @@ impl Solver {
                 }
             }
         }
-        self.fallback(problem, best, out)
+        self.fallback(problem, best.map(|(_, z)| z), out)
     }
 
     /// Solves a plain LCP: Dantzig on its box form when `M` is symmetric,
@@ -210,5 +212,19 @@ impl Solver {
         self.pgs.solve_into(problem, warm.as_deref(), out)?;
         debug_assert_eq!(out.method, Method::ProjectedGaussSeidel);
         Ok(())
+    }
+}
+
+/// Keeps `candidate`'s `z` as the warm start if there is none yet or its
+/// scaled error is smaller (reusing the vector: one allocation per solve).
+fn keep_better(best: &mut Option<(f64, Vec<f64>)>, candidate: &LcpSolution) {
+    let error = candidate.report.scaled_max();
+    match best {
+        None => *best = Some((error, candidate.z.clone())),
+        Some((e, z)) if error < *e => {
+            *e = error;
+            z.clone_from(&candidate.z);
+        }
+        Some(_) => {}
     }
 }

@@ -2,12 +2,15 @@
 //! (`Lemke::solve_box`): on random box problems with every kind of row
 //! (unilateral, bilateral, finite on both sides, bounded on one side, fixed
 //! at 0) and a P-matrix, the answer is the unique solution found by
-//! enumerating all 3^n index sets; and a repeated solve of a friction-coupled
-//! problem allocates nothing.
+//! enumerating all 3^n index sets; a repeated solve of a friction-coupled
+//! problem allocates nothing; and the edge shapes of the lift (n = 0, all
+//! rows fixed, couplings to higher rows, mu = 0, normals at 0) certify, with
+//! one workspace answering problems of different shapes as fresh ones do.
 
 mod common;
 
 use common::{Rng, brute_force_box, dist, random_p_matrix, random_pd};
+use contact_lcp::faer::Mat;
 use contact_lcp::{BoxLcp, Coupling, LcpSolution, Lemke, Method};
 
 const INF: f64 = f64::INFINITY;
@@ -106,4 +109,89 @@ fn a_repeated_coupled_solve_allocates_nothing() {
         Lemke::default().solve_box(&p).unwrap();
     });
     assert!(cold.count_total > 0);
+}
+
+/// `contacts` contacts of a normal and two coupled friction rows each (the
+/// normal last in its triple when `normal_last`, so the coupling points to
+/// a higher row; every third contact frictionless), then `extra` rows of
+/// the other kinds; M positive definite.
+fn coupled_box(rng: &mut Rng, contacts: usize, normal_last: bool, extra: usize) -> BoxLcp {
+    let n = 3 * contacts + extra;
+    let m = random_pd(rng, n);
+    let mut lo = vec![0.0; n];
+    let mut hi = vec![INF; n];
+    let mut couplings = vec![];
+    for c in 0..contacts {
+        let normal = if normal_last { 3 * c + 2 } else { 3 * c };
+        for r in (3 * c..3 * c + 3).filter(|&r| r != normal) {
+            lo[r] = -INF;
+            let mu = if c % 3 == 2 { 0.0 } else { rng.range(0.1, 1.0) };
+            couplings.push(Coupling {
+                row: r,
+                normal_row: normal,
+                mu,
+            });
+        }
+    }
+    for e in 0..extra {
+        (lo[3 * contacts + e], hi[3 * contacts + e]) = row_bounds(rng, e);
+    }
+    let q = (0..n).map(|_| rng.range(-2.0, 2.0)).collect();
+    BoxLcp::new(m, q, lo, hi, couplings).unwrap()
+}
+
+#[test]
+fn edge_shapes_certify_and_a_shared_workspace_matches_fresh_solvers() {
+    let mut rng = Rng::new(71);
+    // n = 0, and every row fixed at 0 (a lifted problem of dimension 0):
+    // z = 0, w = q.
+    let empty = BoxLcp::new(Mat::zeros(0, 0), vec![], vec![], vec![], vec![]).unwrap();
+    let sol = Lemke::default().solve_box(&empty).unwrap();
+    assert!(sol.z.is_empty() && sol.report.is_solution(0.0));
+    let q = vec![-1.0, 2.0, -3.0];
+    let fixed = BoxLcp::new(
+        random_pd(&mut rng, 3),
+        q.clone(),
+        vec![0.0; 3],
+        vec![0.0; 3],
+        vec![],
+    )
+    .unwrap();
+    let sol = Lemke::default().solve_box(&fixed).unwrap();
+    assert_eq!((sol.z, sol.w), (vec![0.0; 3], q));
+    // Couplings to lower and to higher rows, mu = 0, normals pushed apart
+    // (q > 0: the friction bounds are [0, 0]), with rows of every other
+    // kind; solved by one workspace in turns of different shapes, each
+    // answer certified and equal to a fresh solver's.
+    let mut problems = vec![];
+    for (contacts, normal_last, extra) in [(5, false, 6), (1, true, 2), (4, true, 5)] {
+        problems.push(coupled_box(&mut rng, contacts, normal_last, extra));
+    }
+    let (lcp, bounds) = coupled_box(&mut rng, 3, true, 0).into_parts();
+    let (m, mut q) = lcp.into_parts();
+    for c in bounds.couplings() {
+        q[c.normal_row] = 3.0;
+    }
+    problems.push(
+        BoxLcp::new(
+            m,
+            q,
+            bounds.lo().to_vec(),
+            bounds.hi().to_vec(),
+            bounds.couplings().to_vec(),
+        )
+        .unwrap(),
+    );
+    let mut lemke = Lemke::default();
+    let mut out = LcpSolution::default();
+    for (k, p) in problems.iter().chain(&problems).enumerate() {
+        lemke.solve_box_into(p, &mut out).unwrap();
+        assert!(
+            out.report.is_solution(1e-10),
+            "problem {k}: {:?}",
+            out.report
+        );
+        assert_eq!(out.report.z_violation, 0.0, "problem {k}: coupling exact");
+        assert_eq!(out, Lemke::default().solve_box(p).unwrap(), "problem {k}");
+    }
 }

@@ -160,3 +160,38 @@ fn when_both_fail_the_fail_safe_error_is_returned() {
         Some(LcpError::NoSolutionOnPath { .. })
     ));
 }
+
+#[test]
+fn the_fail_safe_starts_from_the_better_pivoting_answer() {
+    // Dantzig stops after one pivot (its best iterate is far from the
+    // solution); Lemke answers to rounding, and a certification tolerance
+    // below rounding refuses both. The fail-safe must start from the answer
+    // whose certificate is better (Lemke's), not from whichever came first:
+    // from there one sweep confirms it, from Dantzig's iterate three sweeps
+    // are far too few.
+    let mut rng = Rng::new(5);
+    let m = random_pd(&mut rng, 6);
+    let p = BoxLcp::new(m, vec![-1.0; 6], vec![0.0; 6], vec![INF; 6], vec![]).unwrap();
+    let exact = Solver::default().solve(&p).unwrap();
+    let mut solver = Solver::new(SolverParams {
+        dantzig: DantzigParams {
+            max_pivots: 1,
+            ..DantzigParams::default()
+        },
+        pgs: PgsParams {
+            tolerance: 1e-12,
+            max_sweeps: 3,
+            ..PgsParams::default()
+        },
+        tolerance: 1e-300,
+        ..SolverParams::default()
+    });
+    let sol = solver.solve(&p).unwrap();
+    assert_eq!(sol.method, Method::ProjectedGaussSeidel);
+    assert!(matches!(
+        solver.first_failure(),
+        Some(LcpError::PivotLimit { .. })
+    ));
+    assert!(sol.iterations <= 2, "sweeps: {}", sol.iterations);
+    assert!(dist(&sol.z, &exact.z) <= 1e-9);
+}

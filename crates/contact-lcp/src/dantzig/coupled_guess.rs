@@ -23,12 +23,13 @@
 // normals come first: while any uncoupled row is violated only those are
 // exchanged, then the friction rows.
 //
-// Redundant rows (several contacts on one face: M singular): a pivot of the
-// LU at most `REDUNDANT` times the block's largest entry means that column
-// lies in the span of the columns before it (row pivoting keeps the column
-// order), so that row is parked and the block factored again; the free
-// rows are ordered normals first, so the redundant contacts of a face park
-// among themselves. Parked rows are checked like the others (w = 0).
+// Redundant rows (several contacts on one face: M singular): before each
+// solve, a pivoted Cholesky of the symmetric M_FF (faer's llt_pivoting)
+// finds a numerically independent subset of the free rows; a pivot L_jj^2
+// at most `REDUNDANT` times the largest diagonal ends it, and the rows left
+// over are parked. If the folded block E_FF of the rest still has an LU
+// pivot at most `REDUNDANT` times its largest entry, the guess hands over.
+// Parked rows are checked like the others (w = 0).
 //
 // Termination and trust: nothing guarantees that the guesses settle on a
 // non-symmetric E (Judice & Pires' proof needs a P-matrix), so after

@@ -31,8 +31,9 @@
 // column, one dense LU per guess); measured on towers of 5 cubes (3 steps
 // after release) it settles in 4 guesses at n = 60, 3 at n = 240 and 7 at
 // n = 1020 (pivoting passes / guess: 1.0x, 6x, 5x), and in 17 on a tower
-// of 20 cubes, where the passes never settle. When it hands over, as ODE does, the normal rows (and every uncoupled row) are solved first
-// with the coupled friction rows held at 0; then the friction bounds are set
+// of 20 cubes, where the passes never settle. When it hands over, as ODE
+// does, the normal rows (and every uncoupled row) are solved first with
+// the coupled friction rows held at 0; then the friction bounds are set
 // from the solved normal forces and the whole problem is solved again with
 // those bounds fixed. Unlike ODE (which stops there, so its friction boxes
 // are "frozen early" and violated by the normals that change in the second
@@ -44,9 +45,10 @@
 // iteration is not guaranteed to converge (a normal force that depends
 // strongly on friction, e.g. a box about to tip); it then stops after
 // `max_coupling_rounds` with `LcpError::CouplingLimit` and the best round,
-// and the policy (policy.rs) falls back to projected Gauss-Seidel. The
-// iteration converges linearly: measured 3 passes for one box, 16-35 for
-// stacks of 5-22 boxes (60-264 rows). Each pass after the first is
+// and the policy (policy.rs) falls back to Lemke on the standard form,
+// then to projected Gauss-Seidel. The iteration converges linearly:
+// measured 3 passes for one box, 16-35 for stacks of 5-22 boxes (60-264
+// rows). Each pass after the first is
 // warm-started from the previous one (pivot.rs, `Core::rerun`): rows at a
 // bound follow their new bound and only rows made infeasible are driven
 // again, which cut the pivots 7-10x against restarting from z = 0.

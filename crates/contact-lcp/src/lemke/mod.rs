@@ -28,8 +28,8 @@
 // with one step of iterative refinement; z is projected onto z >= 0,
 // w = M z + q is recomputed from it in the problem's units, and `verify`
 // measures the result. If the first attempt fails numerically (ray, singular
-// basis, inaccurate result), up to three retries with other Harris tolerances
-// follow.
+// basis, inaccurate result), up to five retries with other Harris tolerances
+// follow (see `fallback_zero_tolerance`).
 
 mod ratio_test;
 mod tableau;
