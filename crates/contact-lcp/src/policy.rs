@@ -7,8 +7,8 @@
 // works, an iterative one that always returns something): for a box LCP,
 // two pivoting methods, then the fail-safe. Dantzig / Baraff principal
 // pivoting (symmetric M) and Lemke's method on the box problem's standard
-// form (pyramid_lift.rs; known to finish for positive semidefinite M with
-// friction coupling, Stewart & Trinkle 1996, and matching enumeration on
+// form (pyramid_lift.rs; known to finish on contact problems, M = J W J'
+// with a feasible q, Stewart & Trinkle 1996, and matching enumeration on
 // random P-matrix box problems in tests/lemke_box.rs) are tried
 // in turn; if both fail (pivot limit, no solution along the path, coupling
 // passes not settling, ray) or their answers do not certify to `tolerance`

@@ -24,7 +24,9 @@
 //
 // The lifted matrix is copositive when M is positive semidefinite, and
 // Stewart & Trinkle prove Lemke's method solves the coupled-friction LCP
-// for such M; the answer is mapped back (z = x+ - x-), w = M z + q
+// for such M when the problem is feasible (contact problems whose gap
+// terms some velocity satisfies); on an infeasible one it ends on a ray.
+// The answer is mapped back (z = x+ - x-), w = M z + q
 // recomputed, and certified against the box problem.
 
 use faer::Mat;

@@ -341,9 +341,11 @@ impl Lemke {
     /// each row split into sign parts, each finite bound and each friction
     /// coupling given a multiplier, as in the polyhedral-friction LCP of
     /// Stewart & Trinkle and Anitescu & Potra (Cline 2002 sec. 2.7.3; see
-    /// `pyramid_lift.rs`). For a positive semidefinite `M` with friction
-    /// coupling Lemke's method is known to finish with a solution (Stewart
-    /// & Trinkle 1996), where Dantzig's pivoting may not. The answer is
+    /// `pyramid_lift.rs`). On contact problems (`M = J W J'` positive
+    /// semidefinite, `q = J v` plus gap terms that some velocity satisfies)
+    /// Lemke's method is known to finish with a solution (Stewart & Trinkle
+    /// 1996), where Dantzig's pivoting may not; on a problem without a
+    /// solution it ends on a ray (`RayTermination`). The answer is
     /// mapped back, `w = M z + q` recomputed and certified against the box
     /// problem (`out.report`, as by [`verify_box`](crate::verify_box)): the
     /// friction bounds hold exactly at the returned normals. `pivots` and
