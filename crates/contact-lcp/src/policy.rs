@@ -19,7 +19,13 @@
 // of 5 cubes (box_towers_problem, 3 steps after release), Dantzig / Lemke
 // time 0.33 at n = 12, 0.52 at n = 60, 3.7 at n = 240, 2.4 at n = 1020, and
 // a single tower of 20 cubes (n = 240) Lemke solves in 1.9 ms where the
-// coupling passes never settle. A plain LCP with a non-symmetric M goes to
+// coupling passes never settle. Dantzig's coupled guess (dantzig/
+// coupled_guess.rs) beats Lemke on those freshly released towers (3.8x /
+// 4.0x faer's Cholesky at n = 240 / 1020, Lemke 12x / 6.9x), but trying it
+// before Lemke was measured slower in stepped towers, where it settles
+// early and then hands over (box-friction steps at h = 1/240 s: 12, 20 and
+// 50 boxes, 0.98 / 5.09 / 7.53 s against 0.66 / 3.00 / 4.81 s), so it
+// stays inside Dantzig, second. A plain LCP with a non-symmetric M goes to
 // Lemke first, then to the same fail-safe. The returned solution's
 // `method` says which solver produced it.
 
