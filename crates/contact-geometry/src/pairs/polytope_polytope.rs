@@ -22,7 +22,7 @@
 use contact_math::Pose;
 use glam::DVec3;
 
-use super::polytope_sat::{Axis, Posed, best_axis};
+use super::polytope_sat::{Axis, AxisSearch, Posed, best_axis};
 use crate::polygon::{ClipVertex, push_clipped_points, remove_redundant_vertices};
 use crate::{ContactManifold, ContactPoint, ConvexPolytope, Feature};
 
@@ -43,6 +43,8 @@ enum EdgeTag {
 pub(super) struct Scratch {
     pub(super) a: Posed,
     pub(super) b: Posed,
+    /// The separating-axis search's memory and record.
+    pub(super) search: AxisSearch,
     /// Axes collected by `axes_near`.
     pub(super) axes: Vec<DVec3>,
     polygon: Vec<(ClipVertex, EdgeTag)>,
@@ -63,7 +65,15 @@ pub(super) fn manifold(
     scratch.a.load(a, pose_a);
     scratch.b.load(b, pose_b);
     let scale = a.bounding_radius().max(b.bounding_radius());
-    let Some((axis, _)) = best_axis(&scratch.a, a, &scratch.b, b, margin, scale) else {
+    let Some((axis, _)) = best_axis(
+        &scratch.a,
+        a,
+        &scratch.b,
+        b,
+        margin,
+        scale,
+        &mut scratch.search,
+    ) else {
         return;
     };
     let Scratch {
