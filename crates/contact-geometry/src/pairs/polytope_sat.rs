@@ -356,8 +356,11 @@ mod tests {
             - plane.offset
     }
 
-    /// The search without pruning: every face, then every edge pair in id
-    /// order, the first of equal separations winning (the reference).
+    /// The search without pruning (the reference): every candidate in id
+    /// order, faces of a, faces of b, then every edge pair; `None` if any
+    /// separates by more than the margin; else the first of the largest
+    /// face separations, unless the first of the largest edge-pair ones
+    /// beats it by the preference.
     fn every_pair_best_axis(
         pa: &Posed,
         a: &ConvexPolytope,
@@ -366,44 +369,47 @@ mod tests {
         margin: f64,
         scale: f64,
     ) -> Option<(Axis, f64)> {
-        let mut best = None;
-        let mut best_separation = f64::NEG_INFINITY;
-        let mut best_face = f64::NEG_INFINITY;
-        for (of_b, own, other) in [(false, pa, pb), (true, pb, pa)] {
-            for (face, plane) in own.planes.iter().enumerate() {
+        fn face_axis<'p>(
+            of_b: bool,
+            own: &'p Posed,
+            other: &'p Posed,
+        ) -> impl Iterator<Item = (Axis, f64)> + 'p {
+            own.planes.iter().enumerate().map(move |(face, plane)| {
+                let normal = if of_b { -plane.normal } else { plane.normal };
                 let s = plain_face_separation(plane, &other.vertices);
-                if s > margin {
-                    return None;
-                }
-                if s > best_face {
-                    best_face = s;
-                    best_separation = s;
-                    let normal = if of_b { -plane.normal } else { plane.normal };
-                    best = Some(Axis::Face { of_b, face, normal });
-                }
-            }
+                (Axis::Face { of_b, face, normal }, s)
+            })
         }
-        let mut best_edge = best_face + EDGE_PREFERENCE * scale;
-        for (edge_a, ea) in a.edges().iter().enumerate() {
-            for (edge_b, eb) in b.edges().iter().enumerate() {
-                let Some((normal, s)) = edge_axis(pa, ea, pb, eb) else {
-                    continue;
-                };
-                if s > margin {
-                    return None;
-                }
-                if s > best_edge {
-                    best_edge = s;
-                    best_separation = s;
-                    best = Some(Axis::Edges {
+        let faces: Vec<(Axis, f64)> = face_axis(false, pa, pb)
+            .chain(face_axis(true, pb, pa))
+            .collect();
+        let edges: Vec<(Axis, f64)> = (0..a.edges().len())
+            .flat_map(|edge_a| (0..b.edges().len()).map(move |edge_b| (edge_a, edge_b)))
+            .filter_map(|(edge_a, edge_b)| {
+                let (normal, s) = edge_axis(pa, &a.edges()[edge_a], pb, &b.edges()[edge_b])?;
+                Some((
+                    Axis::Edges {
                         edge_a,
                         edge_b,
                         normal,
-                    });
-                }
-            }
+                    },
+                    s,
+                ))
+            })
+            .collect();
+        if faces.iter().chain(&edges).any(|&(_, s)| s > margin) {
+            return None;
         }
-        best.map(|axis| (axis, best_separation))
+        let first_largest = |list: &[(Axis, f64)]| {
+            list.iter()
+                .copied()
+                .reduce(|kept, x| if x.1 > kept.1 { x } else { kept })
+        };
+        let face = first_largest(&faces)?;
+        match first_largest(&edges) {
+            Some(edge) if edge.1 > face.1 + EDGE_PREFERENCE * scale => Some(edge),
+            _ => Some(face),
+        }
     }
 
     /// `axes_near` without the search record: every face, then every edge
