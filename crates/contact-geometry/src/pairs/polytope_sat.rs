@@ -111,6 +111,9 @@ struct EdgePairAxis {
 pub(super) struct AxisSearch {
     /// The separation along every face axis: A's faces, then B's.
     face_separations: Vec<f64>,
+    /// The Gauss-map arcs of a's and b's edges (world frame).
+    arcs_a: Vec<GaussArc>,
+    arcs_b: Vec<GaussArc>,
     /// Every edge pair met that makes a Minkowski face.
     edge_axes: Vec<EdgePairAxis>,
     /// `axes_near`'s edge pairs, to be put in id order.
@@ -194,12 +197,23 @@ pub(super) fn best_axis(
     // exact test.
     let to_b = DMat3::from_quat(pb.rotation.conjugate() * pa.rotation);
     let map_b = b.gauss_map();
+    search.arcs_a.clear();
+    search
+        .arcs_a
+        .extend(a.edges().iter().map(|e| GaussArc::new(pa, e)));
+    search.arcs_b.clear();
+    search
+        .arcs_b
+        .extend(b.edges().iter().map(|e| GaussArc::new(pb, e)));
+    let (arcs_a, arcs_b) = (&search.arcs_a, &search.arcs_b);
     search.edge_axes.clear();
     let mut best_edge = best_face + EDGE_PREFERENCE * scale;
     let mut best_pair: Option<(u32, u32)> = None;
-    for (edge_a, (ea, cone)) in a.edges().iter().zip(&a.gauss_map().cones).enumerate() {
+    let cones_a = &a.gauss_map().cones;
+    for (edge_a, ((ea, arc_a), cone)) in a.edges().iter().zip(arcs_a).zip(cones_a).enumerate() {
         let flow = map_b.for_each_overlap(cone, to_b * cone.axis, |edge_b| {
-            let Some((normal, s)) = edge_axis(pa, ea, pb, &b.edges()[edge_b as usize]) else {
+            let b_side = (&b.edges()[edge_b as usize], &arcs_b[edge_b as usize]);
+            let Some((normal, s)) = edge_axis(pa, (ea, arc_a), pb, b_side) else {
                 return ControlFlow::Continue(());
             };
             let pair = (edge_a as u32, edge_b);
@@ -263,35 +277,69 @@ pub(super) fn separating_axis(
     Some((normal, separation))
 }
 
-/// Whether the Gauss-map arcs `a`-`b` and `c`-`d` (great-circle arcs
-/// between unit normals, each less than a half circle) cross; for the arcs
-/// of an edge of A and the negated arc of an edge of B this says that the
-/// edge pair makes a face of the Minkowski difference (Gregorius 2013).
-fn is_minkowski_face(a: DVec3, b: DVec3, c: DVec3, d: DVec3) -> bool {
-    let b_x_a = b.cross(a);
-    let d_x_c = d.cross(c);
-    let cba = c.dot(b_x_a);
-    let dba = d.dot(b_x_a);
-    let adc = a.dot(d_x_c);
-    let bdc = b.dot(d_x_c);
-    cba * dba < 0.0 && adc * bdc < 0.0 && cba * bdc > 0.0
+/// An edge's arc on the Gauss map, from `u` (normal of `faces[0]`) to `v`,
+/// with `v x u`, the normal of its great circle.
+#[derive(Clone, Copy, Debug)]
+struct GaussArc {
+    u: DVec3,
+    v: DVec3,
+    v_x_u: DVec3,
 }
 
-/// The axis of edge `ea` of a against edge `eb` of b, unit and pointing
-/// out of a, and the separation along it; `None` unless the pair makes a
-/// face of the Minkowski difference and the edges are not parallel.
-fn edge_axis(pa: &Posed, ea: &Edge, pb: &Posed, eb: &Edge) -> Option<(DVec3, f64)> {
-    let (u_a, v_a) = (
-        pa.planes[ea.faces[0] as usize].normal,
-        pa.planes[ea.faces[1] as usize].normal,
-    );
-    let (u_b, v_b) = (
-        pb.planes[eb.faces[0] as usize].normal,
-        pb.planes[eb.faces[1] as usize].normal,
-    );
-    if !is_minkowski_face(u_a, v_a, -u_b, -v_b) {
-        return None;
+impl GaussArc {
+    fn new(posed: &Posed, edge: &Edge) -> Self {
+        let u = posed.planes[edge.faces[0] as usize].normal;
+        let v = posed.planes[edge.faces[1] as usize].normal;
+        Self {
+            u,
+            v,
+            v_x_u: v.cross(u),
+        }
     }
+}
+
+/// Whether the Gauss-map arc of an edge of A crosses the negated arc of an
+/// edge of B (great-circle arcs between unit normals, each less than a
+/// half circle): then the edge pair makes a face of the Minkowski
+/// difference (Gregorius 2013). With `c = -u_b` and `d = -v_b` the test
+/// is `(c . b x a)(d . b x a) < 0`, `(a . d x c)(b . d x c) < 0` and
+/// `(c . b x a)(b . d x c) > 0`; negation is exact in floating point, so
+/// it is written with B's arc unnegated (`d x c = v_b x u_b`) and the
+/// signs folded in, giving the same answer to the bit.
+fn is_minkowski_face(arc_a: &GaussArc, arc_b: &GaussArc) -> bool {
+    let (a, b) = (arc_a.u, arc_a.v);
+    // Minus `c . b x a` and `d . b x a`: their product has the same sign.
+    let cba = arc_b.u.dot(arc_a.v_x_u);
+    let dba = arc_b.v.dot(arc_a.v_x_u);
+    if cba * dba >= 0.0 {
+        return false;
+    }
+    let adc = a.dot(arc_b.v_x_u);
+    let bdc = b.dot(arc_b.v_x_u);
+    adc * bdc < 0.0 && cba * bdc < 0.0
+}
+
+/// The axis of edge `ea` of a against edge `eb` of b (with their Gauss
+/// arcs), unit and pointing out of a, and the separation along it; `None`
+/// unless the pair makes a face of the Minkowski difference and the edges
+/// are not parallel.
+fn edge_axis(
+    pa: &Posed,
+    (ea, arc_a): (&Edge, &GaussArc),
+    pb: &Posed,
+    (eb, arc_b): (&Edge, &GaussArc),
+) -> Option<(DVec3, f64)> {
+    if is_minkowski_face(arc_a, arc_b) {
+        edge_pair_axis(pa, ea, pb, eb)
+    } else {
+        None
+    }
+}
+
+/// The cross product of edges `ea` of a and `eb` of b, unit and pointing
+/// out of a, and the separation along it, for a pair that makes a
+/// Minkowski face; `None` when the edges are parallel.
+fn edge_pair_axis(pa: &Posed, ea: &Edge, pb: &Posed, eb: &Edge) -> Option<(DVec3, f64)> {
     let p_a = pa.vertices[ea.vertices[0] as usize];
     let d_a = pa.vertices[ea.vertices[1] as usize] - p_a;
     let p_b = pb.vertices[eb.vertices[0] as usize];
@@ -356,6 +404,30 @@ mod tests {
             - plane.offset
     }
 
+    /// Gregorius's crossing test as he writes it, on the four normals
+    /// with B's negated: arcs `a`-`b` and `c`-`d` cross.
+    fn arcs_cross(a: DVec3, b: DVec3, c: DVec3, d: DVec3) -> bool {
+        let b_x_a = b.cross(a);
+        let d_x_c = d.cross(c);
+        let cba = c.dot(b_x_a);
+        let dba = d.dot(b_x_a);
+        let adc = a.dot(d_x_c);
+        let bdc = b.dot(d_x_c);
+        cba * dba < 0.0 && adc * bdc < 0.0 && cba * bdc > 0.0
+    }
+
+    /// `edge_axis` with the crossing test as written in the paper.
+    fn reference_edge_axis(pa: &Posed, ea: &Edge, pb: &Posed, eb: &Edge) -> Option<(DVec3, f64)> {
+        let normal = |posed: &Posed, face: u32| posed.planes[face as usize].normal;
+        let (u_a, v_a) = (normal(pa, ea.faces[0]), normal(pa, ea.faces[1]));
+        let (u_b, v_b) = (normal(pb, eb.faces[0]), normal(pb, eb.faces[1]));
+        if arcs_cross(u_a, v_a, -u_b, -v_b) {
+            edge_pair_axis(pa, ea, pb, eb)
+        } else {
+            None
+        }
+    }
+
     /// The search without pruning (the reference): every candidate in id
     /// order, faces of a, faces of b, then every edge pair; `None` if any
     /// separates by more than the margin; else the first of the largest
@@ -386,7 +458,8 @@ mod tests {
         let edges: Vec<(Axis, f64)> = (0..a.edges().len())
             .flat_map(|edge_a| (0..b.edges().len()).map(move |edge_b| (edge_a, edge_b)))
             .filter_map(|(edge_a, edge_b)| {
-                let (normal, s) = edge_axis(pa, &a.edges()[edge_a], pb, &b.edges()[edge_b])?;
+                let (normal, s) =
+                    reference_edge_axis(pa, &a.edges()[edge_a], pb, &b.edges()[edge_b])?;
                 Some((
                     Axis::Edges {
                         edge_a,
@@ -431,7 +504,7 @@ mod tests {
         }
         for ea in a.edges() {
             for eb in b.edges() {
-                if let Some((normal, s)) = edge_axis(pa, ea, pb, eb) {
+                if let Some((normal, s)) = reference_edge_axis(pa, ea, pb, eb) {
                     if s >= threshold {
                         out.push(normal);
                     }
