@@ -194,8 +194,10 @@ pub(super) fn best_axis(
 
     // Gauss-map pruning: each of a's arcs, turned into b's frame, against
     // the cone tree of b's negated arcs; only overlapping pairs get the
-    // exact test.
-    let to_b = DMat3::from_quat(pb.rotation.conjugate() * pa.rotation);
+    // exact test. The turn is normalised: under a rotation quaternion a
+    // little off unit length the posed arcs keep their directions, and so
+    // must the turned cones.
+    let to_b = DMat3::from_quat((pb.rotation.conjugate() * pa.rotation).normalize());
     let map_b = b.gauss_map();
     search.arcs_a.clear();
     search
@@ -594,6 +596,12 @@ mod tests {
             let (a, b) = (rng.hull(), rng.hull());
             let pose_a = Pose::new(rng.vector(-0.2, 0.2), rng.rotation());
             let mut pose_b = Pose::new(rng.vector(-1.0, 1.0), rng.rotation());
+            if rng.unit() < 0.1 {
+                // Off unit length: the posed shape shrinks, its arcs turn
+                // the same (without normalising the turn, cones shrunk
+                // with it and pairs were lost).
+                pose_b.rotation *= 0.9;
+            }
             // Free pose: overlapping or apart, with and without a margin.
             compare(&a, &pose_a, &b, &pose_b, 0.05, &mut scratch);
             let Some((axis, s)) = compare(&a, &pose_a, &b, &pose_b, f64::INFINITY, &mut scratch)
