@@ -77,7 +77,7 @@ struct ConeNode {
 
 /// The arc cones of every edge, and a bounding-cone tree over the negated
 /// arcs (as the second polytope's arcs enter the test).
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Default, PartialEq)]
 pub(crate) struct GaussMap {
     /// The cone of each edge's arc, indexed by edge id.
     pub(crate) cones: Vec<ArcCone>,
@@ -141,6 +141,17 @@ impl GaussMap {
             }
         }
         ControlFlow::Continue(())
+    }
+}
+
+/// Sizes only: the cones are derived data, and a polytope's debug output
+/// should show its geometry, not hundreds of cones.
+impl std::fmt::Debug for GaussMap {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GaussMap")
+            .field("arcs", &self.cones.len())
+            .field("tree_nodes", &self.tree.len())
+            .finish()
     }
 }
 
