@@ -153,6 +153,73 @@ fn face_separation(plane: &FacePlane, other: &Posed) -> f64 {
     lowest.into_iter().chain(tail).fold(f64::INFINITY, f64::min) - plane.offset
 }
 
+/// A bound that rules out every edge pair of an edge of a at once, before
+/// any search of b's edges.
+///
+/// Any axis `n` an edge of a can make lies on its Gauss arc, `n = (s u +
+/// t v) / |s u + t v|` with `s, t >= 0`, `s + t = 1`, `u` and `v` its
+/// faces' normals; along it the edge's point `p` supports a, and any point
+/// `y` of b bounds b's lowest height, so the separation is at most
+/// `n . (y - p)`. That is at most `m = max(u . (y - p), v . (y - p))` when
+/// `m` is negative (the numerator is at most `m`, the length at most 1).
+/// With `y` the vertex of b deepest along the best face axis, near the
+/// contact, the bound is tight near it and far below elsewhere.
+///
+/// Pairs whose separation is below the best face's minus the margin can
+/// neither win (the best face is as good), nor pass the margin (the best
+/// face is within it, or the search has ended), nor be near enough the
+/// best for `axes_near`, whose threshold is at most the margin below the
+/// best; so edges of a whose bound is below that floor are skipped. The
+/// floor is never positive (the best face is within the margin), so only
+/// negative bounds matter. The bound gets a slack of 1e-6 of the sizes
+/// involved, for rounding and for the hull's own tolerance.
+struct LowerFloor {
+    /// Skip below this; `-inf` (no skipping) for an infinite margin.
+    floor: f64,
+    deepest_b: DVec3,
+    size: f64,
+}
+
+impl LowerFloor {
+    fn new(
+        pa: &Posed,
+        pb: &Posed,
+        best: Option<Axis>,
+        best_face: f64,
+        margin: f64,
+        scale: f64,
+    ) -> Self {
+        let normal = match best {
+            Some(Axis::Face { normal, .. } | Axis::Edges { normal, .. }) => normal,
+            None => DVec3::ZERO,
+        };
+        let deepest_b = pb
+            .vertices
+            .iter()
+            .copied()
+            .min_by(|x, y| normal.dot(*x).total_cmp(&normal.dot(*y)))
+            .unwrap_or(DVec3::ZERO);
+        let floor = best_face - margin;
+        Self {
+            floor: if floor.is_finite() {
+                floor
+            } else {
+                f64::NEG_INFINITY
+            },
+            deepest_b,
+            size: scale + pa.interior.length() + pb.interior.length(),
+        }
+    }
+
+    /// Whether every pair of the edge of a through `point` with Gauss arc
+    /// `arc` is certainly below the floor.
+    fn rules_out(&self, point: DVec3, arc: &GaussArc) -> bool {
+        let w = self.deepest_b - point;
+        let bound = arc.u.dot(w).max(arc.v.dot(w));
+        bound < 0.0 && bound + 1e-6 * (self.size + w.length()) < self.floor
+    }
+}
+
 /// The axis of largest separation, or `None` when some axis separates the
 /// polytopes by more than the margin (the search then stops early and
 /// `search` holds an incomplete record).
@@ -211,8 +278,12 @@ pub(super) fn best_axis(
     search.edge_axes.clear();
     let mut best_edge = best_face + EDGE_PREFERENCE * scale;
     let mut best_pair: Option<(u32, u32)> = None;
+    let floor = LowerFloor::new(pa, pb, best, best_face, margin, scale);
     let cones_a = &a.gauss_map().cones;
     for (edge_a, ((ea, arc_a), cone)) in a.edges().iter().zip(arcs_a).zip(cones_a).enumerate() {
+        if floor.rules_out(pa.vertices[ea.vertices[0] as usize], arc_a) {
+            continue;
+        }
         let flow = map_b.for_each_overlap(cone, to_b * cone.axis, |edge_b| {
             let b_side = (&b.edges()[edge_b as usize], &arcs_b[edge_b as usize]);
             let Some((normal, s)) = edge_axis(pa, (ea, arc_a), pb, b_side) else {
