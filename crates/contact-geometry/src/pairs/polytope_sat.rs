@@ -109,8 +109,10 @@ struct EdgePairAxis {
 /// last complete search found (for `axes_near`).
 #[derive(Debug, Default)]
 pub(super) struct AxisSearch {
-    /// The separation along every face axis: A's faces, then B's.
+    /// For every face axis (a's faces, then b's): its separation, or an
+    /// upper bound of it below what could matter (`face_exact` false).
     face_separations: Vec<f64>,
+    face_exact: Vec<bool>,
     /// The Gauss-map arcs of a's and b's edges (world frame).
     arcs_a: Vec<GaussArc>,
     arcs_b: Vec<GaussArc>,
@@ -153,6 +155,17 @@ fn face_separation(plane: &FacePlane, other: &Posed) -> f64 {
     lowest.into_iter().chain(tail).fold(f64::INFINITY, f64::min) - plane.offset
 }
 
+/// The vertex of the posed polytope with the smallest projection on
+/// `direction` (any vertex for a zero direction).
+fn deepest_vertex(posed: &Posed, direction: DVec3) -> DVec3 {
+    posed
+        .vertices
+        .iter()
+        .copied()
+        .min_by(|x, y| direction.dot(*x).total_cmp(&direction.dot(*y)))
+        .unwrap_or(DVec3::ZERO)
+}
+
 /// A bound that rules out every edge pair of an edge of a at once, before
 /// any search of b's edges.
 ///
@@ -193,12 +206,7 @@ impl LowerFloor {
             Some(Axis::Face { normal, .. } | Axis::Edges { normal, .. }) => normal,
             None => DVec3::ZERO,
         };
-        let deepest_b = pb
-            .vertices
-            .iter()
-            .copied()
-            .min_by(|x, y| normal.dot(*x).total_cmp(&normal.dot(*y)))
-            .unwrap_or(DVec3::ZERO);
+        let deepest_b = deepest_vertex(pb, normal);
         let floor = best_face - margin;
         Self {
             floor: if floor.is_finite() {
@@ -241,21 +249,64 @@ pub(super) fn best_axis(
     let mut best = None;
     let mut best_separation = f64::NEG_INFINITY;
     let mut best_face = f64::NEG_INFINITY;
+    // Upper bounds first: a face's separation is at most the height of any
+    // one vertex of the other polytope, here the one deepest towards the
+    // face's polytope, computed as the scan computes it (so the bound
+    // holds to the bit). The face of the largest bound, scanned, reaches
+    // some separation; faces bounded below that minus the margin can
+    // neither win, nor pass the margin, nor reach `axes_near`'s threshold
+    // (at most the margin below the best), and are not scanned.
+    let towards_b = pb.interior - pa.interior;
+    let deepest_b = deepest_vertex(pb, towards_b);
+    let deepest_a = deepest_vertex(pa, -towards_b);
     search.face_separations.clear();
-    for (of_b, own, other) in [(false, pa, pb), (true, pb, pa)] {
-        for (face, plane) in own.planes.iter().enumerate() {
-            let s = face_separation(plane, other);
-            search.face_separations.push(s);
-            if s > margin {
-                return None;
-            }
-            // Strict: on a tie the first polytope's (and lower) face wins.
-            if s > best_face {
-                best_face = s;
-                best_separation = s;
-                let normal = if of_b { -plane.normal } else { plane.normal };
-                best = Some(Axis::Face { of_b, face, normal });
-            }
+    search.face_exact.clear();
+    for (own, deepest) in [(pa, deepest_b), (pb, deepest_a)] {
+        for plane in &own.planes {
+            let h = plane.normal;
+            let height = h.x * deepest.x + h.y * deepest.y + h.z * deepest.z;
+            search.face_separations.push(height - plane.offset);
+            search.face_exact.push(false);
+        }
+    }
+    let faces_a = pa.planes.len();
+    let face_posed = |index: usize| {
+        if index < faces_a {
+            (false, index, &pa.planes[index], pb)
+        } else {
+            (true, index - faces_a, &pb.planes[index - faces_a], pa)
+        }
+    };
+    let largest_bound = (1..search.face_separations.len()).fold(0, |kept, index| {
+        if search.face_separations[index] > search.face_separations[kept] {
+            index
+        } else {
+            kept
+        }
+    });
+    let (_, _, plane, other) = face_posed(largest_bound);
+    let reached = face_separation(plane, other);
+    if reached > margin {
+        return None;
+    }
+    let floor = reached - margin;
+    for index in 0..search.face_separations.len() {
+        if search.face_separations[index] < floor {
+            continue;
+        }
+        let (of_b, face, plane, other) = face_posed(index);
+        let s = face_separation(plane, other);
+        search.face_separations[index] = s;
+        search.face_exact[index] = true;
+        if s > margin {
+            return None;
+        }
+        // Strict: on a tie the first polytope's (and lower) face wins.
+        if s > best_face {
+            best_face = s;
+            best_separation = s;
+            let normal = if of_b { -plane.normal } else { plane.normal };
+            best = Some(Axis::Face { of_b, face, normal });
         }
     }
 
@@ -448,7 +499,18 @@ pub(super) fn axes_near(scratch: &mut Scratch, threshold: f64) {
         .iter()
         .map(|p| p.normal)
         .chain(pb.planes.iter().map(|p| -p.normal));
-    for (normal, &s) in planes.zip(&search.face_separations) {
+    let faces_a = pa.planes.len();
+    let faces = search.face_separations.iter().zip(&search.face_exact);
+    for (index, (normal, (&bound, &exact))) in planes.zip(faces).enumerate() {
+        // A bound under the threshold settles it; one over it needs the
+        // separation itself (the search skips only faces far below).
+        let s = if exact || bound < threshold {
+            bound
+        } else if index < faces_a {
+            face_separation(&pa.planes[index], pb)
+        } else {
+            face_separation(&pb.planes[index - faces_a], pa)
+        };
         if s >= threshold {
             out.push(normal);
         }
