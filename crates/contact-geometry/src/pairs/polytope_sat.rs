@@ -13,15 +13,19 @@
 //! (convexity), and no support search is needed. Parallel edge pairs are
 //! skipped (a face axis covers them).
 //!
-//! Cost: the face axes scan the other polytope's vertices
-//! (`O(F_a V_b + F_b V_a)`, vectorised); the edge pairs are pruned before
-//! the exact crossing test by bounding cones of the arcs
-//! (`polytope::GaussMap`: a cone tree per polytope, built once), so only
-//! pairs whose cones overlap are tested, about six times the number of
-//! Minkowski faces on 64-vertex hulls instead of `E_a E_b`. The answer is
+//! Cost: each face axis is first bounded by one vertex of the other
+//! polytope and only faces that can matter are scanned
+//! (`O(F_a V_b + F_b V_a)` at worst, vectorised); edges of a that cannot
+//! come near the best face are skipped by a bound of their own
+//! (`EdgeFloor`); the others find their partners among b's edges through
+//! bounding cones of the Gauss arcs (`polytope::GaussMap`, a cone tree per
+//! polytope, built once), so the exact crossing test sees a few times the
+//! number of Minkowski faces instead of `E_a E_b` pairs. The answer is
 //! that of the plain loop over every face and every edge pair in id order
-//! (kept in the tests as the reference): the cones reject only pairs that
-//! cannot cross, and ties go to the smallest ids as in that loop.
+//! (kept in the tests as the reference): every skip is proven to leave
+//! out only axes that cannot win, pass the margin or be near the best, the
+//! cones reject only pairs that cannot cross, and ties go to the smallest
+//! ids as in that loop.
 //!
 //! Face axes win unless an edge axis separates more by a relative
 //! tolerance, so a resting face never flickers into one edge point.
@@ -186,14 +190,14 @@ fn deepest_vertex(posed: &Posed, direction: DVec3) -> DVec3 {
 /// floor is never positive (the best face is within the margin), so only
 /// negative bounds matter. The bound gets a slack of 1e-6 of the sizes
 /// involved, for rounding and for the hull's own tolerance.
-struct LowerFloor {
+struct EdgeFloor {
     /// Skip below this; `-inf` (no skipping) for an infinite margin.
     floor: f64,
     deepest_b: DVec3,
     size: f64,
 }
 
-impl LowerFloor {
+impl EdgeFloor {
     fn new(
         pa: &Posed,
         pb: &Posed,
@@ -329,7 +333,7 @@ pub(super) fn best_axis(
     search.edge_axes.clear();
     let mut best_edge = best_face + EDGE_PREFERENCE * scale;
     let mut best_pair: Option<(u32, u32)> = None;
-    let floor = LowerFloor::new(pa, pb, best, best_face, margin, scale);
+    let floor = EdgeFloor::new(pa, pb, best, best_face, margin, scale);
     let cones_a = &a.gauss_map().cones;
     for (edge_a, ((ea, arc_a), cone)) in a.edges().iter().zip(arcs_a).zip(cones_a).enumerate() {
         if floor.rules_out(pa.vertices[ea.vertices[0] as usize], arc_a) {
@@ -484,7 +488,9 @@ fn edge_pair_axis(pa: &Posed, ea: &Edge, pb: &Posed, eb: &Edge) -> Option<(DVec3
 /// whose separation is at least `threshold`: the facet normals of the
 /// Minkowski difference whose planes pass that close to the origin, faces
 /// first (a's, then b's), then edge pairs in id order. Reads what the last
-/// `separating_axis` recorded, which must have found an axis.
+/// `separating_axis` recorded, which must have found an axis; `threshold`
+/// must be at least that axis's separation minus the search's limit (the
+/// search skips axes below that).
 pub(super) fn axes_near(scratch: &mut Scratch, threshold: f64) {
     let Scratch {
         a: pa,
