@@ -1,6 +1,8 @@
 //! Planar-polygon helpers shared by the clipping manifolds and the hull
-//! builder: distance to a segment, removal of vertices that round-off put on
-//! an edge, and the clipped polygon's vertices as contact points.
+//! builder: one Sutherland-Hodgman clipping pass that keeps track of the
+//! features each vertex lies on, distance to a segment, removal of vertices
+//! that round-off put on an edge, and the clipped polygon's vertices as
+//! contact points.
 
 use glam::DVec3;
 
@@ -14,6 +16,74 @@ pub(crate) struct ClipVertex {
     pub point: DVec3,
     pub reference: Feature,
     pub incident: Feature,
+}
+
+/// What the polygon edge leaving a vertex lies on: edge `id` of the
+/// incident face, or the side plane of the reference face with key `key`
+/// (the caller's name for the side, passed back to it to name corners).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum EdgeTag {
+    Incident(u32),
+    ReferenceSide(u32),
+}
+
+/// A side plane of the reference face: the kept side is
+/// `normal . p <= limit`; it runs along reference edge `edge`, and `key`
+/// names it in the `EdgeTag`s of the edges it makes.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SidePlane {
+    pub normal: DVec3,
+    pub limit: f64,
+    pub edge: u32,
+    pub key: u32,
+}
+
+/// One Sutherland-Hodgman pass (Sutherland and Hodgman, "Reentrant polygon
+/// clipping", CACM 1974): the part of the closed polygon `input` on the
+/// kept side of `side`, vertex by vertex through `push`. A new vertex
+/// where an incident edge crosses the plane lies on that edge and on the
+/// reference edge of the side (edge against edge); one where an earlier
+/// side's edge crosses it is the corner `corner(key of that side)` of the
+/// reference face, inside the incident face.
+#[inline]
+pub(crate) fn clip_by_side(
+    input: &[(ClipVertex, EdgeTag)],
+    side: &SidePlane,
+    corner: impl Fn(u32) -> Feature,
+    mut push: impl FnMut((ClipVertex, EdgeTag)),
+) {
+    let n = input.len();
+    for k in 0..n {
+        let (current, tag) = input[k];
+        let (next, _) = input[(k + 1) % n];
+        let dc = side.normal.dot(current.point) - side.limit;
+        let dn = side.normal.dot(next.point) - side.limit;
+        if dc <= 0.0 {
+            push((current, tag));
+        }
+        if (dc <= 0.0) != (dn <= 0.0) {
+            let t = dc / (dc - dn);
+            let point = current.point + t * (next.point - current.point);
+            let (reference, incident) = match tag {
+                EdgeTag::Incident(edge) => (Feature::Edge(side.edge), Feature::Edge(edge)),
+                EdgeTag::ReferenceSide(key) => (corner(key), Feature::Unknown),
+            };
+            // Leaving the kept side, the new edge runs along this plane.
+            let new_tag = if dc <= 0.0 {
+                EdgeTag::ReferenceSide(side.key)
+            } else {
+                tag
+            };
+            push((
+                ClipVertex {
+                    point,
+                    reference,
+                    incident,
+                },
+                new_tag,
+            ));
+        }
+    }
 }
 
 /// Pushes every clipped vertex within `margin` of the reference plane

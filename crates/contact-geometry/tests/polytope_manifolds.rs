@@ -2,7 +2,8 @@
 //! hexagonal prism on the ground gives all 6 bottom corners (parry 0.31
 //! truncates the face to 4), a tetrahedron standing on a vertex gives one
 //! point, and boxes built as polytopes give the same manifolds as the
-//! cuboid path on the cases of `cuboid_manifolds.rs`.
+//! cuboid path on the cases of `cuboid_manifolds.rs`; a warmed-up
+//! generator allocates nothing on polytope pairs.
 
 mod common;
 
@@ -212,4 +213,48 @@ fn swapping_a_polytope_pair_flips_normal_and_roles() {
             .points
             .is_empty()
     );
+}
+
+#[test]
+fn a_warmed_up_generator_allocates_nothing_on_polytope_pairs() {
+    // Manifolds and separating planes of random hull pairs, touching,
+    // overlapping and apart: once the generator's buffers have grown on a
+    // first pass, a second pass over the same pairs allocates nothing.
+    let mut rng = common::Rng(0x00C0_FFEE_D00D);
+    let cases: Vec<(Shape, Pose, Shape, Pose)> = (0..40)
+        .map(|_| {
+            let (a, b) = (rng.hull(), rng.hull());
+            let pose_a = Pose::new(rng.vector(-0.3, 0.3), rng.rotation());
+            let pose_b = Pose::new(rng.vector(-0.8, 0.8), rng.rotation());
+            (Shape::polytope(a), pose_a, Shape::polytope(b), pose_b)
+        })
+        .collect();
+    let mut generator = ManifoldGenerator::default();
+    let mut out = ContactManifold::default();
+    let mut run = |generator: &mut ManifoldGenerator| {
+        let (mut touching, mut planes) = (0, 0);
+        for (a, pose_a, b, pose_b) in &cases {
+            generator
+                .compute(a, pose_a, b, pose_b, 0.05, &mut out)
+                .unwrap();
+            touching += usize::from(!out.points.is_empty());
+            let plane = generator
+                .separating_plane(a, pose_a, b, pose_b, 0.05)
+                .unwrap();
+            planes += usize::from(plane.is_some());
+        }
+        (touching, planes)
+    };
+    let cold = allocation_counter::measure(|| {
+        let (touching, planes) = run(&mut generator);
+        assert!(
+            touching > 5 && planes > 2,
+            "too few cases: {touching} {planes}"
+        );
+    });
+    assert!(cold.count_total > 0);
+    let warm = allocation_counter::measure(|| {
+        run(&mut generator);
+    });
+    assert_eq!(warm.count_total, 0, "{warm:?}");
 }

@@ -23,7 +23,9 @@ use contact_math::Pose;
 use glam::DVec3;
 
 use crate::oriented_box::{OrientedBox, edge_between, edge_id, face_id};
-use crate::polygon::{ClipVertex, push_clipped_points, remove_redundant_vertices};
+use crate::polygon::{
+    ClipVertex, EdgeTag, SidePlane, clip_by_side, push_clipped_points, remove_redundant_vertices,
+};
 use crate::{ContactManifold, ContactPoint, Feature};
 
 /// Edge pairs whose cross product is shorter than this are parallel: their
@@ -154,15 +156,6 @@ fn best_axis(a: &OrientedBox, b: &OrientedBox, margin: f64) -> Option<Axis> {
     best
 }
 
-/// What the polygon edge leaving a vertex lies on: an edge of the incident
-/// face, or a side plane of the reference face (named by the vertex bits
-/// its reference edge's two ends share).
-#[derive(Clone, Copy)]
-enum EdgeTag {
-    Incident(u32),
-    ReferenceSide { bits: u32 },
-}
-
 /// Clips the incident face of `inc` against reference face `axis` of `refb`,
 /// whose outward normal is `normal`; pushes points with `refb` as the first shape.
 fn clip_faces(
@@ -222,19 +215,29 @@ fn clip_faces(
             } else {
                 refb.axes[side]
             };
-            let limit = plane_normal.dot(refb.centre) + refb.half[side];
-            // The reference box's edge along this side of the reference face.
+            // The reference box's edge along this side of the reference
+            // face; the side is keyed by the vertex bits its ends share, so
+            // two sides meet at the corner with both sets of bits.
             let edge_axis = if side == s1 { s2 } else { s1 };
             let side_bits = ref_bits | if negative { 1 << side } else { 0 };
-            let side_edge = edge_id(edge_axis, side_bits);
-            len = clip_polygon(
+            let plane = SidePlane {
+                normal: plane_normal,
+                limit: plane_normal.dot(refb.centre) + refb.half[side],
+                edge: edge_id(edge_axis, side_bits),
+                key: side_bits,
+            };
+            let mut clipped = 0;
+            clip_by_side(
                 &polygon[..len],
-                &mut scratch,
-                plane_normal,
-                limit,
-                side_edge,
-                side_bits,
+                &plane,
+                |bits| Feature::Vertex(side_bits | bits),
+                |vertex| {
+                    // At most one vertex more per pass: 4 + 4 fit in 8.
+                    scratch[clipped] = vertex;
+                    clipped += 1;
+                },
             );
+            len = clipped;
             polygon[..len].copy_from_slice(&scratch[..len]);
             if len == 0 {
                 return;
@@ -258,58 +261,6 @@ fn clip_faces(
     let offset = normal.dot(face_centre);
     let clipped = polygon[..kept].iter().map(|(vertex, _)| vertex);
     push_clipped_points(clipped, normal, offset, inc_face, margin, out);
-}
-
-/// One Sutherland-Hodgman pass: keeps the part of `input` with
-/// `plane_normal . p <= limit` (the side plane along reference edge
-/// `side_edge`, whose vertices share `side_bits`), writing it to
-/// `output`; returns its length.
-fn clip_polygon(
-    input: &[(ClipVertex, EdgeTag)],
-    output: &mut [(ClipVertex, EdgeTag); 8],
-    plane_normal: DVec3,
-    limit: f64,
-    side_edge: u32,
-    side_bits: u32,
-) -> usize {
-    let side = EdgeTag::ReferenceSide { bits: side_bits };
-    let mut len = 0;
-    let n = input.len();
-    for k in 0..n {
-        let (current, tag) = input[k];
-        let (next, _) = input[(k + 1) % n];
-        let dc = plane_normal.dot(current.point) - limit;
-        let dn = plane_normal.dot(next.point) - limit;
-        if dc <= 0.0 {
-            output[len] = (current, tag);
-            len += 1;
-        }
-        if (dc <= 0.0) != (dn <= 0.0) {
-            let t = dc / (dc - dn);
-            let point = current.point + t * (next.point - current.point);
-            let (reference, incident) = match tag {
-                // An incident edge crossing a side plane: edge against edge.
-                EdgeTag::Incident(edge) => (Feature::Edge(side_edge), Feature::Edge(edge)),
-                // Two side planes meet at a corner of the reference face,
-                // which lies on the incident face's interior.
-                EdgeTag::ReferenceSide { bits, .. } => {
-                    (Feature::Vertex(side_bits | bits), Feature::Unknown)
-                }
-            };
-            // Leaving the kept side, the new edge runs along this plane.
-            let new_tag = if dc <= 0.0 { side } else { tag };
-            output[len] = (
-                ClipVertex {
-                    point,
-                    reference,
-                    incident,
-                },
-                new_tag,
-            );
-            len += 1;
-        }
-    }
-    len
 }
 
 /// The two axes other than `axis`, in increasing order.

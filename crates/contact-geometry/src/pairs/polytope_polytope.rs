@@ -22,27 +22,23 @@
 use contact_math::Pose;
 use glam::DVec3;
 
-use super::polytope_sat::{Axis, Posed, best_axis};
-use crate::polygon::{ClipVertex, push_clipped_points, remove_redundant_vertices};
+use super::polytope_sat::{Axis, AxisSearch, Posed, best_axis};
+use crate::polygon::{
+    ClipVertex, EdgeTag, SidePlane, clip_by_side, push_clipped_points, remove_redundant_vertices,
+};
 use crate::{ContactManifold, ContactPoint, ConvexPolytope, Feature};
 
 /// Clipped vertices within this, relative to the polytopes' size, of the
 /// segment joining their neighbours are removed.
 const MERGE: f64 = 1e-9;
 
-/// What the polygon edge leaving a vertex lies on: an edge of the incident
-/// face, or the side plane of reference-face loop edge `k`.
-#[derive(Clone, Copy, Debug)]
-enum EdgeTag {
-    Incident(u32),
-    ReferenceSide(usize),
-}
-
 /// The scratch memory of the polytope-polytope generator.
 #[derive(Debug, Default)]
 pub(super) struct Scratch {
     pub(super) a: Posed,
     pub(super) b: Posed,
+    /// The separating-axis search's memory and record.
+    pub(super) search: AxisSearch,
     /// Axes collected by `axes_near`.
     pub(super) axes: Vec<DVec3>,
     polygon: Vec<(ClipVertex, EdgeTag)>,
@@ -63,7 +59,15 @@ pub(super) fn manifold(
     scratch.a.load(a, pose_a);
     scratch.b.load(b, pose_b);
     let scale = a.bounding_radius().max(b.bounding_radius());
-    let Some((axis, _)) = best_axis(&scratch.a, a, &scratch.b, b, margin, scale) else {
+    let Some((axis, _)) = best_axis(
+        &scratch.a,
+        a,
+        &scratch.b,
+        b,
+        margin,
+        scale,
+        &mut scratch.search,
+    ) else {
         return;
     };
     let Scratch {
@@ -199,8 +203,16 @@ fn clip_faces(
         // Outward in the face plane: the loop is counter-clockwise about
         // the normal, so the inside is to the left of q - p.
         let side_normal = (q - p).cross(normal);
-        let limit = side_normal.dot(p);
-        let corner = |j: usize| {
+        let side = SidePlane {
+            normal: side_normal,
+            limit: side_normal.dot(p),
+            edge: ref_edges[k],
+            key: k as u32,
+        };
+        // Sides keyed by loop position: side j meets side k at the loop
+        // vertex they share, if they are neighbours.
+        let corner = |j: u32| {
+            let j = j as usize;
             if (j + 1) % m == k {
                 Feature::Vertex(ref_loop[k])
             } else if (k + 1) % m == j {
@@ -209,15 +221,8 @@ fn clip_faces(
                 Feature::Face(ref_face as u32)
             }
         };
-        clip_polygon(
-            polygon,
-            clipped,
-            side_normal,
-            limit,
-            k,
-            ref_edges[k],
-            corner,
-        );
+        clipped.clear();
+        clip_by_side(polygon, &side, corner, |vertex| clipped.push(vertex));
         std::mem::swap(polygon, clipped);
         if polygon.is_empty() {
             break;
@@ -244,57 +249,6 @@ fn clip_faces(
                 feature_a: Feature::Face(ref_face as u32),
                 feature_b: Feature::Vertex(deepest as u32),
             });
-        }
-    }
-}
-
-/// One Sutherland-Hodgman pass: keeps the part of `input` with
-/// `plane_normal . p <= limit` (the side plane of reference loop edge
-/// `side`, edge id `side_edge`) in `output`. `corner(j)` names the
-/// reference feature where side plane `j` meets this one.
-fn clip_polygon(
-    input: &[(ClipVertex, EdgeTag)],
-    output: &mut Vec<(ClipVertex, EdgeTag)>,
-    plane_normal: DVec3,
-    limit: f64,
-    side: usize,
-    side_edge: u32,
-    corner: impl Fn(usize) -> Feature,
-) {
-    output.clear();
-    let n = input.len();
-    for k in 0..n {
-        let (current, tag) = input[k];
-        let (next, _) = input[(k + 1) % n];
-        let dc = plane_normal.dot(current.point) - limit;
-        let dn = plane_normal.dot(next.point) - limit;
-        if dc <= 0.0 {
-            output.push((current, tag));
-        }
-        if (dc <= 0.0) != (dn <= 0.0) {
-            let t = dc / (dc - dn);
-            let point = current.point + t * (next.point - current.point);
-            let (reference, incident) = match tag {
-                // An incident edge crossing a side plane: edge against edge.
-                EdgeTag::Incident(edge) => (Feature::Edge(side_edge), Feature::Edge(edge)),
-                // Two side planes meet at a corner of the reference face,
-                // which lies on the incident face's interior.
-                EdgeTag::ReferenceSide(j) => (corner(j), Feature::Unknown),
-            };
-            // Leaving the kept side, the new edge runs along this plane.
-            let new_tag = if dc <= 0.0 {
-                EdgeTag::ReferenceSide(side)
-            } else {
-                tag
-            };
-            output.push((
-                ClipVertex {
-                    point,
-                    reference,
-                    incident,
-                },
-                new_tag,
-            ));
         }
     }
 }

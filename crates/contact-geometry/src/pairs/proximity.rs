@@ -179,7 +179,7 @@ impl ManifoldGenerator {
         let pb = polytope_of(&mut self.boxes, b)?;
         self.scratch.a.load(&pa, pose_a);
         self.scratch.b.load(&pb, pose_b);
-        let (sa, sb) = (&self.scratch.a, &self.scratch.b);
+        let (sa, sb, search) = (&self.scratch.a, &self.scratch.b, &mut self.scratch.search);
         let gjk = closest_points_support_map_support_map(
             &ParryPose::IDENTITY,
             &Hull(&sa.vertices),
@@ -193,13 +193,14 @@ impl ManifoldGenerator {
             }
             _ => {
                 let scale = pa.bounding_radius().max(pb.bounding_radius());
-                let (axis, separation) = match best_axis(sa, &pa, sb, &pb, f64::INFINITY, scale) {
-                    Some((Axis::Face { normal, .. } | Axis::Edges { normal, .. }, s)) => {
-                        (normal, s)
-                    }
-                    // Valid polytopes have faces, so some axis exists.
-                    None => unreachable!("a polytope without faces"),
-                };
+                let (axis, separation) =
+                    match best_axis(sa, &pa, sb, &pb, f64::INFINITY, scale, search) {
+                        Some((Axis::Face { normal, .. } | Axis::Edges { normal, .. }, s)) => {
+                            (normal, s)
+                        }
+                        // Valid polytopes have faces, so some axis exists.
+                        None => unreachable!("a polytope without faces"),
+                    };
                 let (deepest, _) = lowest(&sb.vertices, axis);
                 (separation, axis, deepest - separation * axis, deepest)
             }

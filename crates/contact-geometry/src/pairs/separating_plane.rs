@@ -118,15 +118,7 @@ pub(super) fn separating_plane(
     pose_b: &Pose,
     tolerance: f64,
 ) -> Option<SeparatingPlane> {
-    let (normal, separation) = separating_axis(
-        &mut scratch.a,
-        a,
-        pose_a,
-        &mut scratch.b,
-        b,
-        pose_b,
-        tolerance,
-    )?;
+    let (normal, separation) = separating_axis(scratch, a, pose_a, b, pose_b, tolerance)?;
     if separation < -tolerance {
         return None;
     }
@@ -139,14 +131,7 @@ pub(super) fn separating_plane(
     // within the tolerance of the origin all share one normal. Two distinct
     // normals put it on an edge of B - A (a vertex against an edge, or two
     // parallel edges), three or more on a vertex (vertex against vertex).
-    axes_near(
-        &scratch.a,
-        a,
-        &scratch.b,
-        b,
-        separation - tolerance,
-        &mut scratch.axes,
-    );
+    axes_near(scratch, separation - tolerance);
     let mut distinct = [normal; 3];
     let mut count = 1;
     for &axis in &scratch.axes {

@@ -9,8 +9,11 @@
 //! (points inside the hull, on an edge or inside a face are dropped); faces
 //! and edges are numbered by construction and are stable for a given input.
 
+mod gauss_map;
 mod mass;
 mod topology;
+
+pub(crate) use gauss_map::GaussMap;
 
 use glam::DVec3;
 
@@ -63,6 +66,8 @@ pub struct ConvexPolytope {
     vertex_edges: Vec<u32>,
     interior: DVec3,
     bounding_radius: f64,
+    /// Bounding cones of the edges' Gauss-map arcs, for the SAT's pruning.
+    gauss_map: GaussMap,
 }
 
 impl ConvexPolytope {
@@ -185,6 +190,11 @@ impl ConvexPolytope {
     #[must_use]
     pub fn bounding_radius(&self) -> f64 {
         self.bounding_radius
+    }
+
+    /// The bounding cones of the edges' Gauss-map arcs.
+    pub(crate) fn gauss_map(&self) -> &GaussMap {
+        &self.gauss_map
     }
 
     /// Mass, centre of mass (local frame) and inertia about the centre of

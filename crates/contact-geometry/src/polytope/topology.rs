@@ -20,7 +20,7 @@ use std::collections::HashMap;
 
 use glam::{DMat3, DVec3};
 
-use super::{ConvexPolytope, Edge, FacePlane};
+use super::{ConvexPolytope, Edge, FacePlane, GaussMap};
 use crate::GeometryError;
 use crate::polygon::distance_to_segment;
 
@@ -421,6 +421,7 @@ fn assemble(
     let (vertex_edge_start, vertex_edges) = csr(by_vertex_edges);
     let interior = vertices.iter().copied().sum::<DVec3>() / v as f64;
     let bounding_radius = vertices.iter().map(|p| p.length()).fold(0.0, f64::max);
+    let gauss_map = GaussMap::new(&planes, &edges);
     Ok(ConvexPolytope {
         vertices,
         planes,
@@ -434,5 +435,6 @@ fn assemble(
         vertex_edges,
         interior,
         bounding_radius,
+        gauss_map,
     })
 }
