@@ -59,6 +59,7 @@ mod dantzig;
 mod dense_kernels;
 mod dense_lu;
 mod error;
+mod faer_scratch;
 #[cfg(feature = "serde")]
 mod file_format;
 mod lemke;

@@ -69,10 +69,10 @@
 
 use super::pivot::{Core, Settings, State};
 use crate::dense_kernels::dot;
+use crate::faer_scratch::FaerScratch;
 use crate::problem::Lcp;
 use crate::verify::max_abs;
 use faer::Par;
-use faer::dyn_stack::{MemBuffer, MemStack, StackReq};
 use faer::linalg::cholesky::llt::factor::cholesky_in_place_scratch;
 
 /// Most guesses before giving the problem to the pivoting.
@@ -126,9 +126,9 @@ fn continue_flips(core: &mut Core, set: &Settings<'_>, flips: &[usize], priority
 }
 
 /// Scratch of the guess (faer's Cholesky workspace).
+#[derive(Clone, Debug, Default)]
 pub(crate) struct BlockGuess {
-    scratch: MemBuffer,
-    scratch_dim: usize,
+    scratch: FaerScratch,
     /// Rows to exchange in the current guess.
     flips: Vec<usize>,
     /// Rows the last factorisation refused (dependent on the others).
@@ -140,31 +140,34 @@ pub(crate) struct BlockGuess {
     priority: Vec<usize>,
 }
 
-impl std::fmt::Debug for BlockGuess {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("BlockGuess")
-            .field("scratch_dim", &self.scratch_dim)
-            .finish_non_exhaustive()
-    }
+/// Judice & Pires' watch on a block guess: how many guesses in a row have
+/// not lowered the number of violated rows (shared with coupled_guess.rs).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Progress {
+    best: usize,
+    stalled: usize,
 }
 
-impl Default for BlockGuess {
+impl Default for Progress {
     fn default() -> Self {
         Self {
-            scratch: MemBuffer::new(StackReq::EMPTY),
-            scratch_dim: 0,
-            flips: Vec::new(),
-            refused: Vec::new(),
-            member: Vec::new(),
-            priority: Vec::new(),
+            best: usize::MAX,
+            stalled: 0,
         }
     }
 }
 
-impl Clone for BlockGuess {
-    fn clone(&self) -> Self {
-        // The scratch is a cache: a clone rebuilds it on first use.
-        Self::default()
+impl Progress {
+    /// Records a guess with `violated` rows; returns the guesses in a row
+    /// without a new lowest count (0 after a new lowest).
+    pub(super) fn stalled_after(&mut self, violated: usize) -> usize {
+        if violated < self.best {
+            self.best = violated;
+            self.stalled = 0;
+        } else {
+            self.stalled += 1;
+        }
+        self.stalled
     }
 }
 
@@ -176,11 +179,6 @@ impl BlockGuess {
     /// pivoting to finish with `Core::rerun`.
     pub(crate) fn run(&mut self, core: &mut Core, m: &Lcp, set: &Settings<'_>) -> Outcome {
         let n = m.dim();
-        if self.scratch_dim < n {
-            let req = cholesky_in_place_scratch::<f64>(n, Par::Seq, Default::default());
-            self.scratch = MemBuffer::new(req);
-            self.scratch_dim = n;
-        }
         core.reset(n, true);
         // First guess: rows whose w = q strictly fits z = 0 at a bound stay
         // there; the others are clamped. A row with q = 0 (a resting contact
@@ -201,8 +199,7 @@ impl BlockGuess {
                 State::Clamped
             };
         }
-        let mut best = usize::MAX;
-        let mut stalled = 0;
+        let mut progress = Progress::default();
         let mut strict = false;
         self.priority.clear();
         for guess in 1..=MAX_GUESSES {
@@ -219,21 +216,14 @@ impl BlockGuess {
                 // Settled within the slack: exchange the rows still off
                 // by more than w_tol, now clamping them first.
                 strict = true;
-                best = usize::MAX;
-                stalled = 0;
+                progress = Progress::default();
                 if self.violations(core, m, set, true).is_none() {
                     return Outcome::Warm(guess);
                 }
                 continue_flips(core, set, &self.flips, &mut self.priority);
                 continue;
             }
-            if violated < best {
-                best = violated;
-                stalled = 0;
-            } else {
-                stalled += 1;
-            }
-            if stalled >= STALL {
+            if progress.stalled_after(violated) >= STALL {
                 // Not settling: each further guess costs a factorisation,
                 // the pivoting is the cheaper way from here.
                 return Outcome::Warm(guess);
@@ -323,7 +313,8 @@ impl BlockGuess {
             core.factor
                 .idx
                 .extend((0..n).filter(|&i| core.state[i] == State::Clamped && !member[i]));
-            let stack = MemStack::new(&mut self.scratch);
+            let req = cholesky_in_place_scratch::<f64>(n, Par::Seq, Default::default());
+            let stack = self.scratch.stack(req);
             core.factor
                 .factor_block(m, set.pivot_tol, stack, &mut self.refused);
         }

@@ -38,10 +38,11 @@
 // is returned only when no row violates its guess; the caller then projects
 // and certifies it (mod.rs).
 
+use super::block_guess::Progress;
 use crate::box_problem::BoxBounds;
 use crate::dense_lu::BlockLu;
+use crate::faer_scratch::FaerScratch;
 use crate::problem::Lcp;
-use faer::dyn_stack::{MemBuffer, MemStack};
 use faer::linalg::cholesky::llt_pivoting::factor::{cholesky_in_place, cholesky_in_place_scratch};
 use faer::{MatMut, Par};
 
@@ -66,7 +67,7 @@ enum Guess {
 }
 
 /// Workspace of the coupled guess.
-#[derive(Default)]
+#[derive(Clone, Debug, Default)]
 pub(crate) struct CoupledGuess {
     guess: Vec<Guess>,
     /// Row -> its normal row if coupled, else NONE.
@@ -82,8 +83,7 @@ pub(crate) struct CoupledGuess {
     sym: Vec<f64>,
     perm: Vec<usize>,
     perm_inv: Vec<usize>,
-    chol_scratch: Option<MemBuffer>,
-    chol_dim: usize,
+    chol_scratch: FaerScratch,
     rhs: Vec<f64>,
     pub(crate) z: Vec<f64>,
     w: Vec<f64>,
@@ -94,29 +94,13 @@ pub(crate) struct CoupledGuess {
     pub(crate) guesses: usize,
 }
 
-impl std::fmt::Debug for CoupledGuess {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("CoupledGuess")
-            .field("guesses", &self.guesses)
-            .finish_non_exhaustive()
-    }
-}
-
-impl Clone for CoupledGuess {
-    fn clone(&self) -> Self {
-        // Only workspace: a clone starts empty and allocates on first use.
-        Self::default()
-    }
-}
-
 impl CoupledGuess {
     /// Tries the guesses on `m` with `bounds`; true when one settled (then
     /// `self.z` is the answer), false to hand over. `w_tol` is the
     /// absolute tolerance on `w`.
     pub(crate) fn run(&mut self, m: &Lcp, bounds: &BoxBounds, w_tol: f64) -> bool {
         self.setup(m, bounds);
-        let mut best = usize::MAX;
-        let mut stalled = 0;
+        let mut progress = Progress::default();
         for round in 1..=MAX_GUESSES {
             self.guesses = round;
             if !self.solve(m, bounds) {
@@ -127,14 +111,8 @@ impl CoupledGuess {
             if violated == 0 {
                 return true;
             }
-            if violated < best {
-                best = violated;
-                stalled = 0;
-            } else {
-                stalled += 1;
-                if stalled >= STALL {
-                    return false;
-                }
+            if progress.stalled_after(violated) >= STALL {
+                return false;
             }
             // Friction bounds follow the normals: while an uncoupled row is
             // violated, only those are exchanged (flipping friction rows
@@ -185,11 +163,6 @@ impl CoupledGuess {
             v.resize(n, 0.0);
         }
         self.lu.reserve(n);
-        if self.chol_scratch.is_none() || self.chol_dim < n {
-            let req = cholesky_in_place_scratch::<usize, f64>(n, Par::Seq, Default::default());
-            self.chol_scratch = Some(MemBuffer::new(req));
-            self.chol_dim = n;
-        }
         self.guesses = 0;
     }
 
@@ -232,15 +205,13 @@ impl CoupledGuess {
         self.perm.resize(k, 0);
         self.perm_inv.clear();
         self.perm_inv.resize(k, 0);
-        let Some(scratch) = self.chol_scratch.as_mut() else {
-            return false;
-        };
+        let req = cholesky_in_place_scratch::<usize, f64>(k, Par::Seq, Default::default());
         let factored = cholesky_in_place(
             MatMut::from_column_major_slice_mut(&mut self.sym, k, k),
             &mut self.perm,
             &mut self.perm_inv,
             Par::Seq,
-            MemStack::new(scratch),
+            self.chol_scratch.stack(req),
             Default::default(),
         );
         let Ok((info, _)) = factored else {
