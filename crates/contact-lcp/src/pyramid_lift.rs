@@ -62,29 +62,24 @@ impl PyramidLift {
         self.minus.clear();
         self.minus.resize(n, NONE);
         self.signs.clear();
+        // Multipliers: one per coupled row, one per finite uncoupled side.
+        let mut multipliers = 0;
         for i in 0..n {
             let coupled = bounds.coupling_of(i).is_some();
             if coupled || hi[i] > 0.0 {
                 self.plus[i] = self.signs.len();
                 self.signs.push((i, 1.0));
+                multipliers += usize::from(!coupled && hi[i].is_finite());
             }
             if coupled || lo[i] < 0.0 {
                 self.minus[i] = self.signs.len();
                 self.signs.push((i, -1.0));
+                multipliers += usize::from(!coupled && lo[i].is_finite());
             }
+            multipliers += usize::from(coupled);
         }
         let ns = self.signs.len();
-        // Multipliers: one per coupled row, one per finite uncoupled side.
-        let mut count = ns;
-        for i in 0..n {
-            if bounds.coupling_of(i).is_some() {
-                count += 1;
-            } else {
-                count += usize::from(self.plus[i] != NONE && hi[i].is_finite());
-                count += usize::from(self.minus[i] != NONE && lo[i].is_finite());
-            }
-        }
-        let dim = count;
+        let dim = ns + multipliers;
         let (mut m, mut q) = match self.lcp.take() {
             Some(l) if l.dim() == dim => {
                 let (mut m, q) = l.into_parts();
