@@ -103,6 +103,43 @@ fn lemke_then_pgs_take_over_when_dantzig_gives_up() {
 }
 
 #[test]
+fn dantzig_runs_again_with_its_full_budget_only_when_lemke_fails_too() {
+    // Dantzig's first attempt held to 1 pivot runs out on a positive
+    // definite problem of 6 rows (the one-row pivoting needs one pivot per
+    // row it clamps): Lemke answers next; with Lemke held to 1 pivot as
+    // well, Dantzig runs again with its own budget and answers.
+    let mut rng = Rng::new(7);
+    let m = random_pd(&mut rng, 6);
+    let p = BoxLcp::new(m, vec![-1.0; 6], vec![0.0; 6], vec![INF; 6], vec![]).unwrap();
+    let exact = Solver::default().solve(&p).unwrap();
+    assert_eq!(exact.method, Method::Dantzig);
+    let capped = SolverParams {
+        dantzig_first_pivots: 1,
+        ..SolverParams::default()
+    };
+    let mut solver = Solver::new(capped);
+    let sol = solver.solve(&p).unwrap();
+    assert_eq!(sol.method, Method::Lemke);
+    assert!(matches!(
+        solver.first_failure(),
+        Some(LcpError::PivotLimit { pivots: 1, .. })
+    ));
+    assert!(dist(&sol.z, &exact.z) <= 1e-9);
+    let mut solver = Solver::new(SolverParams {
+        lemke: LemkeParams {
+            max_pivots: 1,
+            fallback_zero_tolerance: 0.0,
+            ..LemkeParams::default()
+        },
+        ..capped
+    });
+    let sol = solver.solve(&p).unwrap();
+    assert_eq!(sol.method, Method::Dantzig);
+    assert!(sol.pivots > 1, "the full budget was used: {}", sol.pivots);
+    assert!(dist(&sol.z, &exact.z) <= 1e-12);
+}
+
+#[test]
 fn non_symmetric_box_problems_are_pivoted_too() {
     // Diagonally dominant, non-symmetric, with a bilateral row.
     let m = Mat::from_fn(3, 3, |i, j| {
