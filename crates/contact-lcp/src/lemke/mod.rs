@@ -35,7 +35,7 @@ mod ratio_test;
 mod tableau;
 
 use crate::box_problem::BoxLcp;
-use crate::box_verify::verify_box_into;
+use crate::box_verify::finish_box_answer;
 use crate::error::LcpError;
 use crate::problem::Lcp;
 use crate::pyramid_lift::PyramidLift;
@@ -365,13 +365,9 @@ impl Lemke {
         let mut lift = std::mem::take(&mut self.lift);
         let mut lifted = std::mem::take(&mut self.lifted);
         let result = self.solve_into(lift.build(problem), &mut lifted);
-        let mut map = |x: &LcpSolution, out: &mut LcpSolution| {
+        let map = |x: &LcpSolution, out: &mut LcpSolution| {
             lift.box_z(&x.z, &mut out.z);
-            problem.bounds().project(&mut out.z);
-            out.w.clear();
-            out.w.resize(problem.dim(), 0.0);
-            problem.lcp().affine(&out.z, &mut out.w);
-            out.report = verify_box_into(problem, &out.z, Some(&out.w), &mut self.scratch);
+            finish_box_answer(problem, out);
             out.method = Method::Lemke;
             out.pivots = x.pivots;
             out.iterations = x.iterations;
