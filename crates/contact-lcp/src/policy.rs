@@ -50,8 +50,6 @@ enum Attempt {
     /// Dantzig with its own budget (after a capped attempt only if that
     /// one ran out of pivots).
     Dantzig,
-    /// Nothing.
-    Skip,
 }
 
 /// Settings of [`Solver`]: those of each solver, and the certification
@@ -182,15 +180,14 @@ impl Solver {
         // The warm start: the pivoting answer or iterate with the smaller
         // scaled error, and that error.
         let mut best: Option<(f64, Vec<f64>)> = None;
-        let order = if lemke_first {
-            [Attempt::Lemke, Attempt::Dantzig, Attempt::Skip]
+        let order: &[Attempt] = if lemke_first {
+            &[Attempt::Lemke, Attempt::Dantzig]
         } else {
-            [Attempt::DantzigCapped, Attempt::Lemke, Attempt::Dantzig]
+            &[Attempt::DantzigCapped, Attempt::Lemke, Attempt::Dantzig]
         };
         let mut capped_out = false;
-        for (k, attempt) in order.into_iter().enumerate() {
+        for (k, &attempt) in order.iter().enumerate() {
             let result = match attempt {
-                Attempt::Skip => continue,
                 Attempt::Lemke => self.lemke.solve_box_into(problem, out),
                 Attempt::Dantzig if k == 2 && !capped_out => continue,
                 Attempt::Dantzig => self.dantzig.solve_into(problem, out),
