@@ -42,6 +42,7 @@ use contact_lcp::{BoxBounds, BoxLcp, Coupling, Lcp, LcpSolution, Lemke, Solver};
 use contact_math::{Twist, gyroscopic_torque};
 use glam::DVec3;
 
+use super::delassus::Delassus;
 use crate::friction_cone::friction_directions;
 use crate::{
     ContactConstraint, DynamicsError, Formulation, JacobianRow, RigidBody, StepSolution,
@@ -60,6 +61,8 @@ pub struct TimeStepping {
     rows: Vec<JacobianRow>,
     /// `W J'` for each row, per block (a, b).
     responses: Vec<[Twist; 2]>,
+    /// Assembles `J W J'` from `rows` and `responses`.
+    delassus: Delassus,
     /// Friction directions, `k` per contact.
     directions: Vec<DVec3>,
     scratch_directions: Vec<DVec3>,
@@ -83,6 +86,7 @@ impl TimeStepping {
             lemke: Lemke::new(params.lcp),
             rows: Vec::new(),
             responses: Vec::new(),
+            delassus: Delassus::default(),
             directions: Vec::new(),
             scratch_directions: Vec::new(),
             matrix: Mat::new(),
@@ -239,26 +243,8 @@ impl TimeStepping {
     ) {
         self.matrix.resize_with(n, n, |_, _| 0.0);
         self.matrix.as_mut().fill(0.0);
-        // J W J' is symmetric: compute the upper triangle and mirror it, so
-        // the matrix is symmetric to the last bit (Dantzig requires it).
-        for (i, row_i) in self.rows.iter().enumerate() {
-            for (j, (row_j, response_j)) in
-                self.rows.iter().zip(&self.responses).enumerate().skip(i)
-            {
-                let mut entry = 0.0;
-                for block_i in row_i.blocks() {
-                    for (block_j, response) in [row_j.a, row_j.b].iter().zip(response_j) {
-                        if let Some(block_j) = block_j
-                            && block_j.body == block_i.body
-                        {
-                            entry += block_i.dot(response);
-                        }
-                    }
-                }
-                self.matrix[(i, j)] = entry;
-                self.matrix[(j, i)] = entry;
-            }
-        }
+        self.delassus
+            .fill(&self.rows, &self.responses, self.matrix.as_mut());
         self.offsets.clear();
         self.offsets.resize(n, 0.0);
         for (i, row) in self.rows.iter().enumerate() {
