@@ -62,6 +62,7 @@ mod error;
 mod faer_scratch;
 #[cfg(feature = "serde")]
 mod file_format;
+mod lane_scan;
 mod lemke;
 mod pgs;
 mod policy;

@@ -3,6 +3,7 @@
 use faer::{Mat, MatRef};
 
 use crate::error::LcpError;
+use crate::lane_scan::max_abs_if_finite;
 
 /// A linear complementarity problem LCP(M, q): find `z` with
 ///
@@ -47,14 +48,17 @@ impl Lcp {
         let mut m_max_abs = 0.0_f64;
         for j in 0..cols {
             let col = m.col_as_slice(j);
-            if let Some(i) = col.iter().position(|x| !x.is_finite()) {
-                return Err(LcpError::NonFinite {
-                    what: "m",
-                    row: i,
-                    col: j,
-                });
+            match max_abs_if_finite(col) {
+                Some(col_max) => m_max_abs = m_max_abs.max(col_max),
+                None => {
+                    let i = col.iter().position(|x| !x.is_finite()).unwrap_or(0);
+                    return Err(LcpError::NonFinite {
+                        what: "m",
+                        row: i,
+                        col: j,
+                    });
+                }
             }
-            m_max_abs = col.iter().fold(m_max_abs, |a, &x| a.max(x.abs()));
         }
         if let Some(i) = q.iter().position(|x| !x.is_finite()) {
             return Err(LcpError::NonFinite {

@@ -15,6 +15,7 @@
 //! (no rounding), and the result is invariant under a scalar multiple of M up
 //! to a power of two.
 
+use crate::lane_scan::combine_max;
 use crate::problem::Lcp;
 
 /// Maximum number of Ruiz sweeps (each costs one pass over M). Row and column
@@ -36,7 +37,12 @@ pub(crate) fn pow2_ceil(x: f64) -> f64 {
 /// that `max(max_j |d_i M_ij d_j|, max_j |d_j M_ji d_i|)` is within a factor
 /// of about 2 of 1 for every i with a nonzero row or column (`d_i = 1`
 /// otherwise). `rmax` is scratch. No allocation once both have capacity n.
-pub(crate) fn equilibrate(lcp: &Lcp, d: &mut Vec<f64>, rmax: &mut Vec<f64>) {
+///
+/// Returns `Some(max_ij |d_i M_ij d_j|)` (each product formed as
+/// `M_ij * d_i * d_j`) when the iteration ended because a sweep changed
+/// nothing, since that sweep measured exactly these entries; `None` when it
+/// stopped at the sweep limit.
+pub(crate) fn equilibrate(lcp: &Lcp, d: &mut Vec<f64>, rmax: &mut Vec<f64>) -> Option<f64> {
     let n = lcp.dim();
     d.clear();
     d.resize(n, 1.0);
@@ -45,15 +51,7 @@ pub(crate) fn equilibrate(lcp: &Lcp, d: &mut Vec<f64>, rmax: &mut Vec<f64>) {
     for _ in 0..RUIZ_SWEEPS {
         rmax.fill(0.0);
         for j in 0..n {
-            let dj = d[j];
-            let mut cmax = 0.0_f64;
-            // Plain comparisons, not f64::max (whose NaN rule blocks
-            // vectorisation); M is finite (checked by Lcp::new).
-            for ((&x, &di), r) in lcp.col(j).iter().zip(d.iter()).zip(rmax.iter_mut()) {
-                let a = (x * di * dj).abs();
-                cmax = if a > cmax { a } else { cmax };
-                *r = if a > *r { a } else { *r };
-            }
+            let cmax = scaled_column_max(lcp.col(j), d, d[j], rmax);
             rmax[j] = rmax[j].max(cmax);
         }
         let mut changed = false;
@@ -67,9 +65,39 @@ pub(crate) fn equilibrate(lcp: &Lcp, d: &mut Vec<f64>, rmax: &mut Vec<f64>) {
             }
         }
         if !changed {
-            break;
+            return Some(rmax.iter().fold(0.0_f64, |a, &r| a.max(r)));
         }
     }
+    None
+}
+
+/// For one column `col` of M with scale `dj`: raises `rmax[i]` to
+/// `|col_i d_i dj|` and returns the column's largest such value. Plain
+/// comparisons in four lanes, not `f64::max` (whose NaN rule blocks
+/// vectorisation); M is finite (checked by `Lcp::new`).
+fn scaled_column_max(col: &[f64], d: &[f64], dj: f64, rmax: &mut [f64]) -> f64 {
+    let mut m = [0.0_f64; 4];
+    let len4 = col.len() / 4 * 4;
+    let (c4, c_rest) = col.split_at(len4);
+    let (d4, d_rest) = d.split_at(len4);
+    let (r4, r_rest) = rmax.split_at_mut(len4);
+    for ((cs, ds), rs) in c4
+        .chunks_exact(4)
+        .zip(d4.chunks_exact(4))
+        .zip(r4.chunks_exact_mut(4))
+    {
+        for l in 0..4 {
+            let a = (cs[l] * ds[l] * dj).abs();
+            m[l] = if a > m[l] { a } else { m[l] };
+            rs[l] = if a > rs[l] { a } else { rs[l] };
+        }
+    }
+    for ((&x, &di), r) in c_rest.iter().zip(d_rest).zip(r_rest) {
+        let a = (x * di * dj).abs();
+        m[0] = if a > m[0] { a } else { m[0] };
+        *r = if a > *r { a } else { *r };
+    }
+    combine_max(m)
 }
 
 #[cfg(test)]
@@ -97,8 +125,12 @@ mod tests {
         }
         let lcp = Lcp::from_row_major(4, &m, &[1.0; 4]).unwrap();
         let (mut d, mut r) = (Vec::new(), Vec::new());
-        equilibrate(&lcp, &mut d, &mut r);
+        let m_max = equilibrate(&lcp, &mut d, &mut r);
         assert_eq!(d[3], 1.0);
+        let scaled_max = (0..16)
+            .map(|k| (m[k] * d[k / 4] * d[k % 4]).abs())
+            .fold(0.0, f64::max);
+        assert_eq!(m_max, Some(scaled_max));
         for i in 0..3 {
             assert_eq!(d[i], pow2_round(d[i]));
             let row_max = (0..3)

@@ -43,6 +43,7 @@
 // computed the same way.
 
 use crate::dense_lu::{BlockLu, Singular};
+use crate::lane_scan::max_abs;
 use crate::problem::Lcp;
 use crate::scaling::{equilibrate, pow2_ceil};
 use faer::linalg::matmul::matmul;
@@ -211,26 +212,6 @@ fn axpy_max_abs_dot_2(
     )
 }
 
-/// `max |x_i|` with four independent maxima (vectorises; a NaN is dropped,
-/// and caught when the basis is refactorised).
-fn max_abs(x: &[f64]) -> f64 {
-    let mut m = [0.0_f64; 4];
-    let (x4, rest) = x.split_at(x.len() / 4 * 4);
-    for xs in x4.chunks_exact(4) {
-        for k in 0..4 {
-            let a = xs[k].abs();
-            m[k] = if a > m[k] { a } else { m[k] };
-        }
-    }
-    for &xi in rest {
-        let a = xi.abs();
-        m[0] = if a > m[0] { a } else { m[0] };
-    }
-    let a = if m[0] > m[1] { m[0] } else { m[1] };
-    let b = if m[2] > m[3] { m[2] } else { m[3] };
-    if a > b { a } else { b }
-}
-
 /// Dot product with four accumulators (vectorises; order is fixed, so the
 /// result is deterministic).
 fn dot(a: &[f64], b: &[f64]) -> f64 {
@@ -292,34 +273,43 @@ impl Tableau {
     pub(super) fn load(&mut self, lcp: &Lcp) {
         let n = lcp.dim();
         self.n = n;
-        equilibrate(lcp, &mut self.d, &mut self.col);
+        let converged_max = equilibrate(lcp, &mut self.d, &mut self.col);
         let d = &self.d;
-        // D M D with its column maxima, then one exact (power of two) scaling.
         self.m.resize(n * n, 0.0);
         self.m_col_max.clear();
+        // D M D, then one exact (power of two) scaling by 1 / sM; sM comes
+        // from the maxima of equilibrate's last sweep when it ended converged
+        // (they are those of D M D, computed by the same products), so the
+        // copy is one pass. Every factor is a power of two: the products are
+        // exact, in either order.
+        let m_max = match converged_max {
+            Some(m_max) => m_max,
+            None => (0..n)
+                .map(|j| {
+                    let dj = d[j];
+                    lcp.col(j)
+                        .iter()
+                        .zip(d)
+                        .fold(0.0_f64, |a, (&x, &di)| a.max((x * di * dj).abs()))
+                })
+                .fold(0.0_f64, f64::max),
+        };
+        self.m_scale = if m_max > 0.0 { pow2_ceil(m_max) } else { 1.0 };
+        let inv_ms = 1.0 / self.m_scale;
         for (j, out) in self.m.chunks_exact_mut(n.max(1)).take(n).enumerate() {
             let dj = d[j];
             for ((v, &x), &di) in out.iter_mut().zip(lcp.col(j)).zip(d) {
-                *v = x * di * dj;
+                *v = x * di * dj * inv_ms;
             }
             self.m_col_max.push(max_abs(out));
         }
-        let m_max = self.m_col_max.iter().fold(0.0_f64, |a, &x| a.max(x));
-        self.m_scale = if m_max > 0.0 { pow2_ceil(m_max) } else { 1.0 };
         let q_max = lcp
             .q()
             .iter()
             .zip(d)
             .fold(0.0_f64, |a, (x, di)| a.max((x * di).abs()));
         self.q_scale = pow2_ceil(q_max);
-        let (ms, qs) = (self.m_scale, self.q_scale);
-        let inv_ms = 1.0 / ms;
-        for v in &mut self.m {
-            *v *= inv_ms;
-        }
-        for v in &mut self.m_col_max {
-            *v *= inv_ms;
-        }
+        let qs = self.q_scale;
         self.q.clear();
         self.q
             .extend(lcp.q().iter().zip(d).map(|(x, di)| x * di / qs));
