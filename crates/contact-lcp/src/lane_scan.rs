@@ -5,16 +5,22 @@
 //! fast-math; four independent lanes combined at the end vectorise. The
 //! maximum is exact, so the lane split never changes a result.
 
+use crate::lanes::{ArrayLanes, Lanes};
+
 /// `max_i |x_i|` (0 for an empty slice; a NaN is passed over).
 pub(crate) fn max_abs(x: &[f64]) -> f64 {
-    let mut m = [0.0_f64; 4];
-    let (x4, rest) = x.split_at(x.len() / 4 * 4);
-    for xs in x4.chunks_exact(4) {
-        for l in 0..4 {
-            let a = xs[l].abs();
-            m[l] = if a > m[l] { a } else { m[l] };
-        }
+    max_abs_in(ArrayLanes, x)
+}
+
+/// [`max_abs`] on any [`Lanes`] (the same result on each).
+#[inline(always)]
+pub(crate) fn max_abs_in<L: Lanes>(l: L, x: &[f64]) -> f64 {
+    let (x4, rest) = pulp::as_arrays::<4, f64>(x);
+    let mut m = l.splat(0.0);
+    for xs in x4 {
+        m = l.max(l.abs(l.load(xs)), m);
     }
+    let mut m = l.to_array(m);
     for &xi in rest {
         let a = xi.abs();
         m[0] = if a > m[0] { a } else { m[0] };
@@ -45,6 +51,7 @@ pub(crate) fn max_abs_if_finite(x: &[f64]) -> Option<f64> {
 }
 
 /// The largest of four lane maxima.
+#[inline(always)]
 pub(crate) fn combine_max(m: [f64; 4]) -> f64 {
     let a = if m[0] > m[1] { m[0] } else { m[1] };
     let b = if m[2] > m[3] { m[2] } else { m[3] };

@@ -63,6 +63,7 @@ mod faer_scratch;
 #[cfg(feature = "serde")]
 mod file_format;
 mod lane_scan;
+mod lanes;
 mod lemke;
 mod pgs;
 mod policy;

@@ -43,7 +43,8 @@
 // computed the same way.
 
 use crate::dense_lu::{BlockLu, Singular};
-use crate::lane_scan::max_abs;
+use crate::lane_scan::{combine_max, max_abs, max_abs_in};
+use crate::lanes::{ArrayLanes, Lanes, LanesOp, with_best_lanes};
 use crate::problem::Lcp;
 use crate::scaling::{equilibrate, pow2_ceil};
 use faer::linalg::matmul::matmul;
@@ -113,51 +114,60 @@ pub(super) struct Tableau {
     lu: BlockLu,
 }
 
+// The row kernels below are written once for any `Lanes` (lanes.rs): the
+// pivot sweep runs them on AVX2 registers where the CPU has them, the rest
+// of the tableau on arrays; both give the same bits.
+
 /// `x -= f y`, returning `max |x_i|` afterwards. Two simple loops (the
 /// second over data already in L1) vectorise better than one fused loop.
-fn axpy_max_abs(x: &mut [f64], f: f64, y: &[f64]) -> f64 {
-    for (xi, &yi) in x.iter_mut().zip(y) {
+#[inline(always)]
+fn axpy_max_abs<L: Lanes>(l: L, x: &mut [f64], f: f64, y: &[f64]) -> f64 {
+    let y = &y[..x.len()];
+    let (x4, x_rest) = pulp::as_arrays_mut::<4, f64>(x);
+    let (y4, y_rest) = pulp::as_arrays::<4, f64>(y);
+    let fv = l.splat(f);
+    for (xs, ys) in x4.iter_mut().zip(y4) {
+        let v = l.sub(l.load(xs), l.mul(fv, l.load(ys)));
+        l.store(xs, v);
+    }
+    for (xi, &yi) in x_rest.iter_mut().zip(y_rest) {
         *xi -= f * yi;
     }
-    max_abs(x)
+    max_abs_in(l, x)
 }
 
 /// [`axpy_max_abs`] and the dot product of the updated `x` with `c`, in one
 /// pass (the hot loop of a pivot). Four lanes of maxima and of partial sums,
-/// combined as in [`dot`], so the dot product equals `dot(x, c)` exactly.
-fn axpy_max_abs_dot(x: &mut [f64], f: f64, y: &[f64], c: &[f64]) -> (f64, f64) {
-    let len4 = x.len() / 4 * 4;
-    let (x4, x_rest) = x.split_at_mut(len4);
-    let (y4, y_rest) = y.split_at(len4);
-    let (c4, c_rest) = c.split_at(len4);
-    let mut m = [0.0_f64; 4];
-    let mut acc = [0.0_f64; 4];
-    for ((xs, ys), cs) in x4
-        .chunks_exact_mut(4)
-        .zip(y4.chunks_exact(4))
-        .zip(c4.chunks_exact(4))
-    {
-        for l in 0..4 {
-            let v = xs[l] - f * ys[l];
-            xs[l] = v;
-            let a = v.abs();
-            m[l] = if a > m[l] { a } else { m[l] };
-            acc[l] += v * cs[l];
-        }
+/// combined as in [`dot_in`], so the dot product equals `dot_in(x, c)`
+/// exactly.
+#[inline(always)]
+fn axpy_max_abs_dot<L: Lanes>(l: L, x: &mut [f64], f: f64, y: &[f64], c: &[f64]) -> (f64, f64) {
+    let (y, c) = (&y[..x.len()], &c[..x.len()]);
+    let (x4, x_rest) = pulp::as_arrays_mut::<4, f64>(x);
+    let (y4, y_rest) = pulp::as_arrays::<4, f64>(y);
+    let (c4, c_rest) = pulp::as_arrays::<4, f64>(c);
+    let fv = l.splat(f);
+    let (mut m, mut acc) = (l.splat(0.0), l.splat(0.0));
+    for ((xs, ys), cs) in x4.iter_mut().zip(y4).zip(c4) {
+        let v = l.sub(l.load(xs), l.mul(fv, l.load(ys)));
+        l.store(xs, v);
+        m = l.max(l.abs(v), m);
+        acc = l.add(acc, l.mul(v, l.load(cs)));
     }
-    finish_lanes(x_rest, f, y_rest, c_rest, &mut m, &acc)
+    finish_lanes(x_rest, f, y_rest, c_rest, l.to_array(m), l.to_array(acc))
 }
 
 /// The tail of [`axpy_max_abs_dot`] after its four-lane body: updates the
 /// rest of the row, then combines the lanes (maximum, and the partial sums
-/// in [`dot`]'s order).
+/// in [`dot_in`]'s order).
+#[inline(always)]
 fn finish_lanes(
     rest: &mut [f64],
     f: f64,
     y_rest: &[f64],
     c_rest: &[f64],
-    m: &mut [f64; 4],
-    acc: &[f64; 4],
+    mut m: [f64; 4],
+    acc: [f64; 4],
 ) -> (f64, f64) {
     let mut s = (acc[0] + acc[1]) + (acc[2] + acc[3]);
     for ((xi, &yi), &ci) in rest.iter_mut().zip(y_rest).zip(c_rest) {
@@ -166,14 +176,14 @@ fn finish_lanes(
         m[0] = if a > m[0] { a } else { m[0] };
         s += *xi * ci;
     }
-    let a = if m[0] > m[1] { m[0] } else { m[1] };
-    let b = if m[2] > m[3] { m[2] } else { m[3] };
-    (if a > b { a } else { b }, s)
+    (combine_max(m), s)
 }
 
 /// [`axpy_max_abs_dot`] on two rows `x` (factor `f`) and `z` (factor `g`)
 /// with the same `y` and `c`: each result equals the one-row call exactly.
-fn axpy_max_abs_dot_2(
+#[inline(always)]
+fn axpy_max_abs_dot_2<L: Lanes>(
+    l: L,
     x: &mut [f64],
     f: f64,
     z: &mut [f64],
@@ -181,53 +191,54 @@ fn axpy_max_abs_dot_2(
     y: &[f64],
     c: &[f64],
 ) -> ((f64, f64), (f64, f64)) {
-    let len4 = x.len() / 4 * 4;
-    let (x4, x_rest) = x.split_at_mut(len4);
-    let (z4, z_rest) = z.split_at_mut(len4);
-    let (y4, y_rest) = y.split_at(len4);
-    let (c4, c_rest) = c.split_at(len4);
-    let (mut mx, mut mz) = ([0.0_f64; 4], [0.0_f64; 4]);
-    let (mut ax, mut az) = ([0.0_f64; 4], [0.0_f64; 4]);
-    for (((xs, zs), ys), cs) in x4
-        .chunks_exact_mut(4)
-        .zip(z4.chunks_exact_mut(4))
-        .zip(y4.chunks_exact(4))
-        .zip(c4.chunks_exact(4))
-    {
-        for l in 0..4 {
-            let v = xs[l] - f * ys[l];
-            let t = zs[l] - g * ys[l];
-            xs[l] = v;
-            zs[l] = t;
-            let (a, b) = (v.abs(), t.abs());
-            mx[l] = if a > mx[l] { a } else { mx[l] };
-            mz[l] = if b > mz[l] { b } else { mz[l] };
-            ax[l] += v * cs[l];
-            az[l] += t * cs[l];
-        }
+    let len = x.len();
+    let (z, y, c) = (&mut z[..len], &y[..len], &c[..len]);
+    let (x4, x_rest) = pulp::as_arrays_mut::<4, f64>(x);
+    let (z4, z_rest) = pulp::as_arrays_mut::<4, f64>(z);
+    let (y4, y_rest) = pulp::as_arrays::<4, f64>(y);
+    let (c4, c_rest) = pulp::as_arrays::<4, f64>(c);
+    let (fv, gv) = (l.splat(f), l.splat(g));
+    let (mut mx, mut mz) = (l.splat(0.0), l.splat(0.0));
+    let (mut ax, mut az) = (l.splat(0.0), l.splat(0.0));
+    for (((xs, zs), ys), cs) in x4.iter_mut().zip(z4.iter_mut()).zip(y4).zip(c4) {
+        let (yv, cv) = (l.load(ys), l.load(cs));
+        let v = l.sub(l.load(xs), l.mul(fv, yv));
+        let t = l.sub(l.load(zs), l.mul(gv, yv));
+        l.store(xs, v);
+        l.store(zs, t);
+        mx = l.max(l.abs(v), mx);
+        mz = l.max(l.abs(t), mz);
+        ax = l.add(ax, l.mul(v, cv));
+        az = l.add(az, l.mul(t, cv));
     }
     (
-        finish_lanes(x_rest, f, y_rest, c_rest, &mut mx, &ax),
-        finish_lanes(z_rest, g, y_rest, c_rest, &mut mz, &az),
+        finish_lanes(x_rest, f, y_rest, c_rest, l.to_array(mx), l.to_array(ax)),
+        finish_lanes(z_rest, g, y_rest, c_rest, l.to_array(mz), l.to_array(az)),
     )
 }
 
 /// Dot product with four accumulators (vectorises; order is fixed, so the
 /// result is deterministic).
-fn dot(a: &[f64], b: &[f64]) -> f64 {
-    let mut acc = [0.0; 4];
-    let (a4, a_rest) = a.split_at(a.len() / 4 * 4);
-    let (b4, b_rest) = b.split_at(a4.len());
-    for (x, y) in a4.chunks_exact(4).zip(b4.chunks_exact(4)) {
-        for k in 0..4 {
-            acc[k] += x[k] * y[k];
-        }
+#[inline(always)]
+fn dot_in<L: Lanes>(l: L, a: &[f64], b: &[f64]) -> f64 {
+    let b = &b[..a.len()];
+    let (a4, a_rest) = pulp::as_arrays::<4, f64>(a);
+    let (b4, b_rest) = pulp::as_arrays::<4, f64>(b);
+    let mut acc = l.splat(0.0);
+    for (x, y) in a4.iter().zip(b4) {
+        acc = l.add(acc, l.mul(l.load(x), l.load(y)));
     }
+    let acc = l.to_array(acc);
     let mut s = (acc[0] + acc[1]) + (acc[2] + acc[3]);
     for (x, y) in a_rest.iter().zip(b_rest) {
         s += x * y;
     }
     s
+}
+
+/// [`dot_in`] on arrays.
+fn dot(a: &[f64], b: &[f64]) -> f64 {
+    dot_in(ArrayLanes, a, b)
 }
 
 /// Writes the entries `rows` of the column of the z-type variable `var` in
@@ -240,6 +251,102 @@ fn basic_column(m: &[f64], n: usize, var: usize, rows: &[usize], out: &mut [f64]
         }
     } else {
         out.fill(-1.0);
+    }
+}
+
+/// One Gauss-Jordan sweep of a pivot over the rows of the tableau (see
+/// `Tableau::pivot`): row p <- row p - u_p prow for p != r, with each row's
+/// new maximum and, when the next entering column is some z_j, its entry
+/// u_next_p = c_p + G_p c_R in the same pass.
+struct RowSweep<'a> {
+    tab: &'a mut [f64],
+    /// Row stride of `tab`.
+    w: usize,
+    /// The pivot row.
+    r: usize,
+    /// The scaled pivot row, its first k + 1 entries.
+    prow: &'a [f64],
+    c_r: &'a [f64],
+    u: &'a [f64],
+    /// Column of M~ of the next entering z-type variable, if any.
+    next_col: Option<&'a [f64]>,
+    basis: &'a [usize],
+    row_norm: &'a mut [f64],
+    u_next: &'a mut [f64],
+}
+
+impl LanesOp for RowSweep<'_> {
+    type Output = ();
+
+    #[inline(always)]
+    fn run<L: Lanes>(self, lanes: L) {
+        let RowSweep {
+            tab,
+            w,
+            r,
+            prow,
+            c_r,
+            u,
+            next_col,
+            basis,
+            row_norm,
+            u_next,
+        } = self;
+        let n = u.len();
+        let k = c_r.len();
+        // A basic slack's row of B^-1 holds a 1 outside G.
+        let unit_norm = |p: usize| if basis[p] < n { 1.0 } else { 0.0 };
+        let c_w = |c: &[f64], p: usize| if basis[p] < n { -c[basis[p]] } else { 0.0 };
+        let mut p = 0;
+        while p < n {
+            let (f, updated) = (u[p], p != r && u[p] != 0.0);
+            // Two rows at once share the loads of the pivot row and of c_R.
+            if let Some(c) = next_col
+                && updated
+                && p + 1 < n
+                && p + 1 != r
+                && u[p + 1] != 0.0
+            {
+                let (row_a, row_b) = tab[p * w..(p + 2) * w].split_at_mut(w);
+                let (row_a, row_b) = (&mut row_a[..=k], &mut row_b[..=k]);
+                let g = u[p + 1];
+                row_a[0] -= f * prow[0];
+                row_b[0] -= g * prow[0];
+                let ((ma, da), (mb, db)) = axpy_max_abs_dot_2(
+                    lanes,
+                    &mut row_a[1..],
+                    f,
+                    &mut row_b[1..],
+                    g,
+                    &prow[1..],
+                    c_r,
+                );
+                row_norm[p] = ma.max(unit_norm(p));
+                row_norm[p + 1] = mb.max(unit_norm(p + 1));
+                u_next[p] = c_w(c, p) + da;
+                u_next[p + 1] = c_w(c, p + 1) + db;
+                p += 2;
+                continue;
+            }
+            let row = &mut tab[p * w..p * w + 1 + k];
+            if !updated {
+                row_norm[p] = max_abs_in(lanes, &row[1..]).max(unit_norm(p));
+                if let Some(c) = next_col {
+                    u_next[p] = c_w(c, p) + dot_in(lanes, &row[1..], c_r);
+                }
+            } else {
+                row[0] -= f * prow[0];
+                if let Some(c) = next_col {
+                    let (nm, d) = axpy_max_abs_dot(lanes, &mut row[1..], f, &prow[1..], c_r);
+                    row_norm[p] = nm.max(unit_norm(p));
+                    u_next[p] = c_w(c, p) + d;
+                } else {
+                    row_norm[p] =
+                        axpy_max_abs(lanes, &mut row[1..], f, &prow[1..]).max(unit_norm(p));
+                }
+            }
+            p += 1;
+        }
     }
 }
 
@@ -501,51 +608,22 @@ impl Tableau {
 
         let next_col = (leaving < n).then(|| &m[leaving * n..(leaving + 1) * n]);
         u_next.resize(n, 0.0);
-        // A basic slack's row of B^-1 holds a 1 outside G.
-        let unit_norm = |p: usize| if basis[p] < n { 1.0 } else { 0.0 };
-        let c_w = |c: &[f64], p: usize| if basis[p] < n { -c[basis[p]] } else { 0.0 };
-        let mut p = 0;
-        while p < n {
-            let (f, updated) = (u[p], p != r && u[p] != 0.0);
-            // Two rows at once share the loads of the pivot row and of c_R.
-            if let Some(c) = next_col
-                && updated
-                && p + 1 < n
-                && p + 1 != r
-                && u[p + 1] != 0.0
-            {
-                let (row_a, row_b) = tab[p * w..(p + 2) * w].split_at_mut(w);
-                let (row_a, row_b) = (&mut row_a[..=k], &mut row_b[..=k]);
-                let g = u[p + 1];
-                row_a[0] -= f * prow[0];
-                row_b[0] -= g * prow[0];
-                let ((ma, da), (mb, db)) =
-                    axpy_max_abs_dot_2(&mut row_a[1..], f, &mut row_b[1..], g, &prow[1..], c_r);
-                row_norm[p] = ma.max(unit_norm(p));
-                row_norm[p + 1] = mb.max(unit_norm(p + 1));
-                u_next[p] = c_w(c, p) + da;
-                u_next[p + 1] = c_w(c, p + 1) + db;
-                p += 2;
-                continue;
-            }
-            let row = &mut tab[p * w..p * w + 1 + k];
-            if !updated {
-                row_norm[p] = max_abs(&row[1..]).max(unit_norm(p));
-                if let Some(c) = next_col {
-                    u_next[p] = c_w(c, p) + dot(&row[1..], c_r);
-                }
-            } else {
-                row[0] -= f * prow[0];
-                if let Some(c) = next_col {
-                    let (nm, d) = axpy_max_abs_dot(&mut row[1..], f, &prow[1..], c_r);
-                    row_norm[p] = nm.max(unit_norm(p));
-                    u_next[p] = c_w(c, p) + d;
-                } else {
-                    row_norm[p] = axpy_max_abs(&mut row[1..], f, &prow[1..]).max(unit_norm(p));
-                }
-            }
-            p += 1;
-        }
+        // The sweep over the tableau is the hot loop of Lemke's method: it
+        // runs compiled for the best vector instructions of the machine
+        // (lanes.rs: AVX2 registers where the CPU has them, arrays
+        // otherwise; the same bits either way).
+        with_best_lanes(RowSweep {
+            tab,
+            w,
+            r,
+            prow,
+            c_r,
+            u,
+            next_col,
+            basis,
+            row_norm,
+            u_next,
+        });
         if leaving < n {
             std::mem::swap(u, u_next);
             self.c_norm = self.m_col_max[leaving];
@@ -751,6 +829,40 @@ impl Tableau {
 mod tests {
     use super::*;
 
+    /// The pivot sweep's kernels give the same bits on AVX2 registers as
+    /// on arrays (when this machine has AVX2), for every tail length.
+    #[test]
+    fn register_lanes_match_array_lanes() {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(simd) = pulp::x86::V3::try_new() {
+            for len in 0..14 {
+                let x0: Vec<f64> = (0..len).map(|i| (i as f64 * 0.7).sin() * 1e3).collect();
+                let z0: Vec<f64> = (0..len).map(|i| (i as f64 * 0.3).cos()).collect();
+                let y: Vec<f64> = (0..len).map(|i| (i as f64 * 1.3).cos() / 7.0).collect();
+                let c: Vec<f64> = (0..len).map(|i| 2.0 - i as f64 * 0.3).collect();
+                let (mut xa, mut xv) = (x0.clone(), x0.clone());
+                let (mut za, mut zv) = (z0.clone(), z0.clone());
+                let two_a = axpy_max_abs_dot_2(ArrayLanes, &mut xa, 0.4, &mut za, -1.7, &y, &c);
+                let two_v = axpy_max_abs_dot_2(simd, &mut xv, 0.4, &mut zv, -1.7, &y, &c);
+                assert_eq!(
+                    format!("{two_a:?} {xa:?} {za:?}"),
+                    format!("{two_v:?} {xv:?} {zv:?}")
+                );
+                let one_a = axpy_max_abs_dot(ArrayLanes, &mut xa, 0.3, &y, &c);
+                let one_v = axpy_max_abs_dot(simd, &mut xv, 0.3, &y, &c);
+                assert_eq!(format!("{one_a:?} {xa:?}"), format!("{one_v:?} {xv:?}"));
+                let m_a = axpy_max_abs(ArrayLanes, &mut za, 1.1, &y);
+                let m_v = axpy_max_abs(simd, &mut zv, 1.1, &y);
+                assert_eq!(format!("{m_a:?} {za:?}"), format!("{m_v:?} {zv:?}"));
+                assert_eq!(
+                    dot_in(ArrayLanes, &x0, &c).to_bits(),
+                    dot_in(simd, &x0, &c).to_bits()
+                );
+                assert_eq!(max_abs_in(ArrayLanes, &y), max_abs_in(simd, &y));
+            }
+        }
+    }
+
     #[test]
     fn dot_matches_naive_sum() {
         let a: Vec<f64> = (0..11).map(|i| i as f64 * 0.5 - 1.0).collect();
@@ -765,7 +877,7 @@ mod tests {
         let y: Vec<f64> = (0..11).map(|i| (i as f64 * 1.3).cos()).collect();
         let c: Vec<f64> = (0..11).map(|i| 2.0 - i as f64 * 0.3).collect();
         let mut fused = x0.clone();
-        let (m, d) = axpy_max_abs_dot(&mut fused, 0.4, &y, &c);
+        let (m, d) = axpy_max_abs_dot(ArrayLanes, &mut fused, 0.4, &y, &c);
         let naive: Vec<f64> = x0.iter().zip(&y).map(|(x, y)| x - 0.4 * y).collect();
         assert_eq!(fused, naive);
         assert_eq!(m, naive.iter().fold(0.0_f64, |a, x| a.max(x.abs())));
@@ -779,10 +891,10 @@ mod tests {
         let y: Vec<f64> = (0..11).map(|i| (i as f64 * 1.3).cos()).collect();
         let c: Vec<f64> = (0..11).map(|i| 2.0 - i as f64 * 0.3).collect();
         let (mut x1, mut z1) = (x0.clone(), z0.clone());
-        let one_x = axpy_max_abs_dot(&mut x1, 0.4, &y, &c);
-        let one_z = axpy_max_abs_dot(&mut z1, -1.7, &y, &c);
+        let one_x = axpy_max_abs_dot(ArrayLanes, &mut x1, 0.4, &y, &c);
+        let one_z = axpy_max_abs_dot(ArrayLanes, &mut z1, -1.7, &y, &c);
         let (mut x2, mut z2) = (x0, z0);
-        let two = axpy_max_abs_dot_2(&mut x2, 0.4, &mut z2, -1.7, &y, &c);
+        let two = axpy_max_abs_dot_2(ArrayLanes, &mut x2, 0.4, &mut z2, -1.7, &y, &c);
         assert_eq!((x1, z1), (x2, z2));
         assert_eq!((one_x, one_z), two);
     }

@@ -1,0 +1,196 @@
+//! Four-lane arithmetic on `f64`, as plain arrays or as AVX2 registers.
+//!
+//! The hot loops of the pivoting solvers keep four independent partial
+//! results (maxima, sums) so that they vectorise; written against [`Lanes`]
+//! they run either on `[f64; 4]` arrays (any machine; the compiler uses
+//! what the baseline target has, SSE2 on x86-64) or on one 256-bit register
+//! (`pulp::x86::V3`, chosen at run time when the CPU has AVX2 and FMA).
+//! Both compute the same IEEE operations in the same order, lane by lane,
+//! and no multiply-add is fused, so a result never depends on which one
+//! ran. faer's own SIMD layer, pulp, provides the runtime dispatch and the
+//! safe intrinsics (no unsafe code here).
+
+/// The operations of a four-lane vector of `f64`.
+pub(crate) trait Lanes: Copy {
+    /// The vector type.
+    type V: Copy;
+    /// All lanes `x`.
+    fn splat(self, x: f64) -> Self::V;
+    /// Loads four values.
+    fn load(self, x: &[f64; 4]) -> Self::V;
+    /// Stores four values.
+    fn store(self, out: &mut [f64; 4], v: Self::V);
+    /// Lanes of `a - b`.
+    fn sub(self, a: Self::V, b: Self::V) -> Self::V;
+    /// Lanes of `a + b`.
+    fn add(self, a: Self::V, b: Self::V) -> Self::V;
+    /// Lanes of `a * b`.
+    fn mul(self, a: Self::V, b: Self::V) -> Self::V;
+    /// Lanes of `|a|`.
+    fn abs(self, a: Self::V) -> Self::V;
+    /// Lanes of `if a > b { a } else { b }` (so a NaN in `a` is passed over).
+    fn max(self, a: Self::V, b: Self::V) -> Self::V;
+    /// The four lanes.
+    fn to_array(self, v: Self::V) -> [f64; 4];
+}
+
+/// Four lanes as a plain array.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ArrayLanes;
+
+impl Lanes for ArrayLanes {
+    type V = [f64; 4];
+
+    #[inline(always)]
+    fn splat(self, x: f64) -> [f64; 4] {
+        [x; 4]
+    }
+    #[inline(always)]
+    fn load(self, x: &[f64; 4]) -> [f64; 4] {
+        *x
+    }
+    #[inline(always)]
+    fn store(self, out: &mut [f64; 4], v: [f64; 4]) {
+        *out = v;
+    }
+    #[inline(always)]
+    fn sub(self, a: [f64; 4], b: [f64; 4]) -> [f64; 4] {
+        std::array::from_fn(|l| a[l] - b[l])
+    }
+    #[inline(always)]
+    fn add(self, a: [f64; 4], b: [f64; 4]) -> [f64; 4] {
+        std::array::from_fn(|l| a[l] + b[l])
+    }
+    #[inline(always)]
+    fn mul(self, a: [f64; 4], b: [f64; 4]) -> [f64; 4] {
+        std::array::from_fn(|l| a[l] * b[l])
+    }
+    #[inline(always)]
+    fn abs(self, a: [f64; 4]) -> [f64; 4] {
+        a.map(f64::abs)
+    }
+    #[inline(always)]
+    fn max(self, a: [f64; 4], b: [f64; 4]) -> [f64; 4] {
+        std::array::from_fn(|l| if a[l] > b[l] { a[l] } else { b[l] })
+    }
+    #[inline(always)]
+    fn to_array(self, v: [f64; 4]) -> [f64; 4] {
+        v
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Lanes for pulp::x86::V3 {
+    type V = pulp::f64x4;
+
+    #[inline(always)]
+    fn splat(self, x: f64) -> pulp::f64x4 {
+        self.splat_f64x4(x)
+    }
+    #[inline(always)]
+    fn load(self, x: &[f64; 4]) -> pulp::f64x4 {
+        pulp::cast(*x)
+    }
+    #[inline(always)]
+    fn store(self, out: &mut [f64; 4], v: pulp::f64x4) {
+        *out = pulp::cast(v);
+    }
+    #[inline(always)]
+    fn sub(self, a: pulp::f64x4, b: pulp::f64x4) -> pulp::f64x4 {
+        self.sub_f64x4(a, b)
+    }
+    #[inline(always)]
+    fn add(self, a: pulp::f64x4, b: pulp::f64x4) -> pulp::f64x4 {
+        self.add_f64x4(a, b)
+    }
+    #[inline(always)]
+    fn mul(self, a: pulp::f64x4, b: pulp::f64x4) -> pulp::f64x4 {
+        self.mul_f64x4(a, b)
+    }
+    #[inline(always)]
+    fn abs(self, a: pulp::f64x4) -> pulp::f64x4 {
+        self.abs_f64x4(a)
+    }
+    #[inline(always)]
+    fn max(self, a: pulp::f64x4, b: pulp::f64x4) -> pulp::f64x4 {
+        // vmaxpd returns its second operand unless the first is greater:
+        // the select above, lane by lane.
+        self.max_f64x4(a, b)
+    }
+    #[inline(always)]
+    fn to_array(self, v: pulp::f64x4) -> [f64; 4] {
+        pulp::cast(v)
+    }
+}
+
+/// Runs `op` with the best [`Lanes`] of this machine: AVX2 registers when
+/// the CPU has them (x86-64 with AVX2 and FMA), arrays otherwise.
+#[inline(always)]
+pub(crate) fn with_best_lanes<R>(op: impl LanesOp<Output = R>) -> R {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(simd) = pulp::x86::V3::try_new() {
+        return pulp::Simd::vectorize(simd, InV3 { op, simd });
+    }
+    op.run(ArrayLanes)
+}
+
+/// An operation written once for any [`Lanes`].
+pub(crate) trait LanesOp {
+    /// What it returns.
+    type Output;
+    /// Runs it with `lanes`; implementations are `#[inline(always)]`, so the
+    /// body is compiled inside the dispatched (AVX2-enabled) function.
+    fn run<L: Lanes>(self, lanes: L) -> Self::Output;
+}
+
+/// Carries an operation into pulp's AVX2-enabled function.
+#[cfg(target_arch = "x86_64")]
+struct InV3<Op> {
+    op: Op,
+    simd: pulp::x86::V3,
+}
+
+#[cfg(target_arch = "x86_64")]
+impl<Op: LanesOp> pulp::WithSimd for InV3<Op> {
+    type Output = Op::Output;
+
+    #[inline(always)]
+    fn with_simd<S: pulp::Simd>(self, _: S) -> Op::Output {
+        self.op.run(self.simd)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Both implementations agree to the bit on each operation, including
+    /// the max select on signed zeros and NaN.
+    #[test]
+    fn array_and_register_lanes_agree() {
+        let a = [1.5, -0.0, f64::NAN, -3.25];
+        let b = [-2.0, 0.0, 7.0, f64::NAN];
+        check(ArrayLanes, a, b);
+        #[cfg(target_arch = "x86_64")]
+        if let Some(simd) = pulp::x86::V3::try_new() {
+            check(simd, a, b);
+        }
+    }
+
+    fn check<L: Lanes>(l: L, a: [f64; 4], b: [f64; 4]) {
+        let (va, vb) = (l.load(&a), l.load(&b));
+        let bits = |v: L::V| l.to_array(v).map(f64::to_bits);
+        let expect = |f: &dyn Fn(f64, f64) -> f64| std::array::from_fn(|i| f(a[i], b[i]).to_bits());
+        assert_eq!(bits(l.sub(va, vb)), expect(&|x, y| x - y));
+        assert_eq!(bits(l.add(va, vb)), expect(&|x, y| x + y));
+        assert_eq!(bits(l.mul(va, vb)), expect(&|x, y| x * y));
+        assert_eq!(bits(l.abs(va)), expect(&|x, _| x.abs()));
+        assert_eq!(
+            bits(l.max(va, vb)),
+            expect(&|x, y| if x > y { x } else { y })
+        );
+        let mut out = [0.0; 4];
+        l.store(&mut out, l.splat(2.5));
+        assert_eq!(out, [2.5; 4]);
+    }
+}
