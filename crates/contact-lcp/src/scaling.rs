@@ -40,19 +40,27 @@ pub(crate) fn pow2_ceil(x: f64) -> f64 {
 ///
 /// Returns `Some(max_ij |d_i M_ij d_j|)` (each product formed as
 /// `M_ij * d_i * d_j`) when the iteration ended because a sweep changed
-/// nothing, since that sweep measured exactly these entries; `None` when it
-/// stopped at the sweep limit.
-pub(crate) fn equilibrate(lcp: &Lcp, d: &mut Vec<f64>, rmax: &mut Vec<f64>) -> Option<f64> {
+/// nothing, since that sweep measured exactly these entries, with
+/// `col_max[j] = max_i |d_i M_ij d_j|`; `None` when it stopped at the sweep
+/// limit (`col_max` then holds the maxima before the last change).
+pub(crate) fn equilibrate(
+    lcp: &Lcp,
+    d: &mut Vec<f64>,
+    rmax: &mut Vec<f64>,
+    col_max: &mut Vec<f64>,
+) -> Option<f64> {
     let n = lcp.dim();
     d.clear();
     d.resize(n, 1.0);
     rmax.clear();
     rmax.resize(n, 0.0);
+    col_max.clear();
+    col_max.resize(n, 0.0);
     for _ in 0..RUIZ_SWEEPS {
         rmax.fill(0.0);
-        for j in 0..n {
-            let cmax = scaled_column_max(lcp.col(j), d, d[j], rmax);
-            rmax[j] = rmax[j].max(cmax);
+        for (j, cm) in col_max.iter_mut().enumerate() {
+            *cm = scaled_column_max(lcp.col(j), d, d[j], rmax);
+            rmax[j] = rmax[j].max(*cm);
         }
         let mut changed = false;
         for (di, &r) in d.iter_mut().zip(rmax.iter()) {
@@ -124,13 +132,19 @@ mod tests {
             }
         }
         let lcp = Lcp::from_row_major(4, &m, &[1.0; 4]).unwrap();
-        let (mut d, mut r) = (Vec::new(), Vec::new());
-        let m_max = equilibrate(&lcp, &mut d, &mut r);
+        let (mut d, mut r, mut c) = (Vec::new(), Vec::new(), Vec::new());
+        let m_max = equilibrate(&lcp, &mut d, &mut r, &mut c);
         assert_eq!(d[3], 1.0);
         let scaled_max = (0..16)
             .map(|k| (m[k] * d[k / 4] * d[k % 4]).abs())
             .fold(0.0, f64::max);
         assert_eq!(m_max, Some(scaled_max));
+        for j in 0..4 {
+            let column_max = (0..4)
+                .map(|i| (m[i * 4 + j] * d[i] * d[j]).abs())
+                .fold(0.0, f64::max);
+            assert_eq!(c[j], column_max, "column {j}");
+        }
         for i in 0..3 {
             assert_eq!(d[i], pow2_round(d[i]));
             let row_max = (0..3)

@@ -431,7 +431,7 @@ impl Lemke {
                 return Err(Failure::Limit);
             }
             let t = &mut self.tableau;
-            t.entering_column(entering);
+            t.entering_column(lcp, entering);
             let mut row = next_row
                 .take()
                 .or_else(|| t.leaving_row(params.pivot_tolerance, zero_tolerance));
@@ -442,18 +442,18 @@ impl Lemke {
             if suspicious && since_refactor > 0 {
                 self.refactors += 1;
                 since_refactor = 0;
-                if t.refactor().is_err() {
+                if t.refactor(lcp).is_err() {
                     self.finish_best(lcp, out);
                     return Err(Failure::Singular);
                 }
-                t.entering_column(entering);
+                t.entering_column(lcp, entering);
                 row = t.leaving_row(params.pivot_tolerance, zero_tolerance);
             }
             let Some(r) = row else {
                 self.finish_best(lcp, out);
                 return Err(Failure::Ray);
             };
-            let leaving = t.pivot(r, entering);
+            let leaving = t.pivot(lcp, r, entering);
             self.pivots += 1;
             since_refactor += 1;
             if params.record_trace {
@@ -469,7 +469,7 @@ impl Lemke {
             if params.refactor_interval > 0 && since_refactor >= params.refactor_interval {
                 self.refactors += 1;
                 since_refactor = 0;
-                if t.refactor().is_err() {
+                if t.refactor(lcp).is_err() {
                     self.finish_best(lcp, out);
                     return Err(Failure::Singular);
                 }
@@ -491,7 +491,7 @@ impl Lemke {
         }
 
         self.refactors += 1;
-        if self.tableau.final_solve(&mut out.z).is_err() {
+        if self.tableau.final_solve(lcp, &mut out.z).is_err() {
             self.finish_best(lcp, out);
             return Err(Failure::Singular);
         }
