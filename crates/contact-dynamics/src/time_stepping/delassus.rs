@@ -6,29 +6,28 @@
 //! has a few dozen rows per body, so only a small fraction of the pairs
 //! share one: the rows are bucketed by body (a counting sort) and each row
 //! visits only the rows of its own bodies, instead of every pair testing
-//! its blocks (measured in the commit that introduced this: the assembly
+//! its blocks (measured in the commits that introduced this: the assembly
 //! went from about a fifth of a 50-box step to a few per cent). Every
-//! entry is computed by the same expression, in the same order, as the
-//! every-pair loop, so the matrix is the same to the bit, and it is
-//! symmetric to the bit (the upper triangle is computed and mirrored, which
-//! Dantzig's symmetry test relies on).
+//! entry is the same sum, in the same order, as in the every-pair
+//! definition, so the matrix is the same to the bit, and it is symmetric to
+//! the bit (the upper triangle is computed and mirrored, which Dantzig's
+//! symmetry test relies on).
 
 use contact_lcp::faer::MatMut;
 use contact_math::Twist;
 
-use crate::JacobianRow;
+use crate::{BodyJacobian, JacobianRow};
 
-/// Rows bucketed by body, and a marker per row; reused across steps, so
-/// assembling a problem of a size seen before allocates nothing.
+/// Rows bucketed by body; reused across steps, so assembling a problem of a
+/// size seen before allocates nothing.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Delassus {
-    /// `start[b]..start[b + 1]` is body `b`'s range of `rows_of_body`.
+    /// `start[b]..start[b + 1]` is body `b`'s range of `blocks_of_body`.
     start: Vec<usize>,
-    /// Row indices, grouped by body, increasing within a body.
-    rows_of_body: Vec<usize>,
-    /// `visited[j] == i` once row `j` has been paired with row `i`: a row
-    /// sharing both bodies with `i` is in both buckets.
-    visited: Vec<usize>,
+    /// (row, block slot: 0 for a, 1 for b) per body, rows increasing.
+    blocks_of_body: Vec<(usize, usize)>,
+    /// Fill cursor per body while bucketing.
+    cursor: Vec<usize>,
 }
 
 impl Delassus {
@@ -48,7 +47,7 @@ impl Delassus {
             .map(|block| block.body + 1)
             .max()
             .unwrap_or(0);
-        // Counting sort of (body, row) pairs: counts, prefix sums, scatter.
+        // Counting sort of the blocks by body: counts, prefix sums, scatter.
         self.start.clear();
         self.start.resize(bodies + 1, 0);
         for block in rows.iter().flat_map(JacobianRow::blocks) {
@@ -57,42 +56,52 @@ impl Delassus {
         for b in 0..bodies {
             self.start[b + 1] += self.start[b];
         }
-        self.rows_of_body.clear();
-        self.rows_of_body.resize(self.start[bodies], 0);
-        // `visited` doubles as the fill cursor per body here.
-        self.visited.clear();
-        self.visited.extend_from_slice(&self.start[..bodies]);
+        self.blocks_of_body.clear();
+        self.blocks_of_body.resize(self.start[bodies], (0, 0));
+        self.cursor.clear();
+        self.cursor.extend_from_slice(&self.start[..bodies]);
         for (i, row) in rows.iter().enumerate() {
-            for block in row.blocks() {
-                let cursor = &mut self.visited[block.body];
-                self.rows_of_body[*cursor] = i;
+            for (slot, block) in slots(row) {
+                let cursor = &mut self.cursor[block.body];
+                self.blocks_of_body[*cursor] = (i, slot);
                 *cursor += 1;
             }
         }
 
-        self.visited.clear();
-        self.visited.resize(rows.len(), usize::MAX);
+        // Entry (i, j), j >= i, is the sum over row i's blocks in the order
+        // a, b of the block times row j's response on the same body: the
+        // first bucket visited writes 0 + c, the second adds. The mirror
+        // entry receives the same sums in the same order.
         for (i, row_i) in rows.iter().enumerate() {
-            for body in row_i.blocks().map(|block| block.body) {
-                let bucket = &self.rows_of_body[self.start[body]..self.start[body + 1]];
+            for (_, block_i) in slots(row_i) {
+                let bucket =
+                    &self.blocks_of_body[self.start[block_i.body]..self.start[block_i.body + 1]];
                 // Upper triangle only: j >= i (the bucket is increasing).
-                let first = bucket.partition_point(|&j| j < i);
-                for &j in &bucket[first..] {
-                    if self.visited[j] == i {
-                        continue;
+                let first = bucket.partition_point(|&(j, _)| j < i);
+                for &(j, slot_j) in &bucket[first..] {
+                    let c = block_i.dot(&responses[j][slot_j]);
+                    matrix[(i, j)] += c;
+                    if j != i {
+                        matrix[(j, i)] += c;
                     }
-                    self.visited[j] = i;
-                    let entry = shared_body_sum(row_i, &rows[j], &responses[j]);
-                    matrix[(i, j)] = entry;
-                    matrix[(j, i)] = entry;
                 }
             }
         }
     }
 }
 
+/// The blocks of `row` with their slot (0 for a, 1 for b), in that order.
+fn slots(row: &JacobianRow) -> impl Iterator<Item = (usize, &BodyJacobian)> {
+    [row.a.as_ref(), row.b.as_ref()]
+        .into_iter()
+        .enumerate()
+        .filter_map(|(slot, block)| block.map(|b| (slot, b)))
+}
+
 /// `J_i W J_j'`: the blocks of row `i` against the responses of row `j`,
-/// for the bodies they share (row i's blocks in order a, b).
+/// for the bodies they share (row i's blocks in order a, b): the
+/// definition the bucketed sum is tested against.
+#[cfg(test)]
 fn shared_body_sum(row_i: &JacobianRow, row_j: &JacobianRow, response_j: &[Twist; 2]) -> f64 {
     let mut entry = 0.0;
     for block_i in row_i.blocks() {
@@ -110,7 +119,6 @@ fn shared_body_sum(row_i: &JacobianRow, row_j: &JacobianRow, response_j: &[Twist
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::BodyJacobian;
     use contact_lcp::faer::Mat;
     use glam::DVec3;
 
