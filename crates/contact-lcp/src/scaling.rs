@@ -16,6 +16,7 @@
 //! to a power of two.
 
 use crate::lane_scan::combine_max;
+use crate::lanes::{Lanes, LanesOp, with_best_lanes};
 use crate::problem::Lcp;
 
 /// Maximum number of Ruiz sweeps (each costs one pass over M). Row and column
@@ -58,10 +59,12 @@ pub(crate) fn equilibrate(
     col_max.resize(n, 0.0);
     for _ in 0..RUIZ_SWEEPS {
         rmax.fill(0.0);
-        for (j, cm) in col_max.iter_mut().enumerate() {
-            *cm = scaled_column_max(lcp.col(j), d, d[j], rmax);
-            rmax[j] = rmax[j].max(*cm);
-        }
+        with_best_lanes(RuizSweep {
+            lcp,
+            d,
+            rmax,
+            col_max,
+        });
         let mut changed = false;
         for (di, &r) in d.iter_mut().zip(rmax.iter()) {
             if r > 0.0 {
@@ -79,27 +82,53 @@ pub(crate) fn equilibrate(
     None
 }
 
+/// One Ruiz sweep's measurement: `col_max[j]` = the max-norm of column j
+/// of D M D and `rmax[i]` = the larger of the max-norms of its row i and
+/// column i, on the best lanes of the machine (lanes.rs; the same bits on
+/// every machine).
+struct RuizSweep<'a> {
+    lcp: &'a Lcp,
+    d: &'a [f64],
+    rmax: &'a mut [f64],
+    col_max: &'a mut [f64],
+}
+
+impl LanesOp for RuizSweep<'_> {
+    type Output = ();
+
+    #[inline(always)]
+    fn run<L: Lanes>(self, l: L) {
+        let RuizSweep {
+            lcp,
+            d,
+            rmax,
+            col_max,
+        } = self;
+        for (j, cm) in col_max.iter_mut().enumerate() {
+            *cm = scaled_column_max(l, lcp.col(j), d, d[j], rmax);
+            rmax[j] = rmax[j].max(*cm);
+        }
+    }
+}
+
 /// For one column `col` of M with scale `dj`: raises `rmax[i]` to
 /// `|col_i d_i dj|` and returns the column's largest such value. Plain
 /// comparisons in four lanes, not `f64::max` (whose NaN rule blocks
 /// vectorisation); M is finite (checked by `Lcp::new`).
-fn scaled_column_max(col: &[f64], d: &[f64], dj: f64, rmax: &mut [f64]) -> f64 {
-    let mut m = [0.0_f64; 4];
-    let len4 = col.len() / 4 * 4;
-    let (c4, c_rest) = col.split_at(len4);
-    let (d4, d_rest) = d.split_at(len4);
-    let (r4, r_rest) = rmax.split_at_mut(len4);
-    for ((cs, ds), rs) in c4
-        .chunks_exact(4)
-        .zip(d4.chunks_exact(4))
-        .zip(r4.chunks_exact_mut(4))
-    {
-        for l in 0..4 {
-            let a = (cs[l] * ds[l] * dj).abs();
-            m[l] = if a > m[l] { a } else { m[l] };
-            rs[l] = if a > rs[l] { a } else { rs[l] };
-        }
+#[inline(always)]
+fn scaled_column_max<L: Lanes>(l: L, col: &[f64], d: &[f64], dj: f64, rmax: &mut [f64]) -> f64 {
+    let (d, rmax) = (&d[..col.len()], &mut rmax[..col.len()]);
+    let (c4, c_rest) = pulp::as_arrays::<4, f64>(col);
+    let (d4, d_rest) = pulp::as_arrays::<4, f64>(d);
+    let (r4, r_rest) = pulp::as_arrays_mut::<4, f64>(rmax);
+    let djv = l.splat(dj);
+    let mut m = l.splat(0.0);
+    for ((cs, ds), rs) in c4.iter().zip(d4).zip(r4.iter_mut()) {
+        let a = l.abs(l.mul(l.mul(l.load(cs), l.load(ds)), djv));
+        m = l.max(a, m);
+        l.store(rs, l.max(a, l.load(rs)));
     }
+    let mut m = l.to_array(m);
     for ((&x, &di), r) in c_rest.iter().zip(d_rest).zip(r_rest) {
         let a = (x * di * dj).abs();
         m[0] = if a > m[0] { a } else { m[0] };
