@@ -35,7 +35,10 @@ use faer::linalg::cholesky::ldlt::factor::{
     LdltRegularization, cholesky_in_place as ldlt_in_place,
 };
 use faer::linalg::cholesky::llt::factor::{LltRegularization, cholesky_in_place as llt_in_place};
-use faer::{MatMut, Par};
+use faer::linalg::triangular_solve::{
+    solve_lower_triangular_in_place, solve_upper_triangular_in_place,
+};
+use faer::{MatMut, MatRef, Par};
 
 /// The pivot a refused row gets in `Factor::factor_block`, relative to the
 /// largest diagonal entry of the block (its square root divides the row's
@@ -332,6 +335,20 @@ impl Factor {
     /// Solves `L' x = y` in place (`b.len() == self.len()`).
     pub(crate) fn backward_in_place(&self, b: &mut [f64]) {
         solve_lower_transpose_in_place(&self.l, self.ld, &self.inv_diag, b);
+    }
+
+    /// Solves `M_CC X = B` in place for the `cols` columns of `b`
+    /// (column-major, `self.len()` rows each), with faer's blocked
+    /// triangular solves. Cholesky factor only (the block guess's).
+    pub(crate) fn solve_many_in_place(&self, b: &mut [f64], cols: usize) {
+        let (k, ld) = (self.idx.len(), self.ld);
+        if k == 0 || cols == 0 {
+            return;
+        }
+        let lk = MatRef::from_column_major_slice_with_stride(&self.l[..(k - 1) * ld + k], k, k, ld);
+        let mut x = MatMut::from_column_major_slice_mut(&mut b[..k * cols], k, cols);
+        solve_lower_triangular_in_place(lk, x.as_mut(), Par::Seq);
+        solve_upper_triangular_in_place(lk.transpose(), x, Par::Seq);
     }
 
     /// Solves `M_CC x = b` in place (`b.len() == self.len()`).
