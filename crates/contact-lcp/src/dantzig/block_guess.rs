@@ -18,12 +18,16 @@
 // on the frictionless 50-box stack, n = 200: the Murty phase cost 30 % on
 // top of the pivoting).
 //
-// First guess: the rows whose q strictly fits z = 0 at a bound stay there,
-// all others (q = 0 included: a resting contact) are clamped.
+// First guess: the rows whose q fits z = 0 at a bound by more than
+// `RESTING_Q` ||q||_inf stay there, all others (q = 0 included: a resting
+// contact) are clamped. On the frictionless 50-box stack of the peers'
+// set (n = 200) 96 resting rows have 0 < q <= 2.4e-9 (6e-8 of ||q||):
+// left at their bound they made the guesses climb the stack (17 guesses,
+// against 7).
 //
 // Redundant rows (singular PSD M): a guessed block whose Cholesky meets a
-// pivot L_ii^2 at most the pivoting's own singularity tolerance is rebuilt
-// by appends that refuse the dependent rows, as the pivoting does
+// pivot L_ii^2 at most the pivoting's own singularity tolerance is
+// factored again leaving the dependent rows out, as the pivoting does
 // (factor.rs). A refused row i keeps z_i = 0 (at its bound, or parked
 // inside it). Why that still gives a solution: its Schur complement
 // s = M_ii - M_iC M_CC^-1 M_Ci is 0, so x = e_i - a with a = M_CC^-1 M_Ci
@@ -31,37 +35,43 @@
 // M_:C a on every row. Hence z_i can be held at 0 without changing what
 // the other rows can reach (moving z_i by t and z_C by -t a leaves w
 // unchanged), and since x'(M z + q) = x'q for every z, once w_C = 0 its
-// w_i = q_i - a'q_C is a constant of the problem: 0 for consistent
-// contacts (four contacts of a face with equal gap terms), and then row i
-// is complementary at z_i = 0 (lo <= 0 <= hi). So the dependent rows are
-// judged like the others, by the sign of their w. Numerically s is only at
-// most the tolerance and q carries the rounding of its assembly, so a
-// dependent row's w is off 0 by more than the pivoting's `w_tol`:
-// measured 3e-13 (6e-13 of the certificate's scale) on the frictionless
-// 20-box stack, whose contact gaps differ in the last digits. The guess
-// therefore decides its exchanges with the looser `DEPENDENT_W` (relative
-// to the certificate's scale) for every row at a bound, and accepts only
-// an answer that meets `w_tol` everywhere: once settled within the slack,
-// a strict phase exchanges the rows still off by more than `w_tol`,
-// factoring the rows that join C first, so that a dependent group refuses
-// another of its rows (with a w of the right sign, often); each
-// factorisation of that phase is from scratch, in that order.
+// w_i = x'q = q_i - a'q_C is a constant of the problem and of the rows of
+// its group in C: 0 for consistent contacts (four contacts of a face with
+// equal gap terms), and then row i is complementary at z_i = 0. The gap
+// terms of a face need not be consistent, though: on the 50-box stack
+// they differ by up to 7e-10 (z ~ 1), and then w_i has one sign. When it
+// is the wrong one, no flip of row i alone can help; the exchange is the
+// pivoting's own move for a row with zero Schur complement (pivot.rs):
+// move z_i off its bound in the direction s = -sign(w_i) and z_C by
+// -t s a (w does not change, as M x = 0) until the first clamped row r of
+// the group reaches a bound (`partner`, a ratio test); r leaves C for that
+// bound and i joins C. Then x'w = x'q gives -a_r w_r = w_i: a_r has the
+// sign of s when r reaches its lower bound and the opposite one at its
+// upper bound, so w_r = -w_i / a_r has the right sign in both cases.
+// Numerically s is only at most the tolerance and q and M carry rounding,
+// so a dependent row's w is off 0 by rounding beyond the pivoting's
+// `w_tol`: the guess decides its exchanges with the looser `DEPENDENT_W`
+// (relative to the certificate's scale) for every row at a bound, and
+// accepts only an answer that meets `w_tol` everywhere: once settled
+// within the slack, a strict phase exchanges the rows still off by more
+// than `w_tol`, factoring the rows that join C first, so that a dependent
+// group refuses another of its rows; each factorisation of that phase is
+// from scratch, in that order.
 //
 // The guess is a shortcut for symmetric problems without friction
 // coupling; it never returns an answer looser than the pivoting's. When
-// the guesses stop settling (in either phase), or meet a dependent row
-// whose w is wrong beyond the phase's tolerance (an inconsistent q, e.g. a
-// tilted face with different gap terms, which no exchange of its own can
-// fix), the last guess is a consistent state (C
+// the guesses stop settling (in either phase), or a dependent row of the
+// wrong sign has no partner (nothing bounds its move: for a PSD M, no
+// solution along this path), the last guess is a consistent state (C
 // factored with z_C solved, every other row at a bound or parked) and the
 // pivoting finishes from it with `Core::rerun`, driving only the rows out
 // of bounds or of the wrong sign. Measured on the frictionless stacks of
-// the peers' problem set (release, min of 200 solves): 20 boxes (n = 80)
-// 524 pivots and 1.24 ms without the guess; with it, finishing by the
-// pivoting right after the loose phase, 7 guesses and 58 pivots, 0.34 ms;
-// with the strict phase 8 guesses and 16 pivots, 0.24 ms. 50 boxes
-// (n = 200): 188 pivots and 1.1 ms, against 1 guess and no pivot,
-// 0.39 ms.
+// the peers' problem set (release, min of 200 solves, faer's Cholesky of
+// the same M in the same run): 20 boxes (n = 80) 1 guess, no pivot,
+// 33 us (1.8x the Cholesky; the pivoting alone 61 pivots, 5.5x); 50 boxes
+// (n = 200) 7 guesses, no pivot, 0.54 ms (4.0x), where the guess used to
+// stop at an inconsistent dependent row after 2 guesses and leave the
+// pivoting 1109 pivots (18.7 ms).
 //
 // On success the core holds the answer, C and its Cholesky factor, and
 // the rows at their bounds; the active block is left empty, as nothing
@@ -73,8 +83,12 @@ use crate::faer_scratch::FaerScratch;
 use crate::problem::Lcp;
 use crate::verify::max_abs;
 use faer::Par;
-use faer::linalg::cholesky::llt::factor::cholesky_in_place_scratch;
+use faer::linalg::cholesky::ldlt::factor::cholesky_in_place_scratch;
+use faer::linalg::cholesky::llt::factor::cholesky_in_place_scratch as llt_scratch;
 
+/// Rows with `|q_i|` at most this times `||q||_inf` start clamped, as
+/// resting contacts (module comment).
+const RESTING_Q: f64 = 1e-6;
 /// Most guesses before giving the problem to the pivoting.
 const MAX_GUESSES: usize = 24;
 /// A guess updates the last factor instead of refactoring when at most
@@ -83,12 +97,12 @@ const UPDATE_AT_MOST: usize = 16;
 /// Guesses without fewer violated rows before the hand-over.
 const STALL: usize = 3;
 /// While guessing, a row's `w` of the wrong sign is ignored up to this
-/// times the certificate's scale `max(||M|| ||z||, ||q||)` (verify.rs): a
-/// dependent row's `w` is `q_i - a'q_C` (see the module comment), off 0 by
-/// the rounding of the caller's `q` (measured 6e-13 of the scale on the
-/// 20-box stack). An answer that needs this slack goes through the strict
-/// phase or the pivoting, so it never loosens the result.
-const DEPENDENT_W: f64 = 1e-11;
+/// times the certificate's scale `max(||M|| ||z||, ||q||)` (verify.rs): the
+/// rounding of a dependent row's `w` (see the module comment; its true
+/// value, however small, is settled by the exchange with a partner). An
+/// answer that needs this slack goes through the strict phase or the
+/// pivoting, so it never loosens the result.
+const DEPENDENT_W: f64 = 1e-14;
 
 /// How the guess ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -105,7 +119,13 @@ pub(crate) enum Outcome {
 
 /// Exchanges the rows `flips` (clamped rows go to the bound they broke,
 /// rows at a bound join C) and lists the rows joining C in `priority`.
-fn continue_flips(core: &mut Core, set: &Settings<'_>, flips: &[usize], priority: &mut Vec<usize>) {
+fn continue_flips(
+    core: &mut Core,
+    set: &Settings<'_>,
+    flips: &[usize],
+    leaving: &[(usize, bool)],
+    priority: &mut Vec<usize>,
+) {
     priority.clear();
     for &i in flips {
         core.state[i] = match core.state[i] {
@@ -123,6 +143,12 @@ fn continue_flips(core: &mut Core, set: &Settings<'_>, flips: &[usize], priority
             }
         };
     }
+    for &(r, upper) in leaving {
+        if core.state[r] == State::Clamped {
+            core.state[r] = if upper { State::AtHi } else { State::AtLo };
+            core.z[r] = if upper { set.hi[r] } else { set.lo[r] };
+        }
+    }
 }
 
 /// Scratch of the guess (faer's Cholesky workspace).
@@ -138,6 +164,13 @@ pub(crate) struct BlockGuess {
     /// Rows that joined C in the last exchange: factored first, so a
     /// dependent group refuses one of its other rows.
     priority: Vec<usize>,
+    /// Clamped rows leaving C for a dependent row of the wrong sign, and
+    /// whether they go to their upper bound.
+    leaving: Vec<(usize, bool)>,
+    /// Dependent rows of the wrong sign exchanged in this guess.
+    exchanging: Vec<usize>,
+    /// `M_CC^-1 M_Ci` of each of them, k entries in the factor's order.
+    dependency: Vec<f64>,
 }
 
 /// Judice & Pires' watch on a block guess: how many guesses in a row have
@@ -186,14 +219,15 @@ impl BlockGuess {
         // contact carries load once the rows below it push, and leaving them
         // at 0 made the guesses climb one box per factorisation (measured:
         // 50-box stack, n = 200, 196 rows with q = 0).
+        let resting = RESTING_Q * max_abs(m.q());
         for i in 0..n {
             let (lo, hi, q) = (set.lo[i], set.hi[i], m.q()[i]);
             core.state[i] = if lo >= hi {
                 core.z[i] = lo;
                 State::AtLo
-            } else if lo == 0.0 && q > 0.0 {
+            } else if lo == 0.0 && q > resting {
                 State::AtLo
-            } else if hi == 0.0 && q < 0.0 {
+            } else if hi == 0.0 && q < -resting {
                 State::AtHi
             } else {
                 State::Clamped
@@ -220,7 +254,7 @@ impl BlockGuess {
                 if self.violations(core, m, set, true).is_none() {
                     return Outcome::Warm(guess);
                 }
-                continue_flips(core, set, &self.flips, &mut self.priority);
+                continue_flips(core, set, &self.flips, &self.leaving, &mut self.priority);
                 continue;
             }
             if progress.stalled_after(violated) >= STALL {
@@ -228,7 +262,7 @@ impl BlockGuess {
                 // the pivoting is the cheaper way from here.
                 return Outcome::Warm(guess);
             }
-            continue_flips(core, set, &self.flips, &mut self.priority);
+            continue_flips(core, set, &self.flips, &self.leaving, &mut self.priority);
         }
         Outcome::Warm(MAX_GUESSES)
     }
@@ -313,7 +347,9 @@ impl BlockGuess {
             core.factor
                 .idx
                 .extend((0..n).filter(|&i| core.state[i] == State::Clamped && !member[i]));
-            let req = cholesky_in_place_scratch::<f64>(n, Par::Seq, Default::default());
+            // faer's LL' and LDL' (factor.rs) need the same scratch.
+            let req = cholesky_in_place_scratch::<f64>(n, Par::Seq, Default::default())
+                .or(llt_scratch::<f64>(n, Par::Seq, Default::default()));
             let stack = self.scratch.stack(req);
             core.factor
                 .factor_block(m, set.pivot_tol, stack, &mut self.refused);
@@ -372,9 +408,9 @@ impl BlockGuess {
     /// the sign of their `w` (at a bound) by more than the loose tolerance
     /// `DEPENDENT_W` of the certificate's scale (`w_tol` if `strict`), and
     /// returns how many, with whether every row also meets the pivoting's
-    /// own `w_tol`. `None` when a refused (dependent) row's `w` is beyond
-    /// that tolerance: no exchange of its own can fix that (see the module
-    /// comment).
+    /// own `w_tol`. A refused (dependent) or parked row of the wrong sign
+    /// joins C with a partner leaving it (`leaving`; module comment);
+    /// `None` when it has none.
     fn violations(
         &mut self,
         core: &Core,
@@ -393,6 +429,8 @@ impl BlockGuess {
         };
         let mut exact = true;
         self.flips.clear();
+        self.leaving.clear();
+        self.exchanging.clear();
         for i in 0..core.state.len() {
             let (lo, hi) = (set.lo[i], set.hi[i]);
             // How far w is on the wrong side of its condition.
@@ -414,11 +452,78 @@ impl BlockGuess {
             }
             if wrong > loose {
                 if core.state[i] == State::Parked || self.refused.contains(&i) {
-                    return None;
+                    self.exchanging.push(i);
                 }
                 self.flips.push(i);
             }
         }
+        if !self.exchanging.is_empty() {
+            // a = M_CC^-1 M_Ci of every exchanging row, in one solve with
+            // many right-hand sides (level 3; measured 10 exchanges on the
+            // 50-box stack).
+            let k = core.factor.len();
+            let a = &mut self.dependency;
+            a.clear();
+            for &i in &self.exchanging {
+                let col = m.col(i);
+                a.extend(core.factor.idx.iter().map(|&r| col[r]));
+            }
+            core.factor.solve_many_in_place(a, self.exchanging.len());
+            for (e, &i) in self.exchanging.iter().enumerate() {
+                let s = if core.w[i] < 0.0 { 1.0 } else { -1.0 };
+                let leaving = partner(
+                    core,
+                    set,
+                    &self.dependency[e * k..(e + 1) * k],
+                    s,
+                    &self.leaving,
+                )?;
+                self.leaving.push(leaving);
+            }
+        }
         Some((self.flips.len(), exact))
     }
+}
+
+/// The clamped row that leaves C when a dependent row i joins it (module
+/// comment), and whether it goes to its upper bound: with `a` =
+/// M_CC^-1 M_Ci (factor order), moving z_i by t s and z_C by -t s a leaves
+/// w unchanged; the first clamped row to reach a bound along that move
+/// (ties: the larger |a_r|, then the lower index; entries of a below 1e-9
+/// of its largest are rounding and not considered; rows already `taken`
+/// by another exchange are skipped). `None` when no clamped row bounds the
+/// move.
+fn partner(
+    core: &Core,
+    set: &Settings<'_>,
+    a: &[f64],
+    s: f64,
+    taken: &[(usize, bool)],
+) -> Option<(usize, bool)> {
+    let a_max = max_abs(a);
+    let mut best: Option<(f64, f64, usize, bool)> = None;
+    for (&ap, &r) in a.iter().zip(&core.factor.idx) {
+        let ar = s * ap;
+        if ar.abs() <= 1e-9 * a_max || taken.iter().any(|&(j, _)| j == r) {
+            continue;
+        }
+        let (t, upper) = if ar > 0.0 {
+            ((core.z[r] - set.lo[r]).max(0.0) / ar, false)
+        } else {
+            ((set.hi[r] - core.z[r]).max(0.0) / -ar, true)
+        };
+        if !t.is_finite() {
+            continue;
+        }
+        let better = match best {
+            None => true,
+            Some((bt, ba, br, _)) => {
+                t < bt || (t == bt && (ar.abs() > ba || (ar.abs() == ba && r < br)))
+            }
+        };
+        if better {
+            best = Some((t, ar.abs(), r, upper));
+        }
+    }
+    best.map(|(_, _, r, upper)| (r, upper))
 }

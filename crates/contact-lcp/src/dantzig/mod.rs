@@ -17,9 +17,10 @@
 // block principal pivoting guess of the whole clamped set (block_guess.rs,
 // Judice & Pires 1994): on positive definite problems it usually settles in
 // 2-5 dense factorisations and no pivot is needed; redundant contacts are
-// left out of the guessed block as the pivoting leaves them out of C, and
-// where the guess cannot finish (unsettled, or an inconsistent redundant
-// row) the pivoting finishes from its last guess (`Core::rerun`).
+// left out of the guessed block as the pivoting leaves them out of C (a
+// redundant contact whose w has the wrong sign trades places with a row of
+// its group), and where the guess cannot finish (unsettled) the pivoting
+// finishes from its last guess (`Core::rerun`).
 // Measured on random SPD problems (n = 256 / 1024, same run, loaded 2-core
 // machine): one-row pivoting alone 7.2x / 14.6x faer's Cholesky of the
 // same M, with the guess 0.6x / 1.3x.

@@ -41,7 +41,15 @@
 // zero Schur complement makes progress only through the other events (e.g.
 // the redundant twin leaving C); when no event bounds the step the problem
 // has no solution along this path. Termination: Baraff's argument for PSD
-// M; in degenerate cases (zero steps) the pivot limit is the backstop.
+// M; in degenerate cases (zero steps) the pivot limit is the backstop. The
+// default limit, 10 n + 100, is sized to stop cycling, not honest work,
+// but on the frictionless 50-box stack of the peers' set (n = 200) this
+// pivoting needs more than 2100 pivots with every step positive: each row
+// driven in index order redistributes the torques about the diagonals of
+// the faces below it, one leave/enter pair of 1e-10-sized steps per face
+// (a symmetric stack's faces carry almost no such torque, so which corner
+// carries it flips with rounding-sized changes). The block guess
+// (block_guess.rs) solves such problems without this path.
 //
 // Work per pivot (active_block.rs): w is kept only on the rows that can
 // stop a step (the driven row, rows at a bound, parked rows); a row's w is
