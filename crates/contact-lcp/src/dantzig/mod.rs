@@ -70,6 +70,7 @@ mod coupled_guess;
 mod factor;
 mod inverse;
 mod pivot;
+mod small_guess;
 
 use crate::box_problem::BoxLcp;
 use crate::box_verify::finish_box_answer;
@@ -80,6 +81,7 @@ use crate::verify::max_abs;
 use block_guess::{BlockGuess, Outcome};
 use coupled_guess::CoupledGuess;
 use pivot::{Core, Settings, Stop};
+use small_guess::{SmallGuess, SmallSettings};
 
 /// Settings of [`Dantzig`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -130,6 +132,13 @@ pub struct DantzigParams {
     /// coupling passes. Default `48` (below it one-row pivoting is as
     /// fast); `usize::MAX` turns both guesses off.
     pub block_guess_from: usize,
+    /// Problems of at most this dimension without friction coupling and
+    /// with a symmetric `M` are first solved by block principal pivoting
+    /// with small dense kernels of their own (see small_guess.rs): one
+    /// packed Cholesky factor per guess, no call into faer. When the
+    /// guesses do not settle the one-row pivoting solves the problem from
+    /// the start. Default `40`; `0` turns it off (as does recording a trace).
+    pub small_guess_up_to: usize,
 }
 
 impl Default for DantzigParams {
@@ -143,6 +152,7 @@ impl Default for DantzigParams {
             warm_start_rounds: true,
             record_trace: false,
             block_guess_from: 48,
+            small_guess_up_to: 40,
         }
     }
 }
@@ -274,6 +284,7 @@ pub struct Dantzig {
     core: Core,
     guess: BlockGuess,
     coupled_guess: CoupledGuess,
+    small_guess: SmallGuess,
     lo: Vec<f64>,
     hi: Vec<f64>,
     order: Vec<usize>,
@@ -365,6 +376,26 @@ impl Dantzig {
 
         let bounds = problem.bounds();
         let coupled = !bounds.couplings().is_empty();
+        let w_tol = params.zero_tolerance * max_abs(problem.q()).max(f64::MIN_POSITIVE);
+        if !coupled && symmetric && n <= params.small_guess_up_to && !params.record_trace {
+            let set = SmallSettings {
+                lo: bounds.lo(),
+                hi: bounds.hi(),
+                pivot_tol: params.pivot_tolerance * m_norm,
+                w_tol,
+            };
+            let settled = self.small_guess.run(lcp, &set, SMALL_GUESS_LIMIT);
+            if settled {
+                out.z.clone_from(&self.small_guess.z);
+                finish_box_answer(problem, out);
+                if out.report.is_solution(SMALL_GUESS_ACCEPT) {
+                    self.stats.block_guesses = self.small_guess.guesses;
+                    self.stats.rounds = 1;
+                    out.iterations = 1;
+                    return Ok(());
+                }
+            }
+        }
         // Uncoupled rows first (normals before friction), each in index order.
         self.order.clear();
         self.order
@@ -381,7 +412,6 @@ impl Dantzig {
             self.lo[c.row] = 0.0;
             self.hi[c.row] = 0.0;
         }
-        let w_tol = params.zero_tolerance * max_abs(problem.q()).max(f64::MIN_POSITIVE);
         let limit = params.pivot_limit(n);
         if coupled && symmetric && n >= params.block_guess_from && !params.record_trace {
             let settled = self.coupled_guess.run(lcp, bounds, w_tol);
@@ -522,6 +552,14 @@ impl Dantzig {
 /// accepted (the pivoting's own answers certify at 1e-16..1e-13; a failed
 /// path is off by 1e-3 and more).
 const NON_SYMMETRIC_ACCEPT: f64 = 1e-9;
+
+/// Most guesses of the small-problem block pivoting (small_guess.rs) before
+/// the one-row pivoting takes over.
+const SMALL_GUESS_LIMIT: usize = 16;
+
+/// Scaled error up to which a settled small-problem guess is accepted;
+/// above it the one-row pivoting solves the problem again.
+const SMALL_GUESS_ACCEPT: f64 = 1e-9;
 
 /// Scaled error up to which a settled coupled guess is accepted; above it
 /// the coupling passes run.
