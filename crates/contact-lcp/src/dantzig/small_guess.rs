@@ -13,15 +13,17 @@
 // that breaks its bound or the sign of its w. On positive definite
 // problems this settles in 2-4 guesses.
 //
-// Kernels: the factor of M_CC is a bordered (row by row) Cholesky L L',
-// stored packed by rows (row r holds L[r, 0..=r] at r (r + 1) / 2), so
-// every loop runs over a contiguous slice and nothing calls into faer.
-// Appending row i is one forward substitution of M_C,i (the append of
-// factor.rs, in rows); its diagonal M_ii - l'l at most `pivot_tol` refuses
-// the row, which is how redundant contacts (singular PSD M) are kept out
-// of C, as in the pivoting. A guess keeps the factor's leading rows that
-// it shares with the previous guess (a Cholesky factor's leading block
-// depends on the leading rows only) and appends the rest.
+// Kernels: each guess gathers M_CC into one contiguous column-major
+// buffer (leading dimension |C|) and factors it in place by a
+// right-looking Cholesky L L' (Golub & Van Loan, Matrix Computations,
+// alg. 4.2.1 "outer product" form): the rank-one updates of the trailing
+// block are independent multiply-adds, where a row-by-row factor would
+// chain short dot products. Nothing calls into faer. A pivot (the Schur
+// complement M_ii - l'l of a row given the rows before it, the append
+// rule of factor.rs) at most `pivot_tol` refuses its row, which is how
+// redundant contacts (singular PSD M) are kept out of C, as in the
+// pivoting: the row and column leave the buffer and the factorisation goes
+// on with the next row.
 //
 // Redundant rows: a refused row keeps z_i = 0 clamped to its bounds; for
 // a PSD M its w is then q_i - a'q_C with a = M_CC^-1 M_Ci (see
@@ -159,9 +161,8 @@ impl SmallGuess {
         self.guesses = 0;
     }
 
-    /// Factors `M_CC` for the clamped rows (reusing the previous factor's
-    /// leading rows), solves for `z_C` and computes `w` outside C. False
-    /// when `z` is not finite.
+    /// Factors `M_CC` for the clamped rows, solves for `z_C` and computes
+    /// `w` outside C. False when `z` is not finite.
     fn solve_guess(&mut self, m: &Lcp, set: &SmallSettings<'_>) -> bool {
         let n = m.dim();
         for i in 0..n {
@@ -177,16 +178,21 @@ impl SmallGuess {
         // The order of C: rows that must go first (dependent groups), then
         // the other clamped rows by index.
         self.rows.clear();
-        self.member.iter_mut().for_each(|x| *x = false);
-        for &i in &self.priority {
-            if self.state[i] == State::Clamped && !self.member[i] {
-                self.member[i] = true;
-                self.rows.push(i);
+        if self.priority.is_empty() {
+            self.rows
+                .extend((0..n).filter(|&i| self.state[i] == State::Clamped));
+        } else {
+            self.member.iter_mut().for_each(|x| *x = false);
+            for &i in &self.priority {
+                if self.state[i] == State::Clamped && !self.member[i] {
+                    self.member[i] = true;
+                    self.rows.push(i);
+                }
             }
-        }
-        for i in 0..n {
-            if self.state[i] == State::Clamped && !self.member[i] {
-                self.rows.push(i);
+            for i in 0..n {
+                if self.state[i] == State::Clamped && !self.member[i] {
+                    self.rows.push(i);
+                }
             }
         }
         self.factor(m, set);
@@ -206,11 +212,12 @@ impl SmallGuess {
             }
         }
         self.solve_in_place(k);
+        // z_N is at finite bounds (or 0): only z_C can overflow.
+        if self.rhs[..k].iter().any(|z| !z.is_finite()) {
+            return false;
+        }
         for (r, &i) in self.rows.iter().enumerate() {
             self.z[i] = self.rhs[r];
-        }
-        if self.z.iter().any(|z| !z.is_finite()) {
-            return false;
         }
         // w outside C (M symmetric: row i is column i); 0 on C by the solve.
         for (i, (w, &qi)) in self.w.iter_mut().zip(q).enumerate() {
@@ -229,7 +236,9 @@ impl SmallGuess {
     /// before it: the append rule of factor.rs) refuses its row: the row
     /// leaves C and goes back to `z = 0` within its bounds.
     fn factor(&mut self, m: &Lcp, set: &SmallSettings<'_>) {
-        self.refused.iter_mut().for_each(|x| *x = false);
+        if self.singular {
+            self.refused.iter_mut().for_each(|x| *x = false);
+        }
         let ld = self.rows.len();
         let a = &mut self.l;
         for (c, &j) in self.rows.iter().enumerate() {
