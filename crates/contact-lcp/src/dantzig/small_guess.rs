@@ -71,7 +71,7 @@ pub(crate) struct SmallGuess {
     w: Vec<f64>,
     /// The factor `L` (n x n buffer, column-major, leading dimension `ld`).
     l: Vec<f64>,
-    /// Leading dimension of `l`: |C| when it was factored.
+    /// Leading dimension of `l`: the problem dimension n.
     ld: usize,
     /// `1 / L_rr`.
     inv_diag: Vec<f64>,
@@ -151,6 +151,7 @@ impl SmallGuess {
         if self.l.len() < n * n {
             self.l.resize(n * n, 0.0);
         }
+        self.ld = n;
         self.member.clear();
         self.member.resize(n, false);
         self.refused.clear();
@@ -175,13 +176,31 @@ impl SmallGuess {
                 _ => {}
             }
         }
-        // The order of C: rows that must go first (dependent groups), then
-        // the other clamped rows by index.
-        self.rows.clear();
-        if self.priority.is_empty() {
-            self.rows
-                .extend((0..n).filter(|&i| self.state[i] == State::Clamped));
+        // The order of C. Without priority rows: the previous factor's rows
+        // in their order up to the first that left C (their factor rows
+        // stay valid: a Cholesky factor's leading block depends on the
+        // leading rows only), then the other clamped rows by index. With
+        // priority rows (dependent groups): those first, then the others
+        // by index, factored from scratch.
+        let keep = if self.priority.is_empty() {
+            let keep = self
+                .rows
+                .iter()
+                .take_while(|&&i| self.state[i] == State::Clamped)
+                .count();
+            self.rows.truncate(keep);
+            self.member.iter_mut().for_each(|x| *x = false);
+            for &i in &self.rows {
+                self.member[i] = true;
+            }
+            for i in 0..n {
+                if self.state[i] == State::Clamped && !self.member[i] {
+                    self.rows.push(i);
+                }
+            }
+            keep
         } else {
+            self.rows.clear();
             self.member.iter_mut().for_each(|x| *x = false);
             for &i in &self.priority {
                 if self.state[i] == State::Clamped && !self.member[i] {
@@ -194,8 +213,9 @@ impl SmallGuess {
                     self.rows.push(i);
                 }
             }
-        }
-        self.factor(m, set);
+            0
+        };
+        self.factor(m, set, keep);
         // rhs = -(q_C + M_CN z_N), then z_C = M_CC^-1 rhs.
         let k = self.rows.len();
         let q = m.q();
@@ -231,24 +251,47 @@ impl SmallGuess {
     }
 
     /// Factors `M_CC` for C = `self.rows` (right-looking Cholesky of the
-    /// gathered block, column-major with leading dimension `|C|`). A pivot
+    /// gathered block, column-major with leading dimension n), keeping the
+    /// factor of the first `keep` rows from the previous guess. A pivot
     /// at most `pivot_tol` (the Schur complement of the row given the rows
     /// before it: the append rule of factor.rs) refuses its row: the row
     /// leaves C and goes back to `z = 0` within its bounds.
-    fn factor(&mut self, m: &Lcp, set: &SmallSettings<'_>) {
+    fn factor(&mut self, m: &Lcp, set: &SmallSettings<'_>, keep: usize) {
         if self.singular {
             self.refused.iter_mut().for_each(|x| *x = false);
         }
-        let ld = self.rows.len();
+        let (ld, k) = (self.ld, self.rows.len());
         let a = &mut self.l;
-        for (c, &j) in self.rows.iter().enumerate() {
-            let col = m.col(j);
-            for (r, &i) in self.rows.iter().enumerate().skip(c) {
-                a[c * ld + r] = col[i];
+        // The new block's lower part, and its rows of the kept columns.
+        for c in 0..k {
+            let col = m.col(self.rows[c]);
+            for r in c.max(keep)..k {
+                a[c * ld + r] = col[self.rows[r]];
             }
         }
-        let mut k = ld;
-        let mut j = 0;
+        // Rows keep.. of the kept columns: L_21 = M_21 L_11^-T, column by
+        // column of L_11 (the right-looking order restricted to them), and
+        // the trailing block becomes its Schur complement M_22 - L_21 L_21'.
+        for c in 0..keep {
+            let inv = self.inv_diag[c];
+            let (head, tail) = a.split_at_mut((c + 1) * ld);
+            let lc = &mut head[c * ld..c * ld + k];
+            lc[keep..].iter_mut().for_each(|x| *x *= inv);
+            // Earlier rows of the kept block (c + 1..keep) feed rows keep..
+            // of the later kept columns; then the trailing block.
+            for c2 in c + 1..k {
+                let f = lc[c2];
+                if f != 0.0 {
+                    let dst = &mut tail[(c2 - c - 1) * ld..(c2 - c - 1) * ld + k];
+                    let from = keep.max(c2);
+                    for (x, &l) in dst[from..].iter_mut().zip(&lc[from..]) {
+                        *x -= f * l;
+                    }
+                }
+            }
+        }
+        let mut k = k;
+        let mut j = keep;
         while j < k {
             let d2 = a[j * ld + j];
             if !(d2 > set.pivot_tol && d2.is_finite()) {
@@ -293,7 +336,6 @@ impl SmallGuess {
             }
             j += 1;
         }
-        self.ld = ld;
     }
 
     /// Solves `M_CC x = rhs[..k]` in place with the factor.
@@ -352,5 +394,91 @@ impl SmallGuess {
             self.state[i] = next;
         }
         Some(violated)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A 6 x 6 SPD matrix `A A' + I` with a fixed A.
+    fn spd() -> Lcp {
+        let a = [
+            [1.0, 2.0, 0.5],
+            [-1.0, 0.3, 2.0],
+            [0.7, -0.2, 1.1],
+            [2.0, 1.0, -1.0],
+            [0.1, 0.4, 0.9],
+            [-0.6, 1.5, 0.2],
+        ];
+        let mut m = vec![0.0; 36];
+        for i in 0..6 {
+            for j in 0..6 {
+                let d: f64 = (0..3).map(|t| a[i][t] * a[j][t]).sum();
+                m[i * 6 + j] = d + if i == j { 1.0 } else { 0.0 };
+            }
+        }
+        Lcp::from_row_major(6, &m, &[0.0; 6]).unwrap()
+    }
+
+    /// `max |(L L')_rc - M_CC|` over the factored block.
+    fn factor_error(g: &SmallGuess, m: &Lcp) -> f64 {
+        let (k, ld) = (g.rows.len(), g.ld);
+        let mut worst = 0.0_f64;
+        for r in 0..k {
+            for c in 0..=r {
+                let llt: f64 = (0..=c).map(|t| g.l[t * ld + r] * g.l[t * ld + c]).sum();
+                let mrc = m.col(g.rows[c])[g.rows[r]];
+                worst = worst.max((llt - mrc).abs());
+            }
+            assert!((g.inv_diag[r] * g.l[r * ld + r] - 1.0).abs() < 1e-15);
+        }
+        worst
+    }
+
+    #[test]
+    fn a_kept_leading_block_gives_the_factor_of_the_new_block() {
+        let m = spd();
+        let (lo, hi) = (vec![0.0; 6], vec![f64::INFINITY; 6]);
+        let set = SmallSettings {
+            lo: &lo,
+            hi: &hi,
+            pivot_tol: 1e-12,
+            w_tol: 1e-13,
+        };
+        let mut g = SmallGuess::default();
+        g.reset(6);
+        g.rows.extend([3, 0, 4]);
+        g.factor(&m, &set, 0);
+        assert!(factor_error(&g, &m) < 1e-13);
+        // Rows 3 and 0 stay (their factor rows are kept), 4 leaves, and
+        // 5, 1, 2 join: the result must be the factor of the new block.
+        g.rows.truncate(2);
+        g.rows.extend([5, 1, 2]);
+        g.factor(&m, &set, 2);
+        assert_eq!(g.rows, [3, 0, 5, 1, 2]);
+        assert!(factor_error(&g, &m) < 1e-13, "{}", factor_error(&g, &m));
+    }
+
+    #[test]
+    fn a_dependent_row_is_refused_and_leaves_the_block() {
+        // Row 2 = row 0 + row 1 of a rank-2 matrix: its pivot is 0.
+        let m = Lcp::from_row_major(3, &[2.0, 1.0, 3.0, 1.0, 2.0, 3.0, 3.0, 3.0, 6.0], &[0.0; 3])
+            .unwrap();
+        let (lo, hi) = (vec![0.0; 3], vec![f64::INFINITY; 3]);
+        let set = SmallSettings {
+            lo: &lo,
+            hi: &hi,
+            pivot_tol: 1e-10,
+            w_tol: 1e-13,
+        };
+        let mut g = SmallGuess::default();
+        g.reset(3);
+        g.rows.extend([2, 0, 1]);
+        g.factor(&m, &set, 0);
+        assert_eq!(g.rows, [2, 0]);
+        assert!(g.refused[1] && g.singular);
+        assert_eq!(g.state[1], State::AtLo);
+        assert!(factor_error(&g, &m) < 1e-13);
     }
 }
