@@ -24,6 +24,13 @@
 // machine): one-row pivoting alone 7.2x / 14.6x faer's Cholesky of the
 // same M, with the guess 0.6x / 1.3x.
 //
+// Small problems (dimension <= `small_guess_up_to`, symmetric, without
+// friction coupling) go first to a block guess of their own with small
+// dense kernels (small_guess.rs: no faer call, no per-pivot bookkeeping);
+// when it does not settle, the pivoting solves the problem from z = 0.
+// Measured (release, random SPD): n = 16 3.2 -> 1.9 us, n = 32 11.0 ->
+// 4.6 us against the pivoting alone.
+//
 // Friction coupling (bounds -mu z_j <= z_i <= mu z_j with z_j a normal row):
 // problems of dimension >= `block_guess_from` with a symmetric M first try
 // a block principal pivoting guess of the coupled problem itself
