@@ -182,4 +182,20 @@ fn a_repeated_solve_allocates_nothing() {
         assert_eq!(info.count_total, 0, "{info:?}");
         assert!(out.report.is_solution(1e-10), "{:?}", out.report);
     }
+    // Another problem of the same size with a larger clamped set: q > 0
+    // keeps every row at 0 (nothing clamped), q < 0 clamps every row.
+    let m = random_pd(&mut rng, n);
+    let few = BoxLcp::from_lcp(&Lcp::new(m.clone(), vec![1.0; n]).unwrap());
+    let all = BoxLcp::from_lcp(&Lcp::new(m, vec![-1.0; n]).unwrap());
+    let mut d = Dantzig::default();
+    let mut out = LcpSolution::default();
+    d.solve_into(&few, &mut out).unwrap();
+    assert!(guessed(&d));
+    let info = allocation_counter::measure(|| d.solve_into(&all, &mut out).unwrap());
+    assert_eq!(info.count_total, 0, "{info:?}");
+    assert!(
+        guessed(&d) && out.report.is_solution(1e-12),
+        "{:?}",
+        out.report
+    );
 }

@@ -156,8 +156,12 @@ impl SmallGuess {
         self.member.resize(n, false);
         self.refused.clear();
         self.refused.resize(n, false);
+        // Capacity for every row now, so that no later guess or solve of
+        // this size allocates, whatever its clamped set.
         self.rows.clear();
+        self.rows.reserve(n);
         self.priority.clear();
+        self.priority.reserve(n);
         self.singular = false;
         self.guesses = 0;
     }
