@@ -157,7 +157,7 @@ fn random_pd(c: &mut Criterion) {
         dantzig(&mut group, &mut notes, &problem);
         if n <= 64 {
             // The one-row pivoting alone, where the small problems' guess
-            // (n <= 40) or the block guess (n >= 48) would answer.
+            // (n <= 47) or the block guess (n >= 48) would answer.
             dantzig_with(
                 &mut group,
                 &mut notes,
