@@ -7,7 +7,8 @@
 //!
 //! Groups (issue 3):
 //! - `lcp_random_pd`: dense random SPD problems, n = 16, 64, 256, 1024;
-//!   Lemke, Dantzig and projected Gauss-Seidel against faer's Cholesky.
+//!   Lemke, Dantzig and projected Gauss-Seidel against faer's Cholesky;
+//!   at n <= 64 also Dantzig with both guesses off (`dantzig_pivoting`).
 //! - `lcp_contact_psd`: the bounded-friction problem `M = J W J'` of unit
 //!   cubes resting on the ground and on each other after 3 steps from rest:
 //!   one cube, one tower of 5, 4 and 17 towers of 5 side by side (4 contacts
@@ -22,7 +23,7 @@
 //! - `lcp_normal_stack`: the frictionless normal block of the default box
 //!   stack of 5, 20 and 50 cubes after 10 box-friction steps (n = 20, 80,
 //!   200; symmetric PSD and singular, 4 contacts per face: the peers'
-//!   `normal_stack_*`). Dantzig with its defaults and with the block guess
+//!   `normal_stack_*`). Dantzig with its defaults and with both guesses
 //!   off (`dantzig_pivoting`), against faer's Cholesky of `M + delta I` as
 //!   in `lcp_contact_psd`.
 //! - `lcp_box_stack`: the non-symmetric Anitescu-Potra LCP of a settled
@@ -131,6 +132,16 @@ fn faer_cholesky(c: &mut Group<'_>, m: &Mat<f64>, q: &[f64], delta: f64) {
     });
 }
 
+/// Dantzig with both guesses off (the small problems' and the block
+/// guess): the one-row pivoting alone.
+fn pivoting_only() -> DantzigParams {
+    DantzigParams {
+        block_guess_from: usize::MAX,
+        small_guess_up_to: 0,
+        ..DantzigParams::default()
+    }
+}
+
 fn random_pd(c: &mut Criterion) {
     let mut group = c.benchmark_group("lcp_random_pd");
     let mut notes = Notes::new("lcp_random_pd");
@@ -144,6 +155,17 @@ fn random_pd(c: &mut Criterion) {
         lemke(&mut group, &mut notes, "lemke", n, &lcp);
         let problem = BoxLcp::from_lcp(&lcp);
         dantzig(&mut group, &mut notes, &problem);
+        if n <= 64 {
+            // The one-row pivoting alone, where the small problems' guess
+            // (n <= 47) or the block guess (n >= 48) would answer.
+            dantzig_with(
+                &mut group,
+                &mut notes,
+                "dantzig_pivoting",
+                pivoting_only(),
+                &problem,
+            );
+        }
         pgs_dense(&mut group, &mut notes, "pgs", &problem);
     }
     notes.write();
@@ -203,15 +225,11 @@ fn normal_stacks(c: &mut Criterion) {
         faer_cholesky(&mut group, &m, lcp.q(), 1e-9 * max_diag);
         let problem = BoxLcp::from_lcp(lcp);
         dantzig(&mut group, &mut notes, &problem);
-        let pivoting = DantzigParams {
-            block_guess_from: usize::MAX,
-            ..DantzigParams::default()
-        };
         dantzig_with(
             &mut group,
             &mut notes,
             "dantzig_pivoting",
-            pivoting,
+            pivoting_only(),
             &problem,
         );
     }

@@ -14,10 +14,12 @@ use contact_lcp::{BoxBounds, BoxLcp, Coupling, Dantzig, DantzigParams, Lcp, LcpS
 
 const INF: f64 = f64::INFINITY;
 
-/// The solver with the guess off: plain one-row pivoting.
+/// The solver with the guesses off (this one and the small problems'):
+/// plain one-row pivoting.
 fn pivoting_only() -> Dantzig {
     Dantzig::new(DantzigParams {
         block_guess_from: usize::MAX,
+        small_guess_up_to: 0,
         ..DantzigParams::default()
     })
 }
@@ -229,11 +231,13 @@ fn a_repeated_solve_allocates_nothing_on_either_path() {
     }
 }
 
-/// The solver with the guess on from dimension 1, so small problems that
-/// brute force can enumerate go through it.
+/// The solver with the guess on from dimension 1 (and the small problems'
+/// own guess off), so small problems that brute force can enumerate go
+/// through it.
 fn guessing_always() -> Dantzig {
     Dantzig::new(DantzigParams {
         block_guess_from: 1,
+        small_guess_up_to: 0,
         ..DantzigParams::default()
     })
 }

@@ -1,7 +1,9 @@
 //! Guards the Dantzig principal pivoting solver against brute-force
 //! enumeration: random symmetric positive definite box problems (unique
 //! solution), positive semidefinite rank-deficient and duplicated-row plain
-//! LCPs (certified by `verify`), and bad input.
+//! LCPs (certified by `verify`), and bad input. Each enumeration runs
+//! twice: with the defaults (small problems go through the block guess of
+//! small_guess.rs) and with the one-row pivoting alone.
 
 mod common;
 
@@ -15,6 +17,19 @@ use contact_lcp::{
 };
 
 const INF: f64 = f64::INFINITY;
+
+/// The solvers each enumeration runs: the defaults, and the one-row
+/// pivoting alone (both guesses off).
+fn solvers() -> [Dantzig; 2] {
+    [
+        Dantzig::default(),
+        Dantzig::new(DantzigParams {
+            small_guess_up_to: 0,
+            block_guess_from: usize::MAX,
+            ..DantzigParams::default()
+        }),
+    ]
+}
 
 /// Random bounds: unilateral, bilateral, finite box, one-sided finite, or
 /// the degenerate [0, 0].
@@ -34,7 +49,7 @@ fn random_bounds(rng: &mut Rng, n: usize) -> (Vec<f64>, Vec<f64>) {
 #[test]
 fn random_spd_box_problems_match_the_unique_solution() {
     let mut rng = Rng::new(0xDA27_2161);
-    let mut dantzig = Dantzig::default();
+    let mut solvers = solvers();
     let mut checked = 0;
     for trial in 0..400 {
         let n = 1 + trial % 7;
@@ -42,36 +57,40 @@ fn random_spd_box_problems_match_the_unique_solution() {
         let q: Vec<f64> = (0..n).map(|_| rng.range(-2.0, 2.0)).collect();
         let (lo, hi) = random_bounds(&mut rng, n);
         let p = BoxLcp::new(m, q, lo, hi, vec![]).unwrap();
-        let sol = dantzig.solve(&p).unwrap();
-        assert_eq!(sol.method, Method::Dantzig);
-        assert!(
-            sol.report.is_solution(1e-12),
-            "trial {trial}: {:?}",
-            sol.report
-        );
         // SPD: exactly one solution, found by enumerating 3^n assignments.
-        assert_is_the_unique_solution(&sol.z, &brute_force_box(&p), trial);
-        assert_eq!(dantzig.last_stats().refactorizations, 0);
-        checked += 1;
+        let all = brute_force_box(&p);
+        for dantzig in &mut solvers {
+            let sol = dantzig.solve(&p).unwrap();
+            assert_eq!(sol.method, Method::Dantzig);
+            assert!(
+                sol.report.is_solution(1e-12),
+                "trial {trial}: {:?}",
+                sol.report
+            );
+            assert_is_the_unique_solution(&sol.z, &all, trial);
+            assert_eq!(dantzig.last_stats().refactorizations, 0);
+            checked += 1;
+        }
     }
-    assert_eq!(checked, 400);
+    assert_eq!(checked, 800);
 }
 
 #[test]
 fn random_pd_plain_lcps_match_brute_force() {
-    let mut rng = Rng::new(17);
-    let mut dantzig = Dantzig::default();
-    for trial in 0..200 {
-        let n = 1 + trial % 8;
-        let m = random_pd(&mut rng, n);
-        let q: Vec<f64> = (0..n).map(|_| rng.range(-1.0, 1.0)).collect();
-        let lcp = Lcp::new(m, q).unwrap();
-        let sol = dantzig.solve(&BoxLcp::from_lcp(&lcp)).unwrap();
-        let r = verify(&lcp, &sol.z, &sol.w);
-        assert!(r.is_solution(1e-12), "trial {trial}: {r:?}");
-        let all = brute_force(&lcp);
-        assert_eq!(all.len(), 1);
-        assert!(dist(&sol.z, &all[0]) <= 1e-9, "trial {trial}");
+    for mut dantzig in solvers() {
+        let mut rng = Rng::new(17);
+        for trial in 0..200 {
+            let n = 1 + trial % 8;
+            let m = random_pd(&mut rng, n);
+            let q: Vec<f64> = (0..n).map(|_| rng.range(-1.0, 1.0)).collect();
+            let lcp = Lcp::new(m, q).unwrap();
+            let sol = dantzig.solve(&BoxLcp::from_lcp(&lcp)).unwrap();
+            let r = verify(&lcp, &sol.z, &sol.w);
+            assert!(r.is_solution(1e-12), "trial {trial}: {r:?}");
+            let all = brute_force(&lcp);
+            assert_eq!(all.len(), 1);
+            assert!(dist(&sol.z, &all[0]) <= 1e-9, "trial {trial}");
+        }
     }
 }
 
@@ -79,20 +98,21 @@ fn random_pd_plain_lcps_match_brute_force() {
 /// exists: every answer must certify, whatever solution it picks.
 #[test]
 fn rank_deficient_psd_lcps_are_certified() {
-    let mut rng = Rng::new(99);
-    let mut dantzig = Dantzig::default();
-    for trial in 0..300 {
-        let n = 2 + trial % 9;
-        let k = 1 + rng.below(n - 1);
-        let m = random_psd(&mut rng, n, k);
-        let (q, _) = feasible_q(&mut rng, &m);
-        let lcp = Lcp::new(m, q).unwrap();
-        let sol = dantzig.solve(&BoxLcp::from_lcp(&lcp)).unwrap();
-        let r = verify(&lcp, &sol.z, &sol.w);
-        assert!(
-            r.is_solution(1e-10),
-            "trial {trial} (n {n}, rank {k}): {r:?}"
-        );
+    for mut dantzig in solvers() {
+        let mut rng = Rng::new(99);
+        for trial in 0..300 {
+            let n = 2 + trial % 9;
+            let k = 1 + rng.below(n - 1);
+            let m = random_psd(&mut rng, n, k);
+            let (q, _) = feasible_q(&mut rng, &m);
+            let lcp = Lcp::new(m, q).unwrap();
+            let sol = dantzig.solve(&BoxLcp::from_lcp(&lcp)).unwrap();
+            let r = verify(&lcp, &sol.z, &sol.w);
+            assert!(
+                r.is_solution(1e-10),
+                "trial {trial} (n {n}, rank {k}): {r:?}"
+            );
+        }
     }
 }
 
@@ -100,25 +120,26 @@ fn rank_deficient_psd_lcps_are_certified() {
 /// times): M singular with exactly repeated rows.
 #[test]
 fn duplicated_rows_are_certified() {
-    let mut rng = Rng::new(5);
-    let mut dantzig = Dantzig::default();
-    for trial in 0..200 {
-        let base = 2 + trial % 5;
-        let m0 = random_pd(&mut rng, base);
-        // Rows: 0..base, then copies of random rows.
-        let mut rows: Vec<usize> = (0..base).collect();
-        for _ in 0..1 + rng.below(3) {
-            rows.push(rng.below(base));
+    for mut dantzig in solvers() {
+        let mut rng = Rng::new(5);
+        for trial in 0..200 {
+            let base = 2 + trial % 5;
+            let m0 = random_pd(&mut rng, base);
+            // Rows: 0..base, then copies of random rows.
+            let mut rows: Vec<usize> = (0..base).collect();
+            for _ in 0..1 + rng.below(3) {
+                rows.push(rng.below(base));
+            }
+            let n = rows.len();
+            let m = Mat::from_fn(n, n, |i, j| m0[(rows[i], rows[j])]);
+            let (q, _) = feasible_q(&mut rng, &m);
+            let lcp = Lcp::new(m, q).unwrap();
+            let sol = dantzig.solve(&BoxLcp::from_lcp(&lcp)).unwrap();
+            let r = verify(&lcp, &sol.z, &sol.w);
+            assert!(r.is_solution(1e-10), "trial {trial}: {r:?}");
+            let stats = dantzig.last_stats();
+            assert_eq!(stats.refactorizations, 0);
         }
-        let n = rows.len();
-        let m = Mat::from_fn(n, n, |i, j| m0[(rows[i], rows[j])]);
-        let (q, _) = feasible_q(&mut rng, &m);
-        let lcp = Lcp::new(m, q).unwrap();
-        let sol = dantzig.solve(&BoxLcp::from_lcp(&lcp)).unwrap();
-        let r = verify(&lcp, &sol.z, &sol.w);
-        assert!(r.is_solution(1e-10), "trial {trial}: {r:?}");
-        let stats = dantzig.last_stats();
-        assert_eq!(stats.refactorizations, 0);
     }
 }
 
@@ -171,8 +192,11 @@ fn pivot_limit_returns_the_best_iterate() {
     let q = vec![-1.0; 6];
     let p = BoxLcp::new(m, q, vec![0.0; 6], vec![INF; 6], vec![]).unwrap();
     for limit in [0, 1, 2] {
+        // The pivot limit is the pivoting's: the small problems' guess,
+        // which needs no pivot here, is off.
         let mut d = Dantzig::new(DantzigParams {
             max_pivots: limit,
+            small_guess_up_to: 0,
             ..DantzigParams::default()
         });
         let mut out = LcpSolution::default();

@@ -1,0 +1,201 @@
+//! Guards the block guess of small problems (`small_guess_up_to`,
+//! small_guess.rs): it must take the problems it is meant for (positive
+//! definite ones settle without a pivot), give the unique solution that
+//! brute-force enumeration finds, certify on singular problems (rank
+//! deficient, duplicated rows) whichever path answers, hand over to the
+//! pivoting where it cannot settle, and allocate nothing on a repeated
+//! solve.
+
+mod common;
+
+use common::{
+    Rng, assert_is_the_unique_solution, brute_force, brute_force_box, dist, feasible_q, random_pd,
+    random_psd,
+};
+use contact_lcp::faer::Mat;
+use contact_lcp::{BoxLcp, Dantzig, DantzigParams, Lcp, LcpSolution, verify};
+
+const INF: f64 = f64::INFINITY;
+
+/// Whether the last solve was answered by a guess without a pivot.
+fn guessed(d: &Dantzig) -> bool {
+    d.last_stats().block_guesses > 0 && d.last_stats().pivots == 0
+}
+
+#[test]
+fn positive_definite_box_problems_settle_on_the_unique_solution() {
+    // Bounds of every kind: unilateral, bilateral, finite, one-sided, fixed.
+    let mut rng = Rng::new(0x5A11_0001);
+    let mut d = Dantzig::default();
+    let mut settled = 0;
+    let trials = 150;
+    for trial in 0..trials {
+        let n = 1 + trial % 6;
+        let m = random_pd(&mut rng, n);
+        let q: Vec<f64> = (0..n).map(|_| rng.range(-2.0, 2.0)).collect();
+        let (lo, hi): (Vec<f64>, Vec<f64>) = (0..n)
+            .map(|_| match rng.below(5) {
+                0 => (0.0, INF),
+                1 => (-INF, INF),
+                2 => (-rng.range(0.1, 2.0), rng.range(0.1, 2.0)),
+                3 => (0.0, rng.range(0.1, 2.0)),
+                _ => (0.0, 0.0),
+            })
+            .unzip();
+        let p = BoxLcp::new(m, q, lo, hi, vec![]).unwrap();
+        let sol = d.solve(&p).unwrap();
+        assert!(
+            sol.report.is_solution(1e-12),
+            "trial {trial}: {:?}",
+            sol.report
+        );
+        assert_is_the_unique_solution(&sol.z, &brute_force_box(&p), trial);
+        settled += usize::from(guessed(&d));
+    }
+    // Random positive definite problems of this size settle in a few
+    // guesses; a stall hands over to the pivoting, which must stay rare.
+    assert!(settled * 10 >= trials * 9, "{settled} of {trials}");
+}
+
+#[test]
+fn plain_lcps_match_brute_force_and_the_pivoting() {
+    let mut rng = Rng::new(0x5A11_0002);
+    let mut d = Dantzig::default();
+    let mut pivoting = Dantzig::new(DantzigParams {
+        small_guess_up_to: 0,
+        ..DantzigParams::default()
+    });
+    for trial in 0..200 {
+        let n = 1 + trial % 9;
+        let lcp = Lcp::new(
+            random_pd(&mut rng, n),
+            (0..n).map(|_| rng.range(-1.0, 1.0)).collect(),
+        )
+        .unwrap();
+        let p = BoxLcp::from_lcp(&lcp);
+        let sol = d.solve(&p).unwrap();
+        let all = brute_force(&lcp);
+        assert_eq!(all.len(), 1);
+        assert!(dist(&sol.z, &all[0]) <= 1e-9, "trial {trial}");
+        let reference = pivoting.solve(&p).unwrap();
+        assert!(dist(&sol.z, &reference.z) <= 1e-9, "trial {trial}");
+    }
+}
+
+#[test]
+fn singular_problems_certify_on_either_path() {
+    // Rank-deficient A A' and duplicated rows: the guess refuses dependent
+    // rows; where it cannot settle, the pivoting answers. Both kinds of
+    // answer must occur here, and every answer must certify.
+    let mut rng = Rng::new(0x5A11_0003);
+    let mut d = Dantzig::default();
+    let (mut by_guess, mut by_pivoting) = (0, 0);
+    for trial in 0..400 {
+        let m = if trial % 2 == 0 {
+            let n = 2 + trial % 11;
+            let rank = 1 + rng.below(n - 1);
+            random_psd(&mut rng, n, rank)
+        } else {
+            let base = 2 + trial % 6;
+            let m0 = random_pd(&mut rng, base);
+            let mut rows: Vec<usize> = (0..base).collect();
+            for _ in 0..1 + rng.below(3) {
+                rows.push(rng.below(base));
+            }
+            Mat::from_fn(rows.len(), rows.len(), |i, j| m0[(rows[i], rows[j])])
+        };
+        let (q, _) = feasible_q(&mut rng, &m);
+        let lcp = Lcp::new(m, q).unwrap();
+        let sol = d.solve(&BoxLcp::from_lcp(&lcp)).unwrap();
+        let r = verify(&lcp, &sol.z, &sol.w);
+        assert!(r.is_solution(1e-10), "trial {trial}: {r:?}");
+        if guessed(&d) {
+            by_guess += 1;
+        } else {
+            by_pivoting += 1;
+        }
+    }
+    assert!(
+        by_guess > 0 && by_pivoting > 0,
+        "{by_guess} / {by_pivoting}"
+    );
+}
+
+#[test]
+fn the_size_limit_and_the_trace_choose_the_path() {
+    let mut rng = Rng::new(0x5A11_0004);
+    let n = 12;
+    let p = BoxLcp::from_lcp(
+        &Lcp::new(
+            random_pd(&mut rng, n),
+            (0..n).map(|_| rng.range(-1.0, 1.0)).collect(),
+        )
+        .unwrap(),
+    );
+    let solve = |params: DantzigParams| {
+        let mut d = Dantzig::new(params);
+        let sol = d.solve(&p).unwrap();
+        assert!(sol.report.is_solution(1e-12), "{:?}", sol.report);
+        (sol, guessed(&d))
+    };
+    let (on, used) = solve(DantzigParams::default());
+    assert!(used);
+    let (below, used_below) = solve(DantzigParams {
+        small_guess_up_to: n - 1,
+        ..DantzigParams::default()
+    });
+    assert!(!used_below);
+    let (traced, used_traced) = solve(DantzigParams {
+        record_trace: true,
+        ..DantzigParams::default()
+    });
+    assert!(!used_traced);
+    assert!(dist(&on.z, &below.z) <= 1e-12 && dist(&on.z, &traced.z) <= 1e-12);
+}
+
+#[test]
+fn a_repeated_solve_allocates_nothing() {
+    // The workspace is sized by the first solve of a size; later solves
+    // touch no allocator, whether the guess settles (positive definite)
+    // or hands over to the pivoting (here: a rank-one matrix).
+    let mut rng = Rng::new(0x5A11_0005);
+    let n = 24;
+    let pd = BoxLcp::from_lcp(
+        &Lcp::new(
+            random_pd(&mut rng, n),
+            (0..n).map(|_| rng.range(-2.0, 2.0)).collect(),
+        )
+        .unwrap(),
+    );
+    let m = random_psd(&mut rng, n, 3);
+    let (q, _) = feasible_q(&mut rng, &m);
+    let psd = BoxLcp::from_lcp(&Lcp::new(m, q).unwrap());
+    for p in [pd, psd] {
+        let mut d = Dantzig::default();
+        let mut out = LcpSolution::default();
+        d.solve_into(&p, &mut out).unwrap();
+        let info = allocation_counter::measure(|| {
+            for _ in 0..3 {
+                d.solve_into(&p, &mut out).unwrap();
+            }
+        });
+        assert_eq!(info.count_total, 0, "{info:?}");
+        assert!(out.report.is_solution(1e-10), "{:?}", out.report);
+    }
+    // Another problem of the same size with a larger clamped set: q > 0
+    // keeps every row at 0 (nothing clamped), q < 0 clamps every row.
+    let m = random_pd(&mut rng, n);
+    let few = BoxLcp::from_lcp(&Lcp::new(m.clone(), vec![1.0; n]).unwrap());
+    let all = BoxLcp::from_lcp(&Lcp::new(m, vec![-1.0; n]).unwrap());
+    let mut d = Dantzig::default();
+    let mut out = LcpSolution::default();
+    d.solve_into(&few, &mut out).unwrap();
+    assert!(guessed(&d));
+    let info = allocation_counter::measure(|| d.solve_into(&all, &mut out).unwrap());
+    assert_eq!(info.count_total, 0, "{info:?}");
+    assert!(
+        guessed(&d) && out.report.is_solution(1e-12),
+        "{:?}",
+        out.report
+    );
+}
