@@ -41,7 +41,16 @@
 // radii mu z_j change by at most `coupling_tolerance` (relative). At that
 // fixed point the returned z satisfies the coupled problem (the friction
 // rows are finally projected onto the bounds of the final normals and w is
-// recomputed, so `verify_box` certifies it). Limits: the fixed-point
+// recomputed, so `verify_box` certifies it). The fixed point is only a
+// means: after every pass the projected answer is certified (one O(n^2)
+// product, next to a pass's O(n k^2)), and the passes stop as soon as its
+// scaled error is at most `COUPLING_PASS_ACCEPT`. On settled stacks the
+// friction is (nearly) 0 and the first pass already certifies, while the
+// radii, each 1e-12 close to its limit, kept moving at round-off (measured
+// on the peers' friction stacks: 20 boxes, n = 240, 32 passes and 25 328
+// pivots down to 1 pass and 61 pivots, 310 ms to 18 ms; 50 boxes, n = 600,
+// `CouplingLimit` after 50 passes with change 1.3e-12 down to 1 pass,
+// 2734 pivots, 75 ms, scaled error 8e-12). Limits: the fixed-point
 // iteration is not guaranteed to converge (a normal force that depends
 // strongly on friction, e.g. a box about to tip); it then stops after
 // `max_coupling_rounds` with `LcpError::CouplingLimit` and the best round,
@@ -107,7 +116,9 @@ pub struct DantzigParams {
     /// needed for a problem with couplings.
     pub max_coupling_rounds: usize,
     /// The coupling passes stop when no friction radius `mu z_j` changed by
-    /// more than this times `||z||_inf` (dimensionless). Default `1e-12`.
+    /// more than this times `||z||_inf` (dimensionless), or earlier, as soon
+    /// as a pass's answer certifies (scaled error at most 1e-10, see the
+    /// module source). Default `1e-12`.
     pub coupling_tolerance: f64,
     /// Start each coupling pass after the first from the final state of the
     /// previous one (rows at a bound follow their new bounds, only rows made
@@ -404,6 +415,7 @@ impl Dantzig {
         };
         let mut best_change = f64::INFINITY;
         let mut change = f64::INFINITY;
+        let mut certified = false;
         for round in 1..=max_rounds {
             let set = Settings {
                 lo: &self.lo,
@@ -489,6 +501,17 @@ impl Dantzig {
             if round > 1 && change <= params.coupling_tolerance {
                 break;
             }
+            // The fixed point is only a means: stop as soon as this pass's
+            // answer, projected on the bounds of its own normals, certifies.
+            out.z.clone_from(&self.core.z);
+            finish_box_answer(problem, out);
+            if out.report.is_solution(COUPLING_PASS_ACCEPT) {
+                certified = true;
+                break;
+            }
+        }
+        if certified {
+            return Ok(());
         }
         if coupled && change > params.coupling_tolerance {
             out.z.clone_from(&self.best_z);
@@ -526,6 +549,12 @@ const NON_SYMMETRIC_ACCEPT: f64 = 1e-9;
 /// Scaled error up to which a settled coupled guess is accepted; above it
 /// the coupling passes run.
 const COUPLED_GUESS_ACCEPT: f64 = 1e-9;
+
+/// Scaled error up to which a coupling pass's answer is accepted before the
+/// friction radii have settled (ten times stricter than the policy's
+/// default tolerance, so a certified pass is never worse than what the
+/// policy would accept; the pivoting's own answers measure 1e-16..1e-11).
+const COUPLING_PASS_ACCEPT: f64 = 1e-10;
 
 /// The row whose `w` has the wrong sign for where its `z` is (at the lower
 /// bound `w < 0`, at the upper `w > 0`, strictly inside `w != 0`) by the
