@@ -25,15 +25,21 @@
 // same M, with the guess 0.6x / 1.3x.
 //
 // Friction coupling (bounds -mu z_j <= z_i <= mu z_j with z_j a normal row):
-// problems of dimension >= `block_guess_from` with a symmetric M first try
-// a block principal pivoting guess of the coupled problem itself
+// as ODE does, the normal rows (and every uncoupled row) are solved first
+// with the coupled friction rows held at 0. That first pass is certified
+// against the coupled problem (see below): on straight towers, settled or
+// just released, no friction is needed and it is the answer. Otherwise
+// problems of dimension >= `block_guess_from` with a symmetric M try a
+// block principal pivoting guess of the coupled problem itself
 // (coupled_guess.rs: a friction row at a bound folded into its normal's
-// column, one dense LU per guess); measured on towers of 5 cubes (3 steps
-// after release) it settles in 4 guesses at n = 60, 3 at n = 240 and 7 at
-// n = 1020 (pivoting passes / guess: 1.0x, 6x, 5x), and in 17 on a tower
-// of 20 cubes, where the passes never settle. When it hands over, as ODE
-// does, the normal rows (and every uncoupled row) are solved first with
-// the coupled friction rows held at 0; then the friction bounds are set
+// column, one dense LU per guess; it works on its own copy, so the passes
+// go on from the first one when it hands over). Measured on the benches'
+// towers of 5 cubes (3 steps after release): the guess took 5 / 3 / 7
+// guesses at n = 60 / 240 / 1020 (0.10 / 0.82 / 74 ms) where the first
+// pass certifies in 16 / 68 / 282 pivots (0.01 / 0.17 / 10 ms); on the
+// peers' settled 20-box stack (n = 240) the guess handed over after 18
+// guesses (16 ms) where the first pass takes 0.15 ms. When the guess hands
+// over, the friction bounds are set
 // from the solved normal forces and the whole problem is solved again with
 // those bounds fixed. Unlike ODE (which stops there, so its friction boxes
 // are "frozen early" and violated by the normals that change in the second
@@ -48,9 +54,9 @@
 // friction is (nearly) 0 and the first pass already certifies, while the
 // radii, each 1e-12 close to its limit, kept moving at round-off (measured
 // on the peers' friction stacks: 20 boxes, n = 240, 32 passes and 25 328
-// pivots down to 1 pass and 61 pivots, 310 ms to 18 ms; 50 boxes, n = 600,
-// `CouplingLimit` after 50 passes with change 1.3e-12 down to 1 pass,
-// 2734 pivots, 75 ms, scaled error 8e-12). Limits: the fixed-point
+// pivots down to 1 pass and 61 pivots; 50 boxes, n = 600, `CouplingLimit`
+// after 50 passes with change 1.3e-12 down to 1 pass, 2734 pivots, 40 ms,
+// scaled error 8e-12). Limits: the fixed-point
 // iteration is not guaranteed to converge (a normal force that depends
 // strongly on friction, e.g. a box about to tip); it then stops after
 // `max_coupling_rounds` with `LcpError::CouplingLimit` and the best round,
@@ -137,8 +143,8 @@ pub struct DantzigParams {
     /// Redundant (dependent) rows are left out of the guessed block; where
     /// the guesses do not settle, the pivoting finishes from the last one.
     /// Friction-coupled problems (symmetric `M`) have their own guess of the
-    /// coupled problem (see the module source), handing over to the
-    /// coupling passes. Default `48` (below it one-row pivoting is as
+    /// coupled problem (see the module source), tried when the first
+    /// coupling pass does not certify, handing over to the further passes. Default `48` (below it one-row pivoting is as
     /// fast); `usize::MAX` turns both guesses off.
     pub block_guess_from: usize,
 }
@@ -394,20 +400,8 @@ impl Dantzig {
         }
         let w_tol = params.zero_tolerance * max_abs(problem.q()).max(f64::MIN_POSITIVE);
         let limit = params.pivot_limit(n);
-        if coupled && symmetric && n >= params.block_guess_from && !params.record_trace {
-            let settled = self.coupled_guess.run(lcp, bounds, w_tol);
-            self.stats.block_guesses = self.coupled_guess.guesses;
-            if settled {
-                out.z.clone_from(&self.coupled_guess.z);
-                finish_box_answer(problem, out);
-                if out.report.is_solution(COUPLED_GUESS_ACCEPT) {
-                    out.iterations = 1;
-                    self.stats.rounds = 1;
-                    return Ok(());
-                }
-            }
-            self.stats.block_guesses = 0;
-        }
+        let try_coupled_guess =
+            coupled && symmetric && n >= params.block_guess_from && !params.record_trace;
         let max_rounds = if coupled {
             params.max_coupling_rounds.max(2)
         } else {
@@ -509,6 +503,13 @@ impl Dantzig {
                 certified = true;
                 break;
             }
+            // The first pass did not certify: try the coupled guess before
+            // more passes (it leaves the pivoting's state as it is, so the
+            // passes go on from this one if it hands over).
+            if round == 1 && try_coupled_guess && self.solve_by_coupled_guess(problem, w_tol, out) {
+                out.pivots = self.stats.pivots;
+                return Ok(());
+            }
         }
         if certified {
             return Ok(());
@@ -538,6 +539,34 @@ impl Dantzig {
             });
         }
         Ok(())
+    }
+}
+
+impl Dantzig {
+    /// Runs the coupled guess; true when it settled on an answer that
+    /// certifies, then in `out` (its `pivots` left to the caller; `out` is
+    /// overwritten either way).
+    fn solve_by_coupled_guess(
+        &mut self,
+        problem: &BoxLcp,
+        w_tol: f64,
+        out: &mut LcpSolution,
+    ) -> bool {
+        let settled = self
+            .coupled_guess
+            .run(problem.lcp(), problem.bounds(), w_tol);
+        if settled {
+            out.method = Method::Dantzig;
+            out.z.clone_from(&self.coupled_guess.z);
+            finish_box_answer(problem, out);
+            if out.report.is_solution(COUPLED_GUESS_ACCEPT) {
+                self.stats.block_guesses = self.coupled_guess.guesses;
+                self.stats.rounds = 1;
+                out.iterations = 1;
+                return true;
+            }
+        }
+        false
     }
 }
 
