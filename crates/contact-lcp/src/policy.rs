@@ -28,7 +28,14 @@
 // before Lemke was measured slower in stepped towers, where it settles
 // early and then hands over (box-friction steps at h = 1/240 s: 12, 20 and
 // 50 boxes, 0.98 / 5.09 / 7.53 s against 0.66 / 3.00 / 4.81 s), so it
-// stays inside Dantzig, second. A plain LCP with a non-symmetric M goes to
+// stays inside Dantzig, second. Since Dantzig stops at a first coupling
+// pass that certifies (straight towers need no friction), it is 4-8x
+// faster than the policy on those towers (criterion, n = 240 / 1020), but
+// stepping box towers with `lemke_coupled_from` = 100 against Dantzig
+// always first gave 1.34 / 5.71 / 138 s against 0.47 / 5.53 / 208 s for
+// 12 / 20 / 50 boxes (240 steps at h = 1/240 s, one run each on a loaded
+// machine): mixed, so the crossover stays where it was. A plain LCP with a
+// non-symmetric M goes to
 // Lemke first, then to the same fail-safe. The returned solution's
 // `method` says which solver produced it.
 

@@ -157,7 +157,9 @@ fn coupled_pd(rng: &mut Rng, contacts: usize, mu: f64) -> BoxLcp {
 #[test]
 fn friction_coupled_problems_are_solved_by_the_coupled_guess() {
     // On positive definite coupled problems the coupled guess settles
-    // without a pivot; its answer certifies like the coupling passes' and,
+    // after the first coupling pass, with no pivot of its own (that pass is
+    // the passes' first one, so it cannot take more pivots than all the
+    // passes); its answer certifies like the coupling passes' and,
     // for a friction coefficient small enough that the solution is unique
     // (mu = 0.1 here), it is the same answer.
     let mut rng = Rng::new(0xB10C_0003);
@@ -168,7 +170,8 @@ fn friction_coupled_problems_are_solved_by_the_coupled_guess() {
         assert_eq!(g.report.z_violation, 0.0, "trial {trial}: coupling exact");
         if guesses > 0 {
             settled += 1;
-            assert_eq!(g.pivots, 0, "trial {trial}");
+            assert!(g.pivots <= o.pivots, "trial {trial}");
+            assert!(o.iterations >= 2, "trial {trial}: the first pass certified");
             assert_eq!(g.iterations, 1, "trial {trial}");
             let scale = o.z.iter().fold(1.0_f64, |a, x| a.max(x.abs()));
             assert!(dist(&g.z, &o.z) <= 1e-9 * scale, "trial {trial}");

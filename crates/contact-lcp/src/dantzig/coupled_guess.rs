@@ -1,5 +1,6 @@
 // A block principal pivoting guess for box LCPs with friction coupling,
-// tried before the coupling passes.
+// tried after the first coupling pass when that one does not certify
+// (mod.rs).
 //
 // Problem: the box LCP of box_problem.rs, friction rows i coupled to normal
 // rows j by -mu_i z_j <= z_i <= mu_i z_j.
