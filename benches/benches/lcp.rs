@@ -15,7 +15,7 @@
 //!   per face, a normal and 2 coupled tangent rows each: n = 12, 60, 240,
 //!   1020; symmetric PSD and singular). Dantzig, Lemke on the box LCP's
 //!   standard form (`lemke_box`, `Lemke::solve_box`), the `Solver` policy
-//!   (`policy`: Lemke first from 100 coupled rows), dense and matrix-free
+//!   (`policy`: Dantzig first, then Lemke), dense and matrix-free
 //!   projected Gauss-Seidel on the box LCP, Lemke on its frictionless
 //!   normal block (a third of the rows; listed at the full n), against faer's Cholesky of `M + delta I`
 //!   with `delta = 1e-9 max_i M_ii` (the regularisation makes the singular M

@@ -38,7 +38,7 @@ seconds.
                pgs:     projected Gauss-Seidel (plain or box)
                auto:    (default) the crate's policy (contact_lcp::Solver):
                         dantzig and lemke (lemke first for a non-symmetric
-                        plain LCP and for 100+ coupled rows), then pgs if
+                        plain LCP), then pgs if
                         both fail; \"method\" says which answered
   --repeat K   time K solves after one warm-up and report the median (K >= 1,
                default 1)

@@ -16,26 +16,25 @@
 // from the best pivoting iterate. When Dantzig goes first it has a budget
 // of about n pivots per pass (`dantzig_first_pivots`); if that runs out,
 // Lemke is tried, and Dantzig again with its own budget only if Lemke fails
-// too. Dantzig goes first, except on problems
-// with friction coupling of at least `lemke_coupled_from` rows, where
-// Lemke's single path beats Dantzig's coupling passes: measured on towers
-// of 5 cubes (box_towers_problem, 3 steps after release), Dantzig / Lemke
-// time 0.33 at n = 12, 0.52 at n = 60, 3.7 at n = 240, 2.4 at n = 1020, and
-// a single tower of 20 cubes (n = 240) Lemke solves in 1.9 ms where the
-// coupling passes never settle. Dantzig's coupled guess (dantzig/
-// coupled_guess.rs) beats Lemke on those freshly released towers (3.8x /
-// 4.0x faer's Cholesky at n = 240 / 1020, Lemke 12x / 6.9x), but trying it
-// before Lemke was measured slower in stepped towers, where it settles
-// early and then hands over (box-friction steps at h = 1/240 s: 12, 20 and
-// 50 boxes, 0.98 / 5.09 / 7.53 s against 0.66 / 3.00 / 4.81 s), so it
-// stays inside Dantzig, second. Since Dantzig stops at a first coupling
-// pass that certifies (straight towers need no friction), it is 4-8x
-// faster than the policy on those towers (criterion, n = 240 / 1020), but
-// stepping box towers with `lemke_coupled_from` = 100 against Dantzig
-// always first gave 1.34 / 5.71 / 138 s against 0.47 / 5.53 / 208 s for
-// 12 / 20 / 50 boxes (240 steps at h = 1/240 s, one run each on a loaded
-// machine): mixed, so the crossover stays where it was. A plain LCP with a
-// non-symmetric M goes to
+// too. Dantzig goes first on every symmetric problem by default, with or
+// without friction coupling; `lemke_coupled_from` can send coupled problems
+// from a given size to Lemke first. History of that choice: Lemke went
+// first from 100 coupled rows while Dantzig's coupling passes were slow
+// (towers of 5 cubes, 3 steps after release: Dantzig / Lemke time 3.7 at
+// n = 240, 2.4 at n = 1020; a tower of 20 cubes never settled). Since
+// Dantzig certifies and stops at its first coupling pass where that is the
+// answer (straight towers need no friction) and its block guess handles
+// redundant contacts, Dantzig first is 4-7x faster on those towers
+// (criterion, 2026-11-22 11:32 UTC: Dantzig 0.96x / 0.58x faer's Cholesky
+// at n = 240 / 1020, the policy with Lemke first 4.2x / 4.4x), and
+// stepping box towers (box friction, h = 1/240 s, quiet machine, 11:37
+// UTC) with Lemke first against Dantzig first took 0.44 / 0.19 s
+// (12 boxes, 240 steps), 4.24 / 3.20 s (20 boxes, 480 steps), 15.8 /
+// 14.7 s (30 boxes, 480 steps) and 22.0 / 10.9 s (50 boxes, 120 steps).
+// (The trajectories differ after the first step: a stack's contact forces
+// are not unique, so each solver picks its own, all certified.) An earlier
+// run on a loaded machine with a slower Lemke had found 20 and 50 boxes
+// mixed. A plain LCP with a non-symmetric M goes to
 // Lemke first, then to the same fail-safe. The returned solution's
 // `method` says which solver produced it.
 
@@ -78,9 +77,10 @@ pub struct SolverParams {
     pub tolerance: f64,
     /// Box problems with friction coupling and at least this many rows try
     /// Lemke's method (on the standard form, [`Lemke::solve_box_into`])
-    /// before Dantzig's; smaller ones try Dantzig first. Default `100`
-    /// (measured crossover between 60 and 240 rows, see the module source);
-    /// `usize::MAX` keeps Dantzig first always, `0` puts Lemke first.
+    /// before Dantzig's; smaller ones try Dantzig first. Default
+    /// `usize::MAX`: Dantzig first always (measured faster on fresh and
+    /// stepped box towers of 12-50 boxes, see the module source); `0` puts
+    /// Lemke first.
     pub lemke_coupled_from: usize,
     /// Pivots per pass Dantzig may take, when it goes first, before Lemke
     /// is tried; Dantzig runs again with its own budget only if Lemke fails
@@ -99,7 +99,7 @@ impl Default for SolverParams {
             lemke: LemkeParams::default(),
             pgs: PgsParams::default(),
             tolerance: 1e-9,
-            lemke_coupled_from: 100,
+            lemke_coupled_from: usize::MAX,
             dantzig_first_pivots: 0,
         }
     }

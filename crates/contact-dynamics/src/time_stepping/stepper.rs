@@ -33,7 +33,7 @@
 //! policy of `contact_lcp`: Dantzig principal pivoting (Baraff 1994, sec. 4,
 //! with its guess of the coupled problem) and Lemke's method on the bounded
 //! problem's standard form (Stewart & Trinkle's friction LCP, which Lemke
-//! always finishes), Lemke first from 100 coupled rows, with projected
+//! always finishes), Dantzig first, with projected
 //! Gauss-Seidel (Preda & Florian 2005, Algorithm 1) as the fail-safe when
 //! both fail or their answers do not certify (Preda & Florian, sec. 4).
 
