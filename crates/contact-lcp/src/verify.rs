@@ -182,10 +182,8 @@ pub(crate) fn verify_into(
     report
 }
 
-/// `max_i |x_i|` (0 for an empty slice).
-pub(crate) fn max_abs(x: &[f64]) -> f64 {
-    x.iter().fold(0.0_f64, |a, v| a.max(v.abs()))
-}
+/// `max_i |x_i|` (0 for an empty slice): one scan, in four lanes.
+pub(crate) use crate::lane_scan::max_abs;
 
 /// `(scale, z_scale)` from `||M||_max`, `||z||_inf` and `||q||_inf`, as
 /// described in the module doc (each replaced by 1 when it is 0 or not
