@@ -156,8 +156,9 @@ pub struct DantzigParams {
     /// the guesses do not settle, the pivoting finishes from the last one.
     /// Friction-coupled problems (symmetric `M`) have their own guess of the
     /// coupled problem (see the module source), tried when the first
-    /// coupling pass does not certify, handing over to the further passes. Default `48` (below it one-row pivoting is as
-    /// fast); `usize::MAX` turns both guesses off.
+    /// coupling pass does not certify, handing over to the further passes.
+    /// Default `48` (below it one-row pivoting is as fast); `usize::MAX`
+    /// turns both guesses off.
     pub block_guess_from: usize,
     /// Problems of at most this dimension without friction coupling and
     /// with a symmetric `M` are first solved by block principal pivoting
@@ -415,16 +416,12 @@ impl Dantzig {
                 pivot_tol: params.pivot_tolerance * m_norm,
                 w_tol,
             };
-            let settled = self.small_guess.run(lcp, &set, SMALL_GUESS_LIMIT);
-            if settled {
-                out.z.clone_from(&self.small_guess.z);
-                finish_box_answer(problem, out);
-                if out.report.is_solution(SMALL_GUESS_ACCEPT) {
-                    self.stats.block_guesses = self.small_guess.guesses;
-                    self.stats.rounds = 1;
-                    out.iterations = 1;
-                    return Ok(());
-                }
+            if self.small_guess.run(lcp, &set, SMALL_GUESS_LIMIT)
+                && accept_guess(problem, &self.small_guess.z, SMALL_GUESS_ACCEPT, out)
+            {
+                self.stats.block_guesses = self.small_guess.guesses;
+                self.stats.rounds = 1;
+                return Ok(());
             }
         }
         // Uncoupled rows first (normals before friction), each in index order.
@@ -604,19 +601,28 @@ impl Dantzig {
         let settled = self
             .coupled_guess
             .run(problem.lcp(), problem.bounds(), w_tol);
-        if settled {
-            out.method = Method::Dantzig;
-            out.z.clone_from(&self.coupled_guess.z);
-            finish_box_answer(problem, out);
-            if out.report.is_solution(COUPLED_GUESS_ACCEPT) {
-                self.stats.block_guesses = self.coupled_guess.guesses;
-                self.stats.rounds = 1;
-                out.iterations = 1;
-                return true;
-            }
+        if settled && accept_guess(problem, &self.coupled_guess.z, COUPLED_GUESS_ACCEPT, out) {
+            self.stats.block_guesses = self.coupled_guess.guesses;
+            self.stats.rounds = 1;
+            return true;
         }
         false
     }
+}
+
+/// Puts a settled guess `z` in `out` with its certificate (`finish_box_answer`)
+/// and tells whether it is a solution to the scaled error `accept`; `out`
+/// is overwritten either way.
+fn accept_guess(problem: &BoxLcp, z: &[f64], accept: f64, out: &mut LcpSolution) -> bool {
+    out.method = Method::Dantzig;
+    out.z.clear();
+    out.z.extend_from_slice(z);
+    finish_box_answer(problem, out);
+    let solved = out.report.is_solution(accept);
+    if solved {
+        out.iterations = 1;
+    }
+    solved
 }
 
 /// Scaled error up to which a non-symmetric pivoting path's answer is
