@@ -141,15 +141,6 @@ pub enum LcpError {
         /// The iterate with the smallest residual, with its report.
         best: Option<Box<LcpSolution>>,
     },
-    /// A solver that needs a symmetric matrix ([`Dantzig`](crate::Dantzig))
-    /// found `|M_ij - M_ji| > 1e-12 ||M||_max` at this entry (`row < col`).
-    #[error("matrix is not symmetric at ({row}, {col})")]
-    NonSymmetric {
-        /// Row of the first asymmetric entry found.
-        row: usize,
-        /// Its column.
-        col: usize,
-    },
     /// Principal pivoting found no solution along its path: driving `row`
     /// to complementarity, no event bounds the step. For a positive
     /// semidefinite matrix this means the problem is infeasible (for

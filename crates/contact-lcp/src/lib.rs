@@ -82,6 +82,6 @@ pub use file_format::{LcpProblem, ProblemFile, SolutionLine, SolveStatus};
 pub use lemke::{Lemke, LemkeParams, PivotRecord, Variable};
 pub use pgs::{ContactOperator, JacobianBlock, PgsParams, ProjectedGaussSeidel};
 pub use policy::{Solver, SolverParams};
-pub use problem::Lcp;
+pub use problem::{Lcp, SYMMETRY_TOLERANCE};
 pub use solution::{LcpSolution, Method};
 pub use verify::{VerifyReport, verify, verify_z};

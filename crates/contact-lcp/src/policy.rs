@@ -39,7 +39,7 @@
 // `method` says which solver produced it.
 
 use crate::box_problem::BoxLcp;
-use crate::dantzig::{Dantzig, DantzigParams, check_symmetric};
+use crate::dantzig::{Dantzig, DantzigParams};
 use crate::error::LcpError;
 use crate::lemke::{Lemke, LemkeParams};
 use crate::pgs::{PgsParams, ProjectedGaussSeidel};
@@ -242,7 +242,7 @@ impl Solver {
     pub fn solve_lcp(&mut self, lcp: &Lcp) -> Result<LcpSolution, LcpError> {
         let mut out = LcpSolution::default();
         let problem = BoxLcp::from_lcp(lcp);
-        if check_symmetric(lcp, lcp.m_max_abs()).is_ok() {
+        if lcp.is_symmetric() {
             self.solve_into(&problem, &mut out)?;
             return Ok(out);
         }

@@ -103,7 +103,6 @@ mod small_guess;
 use crate::box_problem::BoxLcp;
 use crate::box_verify::finish_box_answer;
 use crate::error::LcpError;
-use crate::problem::Lcp;
 use crate::solution::{LcpSolution, Method};
 use crate::verify::max_abs;
 use block_guess::{BlockGuess, Outcome};
@@ -404,7 +403,7 @@ impl Dantzig {
         let n = problem.dim();
         let lcp = problem.lcp();
         let m_norm = lcp.m_max_abs();
-        let symmetric = check_symmetric(lcp, m_norm).is_ok();
+        let symmetric = lcp.is_symmetric();
         self.trace.clear();
         self.stats = DantzigStats::default();
         out.method = Method::Dantzig;
@@ -674,21 +673,6 @@ fn wrong_sign_row(problem: &BoxLcp, z: &[f64], w: &[f64]) -> Option<usize> {
         }
     }
     worst.map(|(i, _)| i)
-}
-
-/// `Err(NonSymmetric)` for the first `(i, j)`, `i < j`, in column order with
-/// `|M_ij - M_ji| > 1e-12 ||M||_max`.
-pub(crate) fn check_symmetric(problem: &Lcp, m_norm: f64) -> Result<(), LcpError> {
-    let m = problem.m();
-    let tol = 1e-12 * m_norm;
-    for j in 0..problem.dim() {
-        for i in 0..j {
-            if (m[(i, j)] - m[(j, i)]).abs() > tol {
-                return Err(LcpError::NonSymmetric { row: i, col: j });
-            }
-        }
-    }
-    Ok(())
 }
 
 #[cfg(test)]
