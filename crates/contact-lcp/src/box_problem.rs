@@ -206,6 +206,12 @@ impl BoxBounds {
     /// coupled rows onto the bounds of the (projected) normals, so the
     /// coupling holds exactly at the returned point.
     pub(crate) fn project(&self, z: &mut [f64]) {
+        if self.couplings.is_empty() {
+            for ((zi, &lo), &hi) in z.iter_mut().zip(&self.lo).zip(&self.hi) {
+                *zi = zi.max(lo).min(hi);
+            }
+            return;
+        }
         for coupled in [false, true] {
             for i in 0..self.lo.len() {
                 if self.coupled[i].is_some() == coupled {

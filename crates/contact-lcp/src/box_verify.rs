@@ -23,6 +23,7 @@
 //! scales, and the same report when `w >= 0`.
 
 use crate::box_problem::{BoxBounds, BoxLcp};
+use crate::lane_scan::max_abs_if_finite;
 use crate::solution::LcpSolution;
 use crate::verify::{VerifyReport, max_abs, scales};
 
@@ -112,36 +113,60 @@ pub(crate) fn box_report(
     w: &[f64],
     exact: Option<&[f64]>,
 ) -> VerifyReport {
-    if z.iter().chain(w).any(|x| !x.is_finite()) {
+    // The finiteness scans give ||z|| too (a NaN would pass the maxima).
+    let (Some(z_inf), Some(_)) = (max_abs_if_finite(z), max_abs_if_finite(w)) else {
         return VerifyReport::infinite();
-    }
-    let (scale, z_scale) = scales(m_norm, max_abs(z), max_abs(q));
+    };
+    let (scale, z_scale) = scales(m_norm, z_inf, max_abs(q));
     let c = z_scale / scale;
     let mut r = VerifyReport {
         scale,
         z_scale,
         ..VerifyReport::default()
     };
-    for i in 0..z.len() {
-        let (lo, hi) = bounds.effective(i, z);
-        let (zi, wi) = (z[i], w[i]);
-        r.z_violation = r.z_violation.max(lo - zi).max(zi - hi);
-        let (wp, wm) = (wi.max(0.0), (-wi).max(0.0));
+    // z and w are finite here and lo <= hi, so plain comparisons give the
+    // maxima (f64::max's NaN handling cost half of this loop at n = 16).
+    let larger = |a: f64, b: f64| if b > a { b } else { a };
+    let mut row = |lo: f64, hi: f64, zi: f64, wi: f64| {
+        r.z_violation = larger(larger(r.z_violation, lo - zi), zi - hi);
+        let (wp, wm) = (larger(wi, 0.0), larger(-wi, 0.0));
         if hi == f64::INFINITY {
-            r.w_violation = r.w_violation.max(wm);
+            r.w_violation = larger(r.w_violation, wm);
         } else {
-            r.complementarity = r.complementarity.max(wm * (hi - zi).abs());
+            r.complementarity = larger(r.complementarity, wm * (hi - zi).abs());
         }
         if lo == f64::NEG_INFINITY {
-            r.w_violation = r.w_violation.max(wp);
+            r.w_violation = larger(r.w_violation, wp);
         } else {
-            r.complementarity = r.complementarity.max(wp * (zi - lo).abs());
+            r.complementarity = larger(r.complementarity, wp * (zi - lo).abs());
         }
-        let nat = zi - (zi - c * wi).max(lo).min(hi);
-        r.natural_residual = r.natural_residual.max(nat.abs());
-        if let Some(e) = exact {
-            r.residual = r.residual.max((wi - e[i]).abs());
+        let step = zi - c * wi;
+        let clamped = if step < lo {
+            lo
+        } else if step > hi {
+            hi
+        } else {
+            step
+        };
+        r.natural_residual = larger(r.natural_residual, (zi - clamped).abs());
+    };
+    if bounds.couplings().is_empty() {
+        // Uncoupled rows: their own bounds, read in one sweep.
+        let rows = bounds.lo().iter().zip(bounds.hi()).zip(z).zip(w);
+        for (((&lo, &hi), &zi), &wi) in rows {
+            row(lo, hi, zi, wi);
         }
+    } else {
+        for (i, (&zi, &wi)) in z.iter().zip(w).enumerate() {
+            let (lo, hi) = bounds.effective(i, z);
+            row(lo, hi, zi, wi);
+        }
+    }
+    if let Some(e) = exact {
+        r.residual = w
+            .iter()
+            .zip(e)
+            .fold(0.0_f64, |acc, (&wi, &ei)| acc.max((wi - ei).abs()));
     }
     if !(r.residual.is_finite() && r.complementarity.is_finite() && r.natural_residual.is_finite())
     {

@@ -123,6 +123,23 @@ impl Lanes for pulp::x86::V3 {
     }
 }
 
+/// `w += d col` (over `w`'s length), four rows at a time; each `w_i` gets
+/// one product and one sum, as in a scalar loop.
+#[inline(always)]
+pub(crate) fn add_column<L: Lanes>(l: L, w: &mut [f64], d: f64, col: &[f64]) {
+    let col = &col[..w.len()];
+    let (w4, w_rest) = pulp::as_arrays_mut::<4, f64>(w);
+    let (c4, c_rest) = pulp::as_arrays::<4, f64>(col);
+    let dv = l.splat(d);
+    for (ws, cs) in w4.iter_mut().zip(c4) {
+        let v = l.add(l.load(ws), l.mul(dv, l.load(cs)));
+        l.store(ws, v);
+    }
+    for (w, &c) in w_rest.iter_mut().zip(c_rest) {
+        *w += d * c;
+    }
+}
+
 /// Runs `op` with the best [`Lanes`] of this machine: AVX2 registers when
 /// the CPU has them (x86-64 with AVX2 and FMA), arrays otherwise.
 #[inline(always)]

@@ -6,6 +6,7 @@ use faer::{Mat, MatRef};
 
 use crate::error::LcpError;
 use crate::lane_scan::max_abs_if_finite;
+use crate::lanes::{Lanes, LanesOp, add_column, with_best_lanes};
 
 /// A linear complementarity problem LCP(M, q): find `z` with
 ///
@@ -159,14 +160,12 @@ impl Lcp {
     ///
     /// Preconditions: `z.len() == out.len() == self.dim()`.
     pub(crate) fn affine(&self, z: &[f64], out: &mut [f64]) {
-        out.copy_from_slice(&self.q);
-        for (j, &zj) in z.iter().enumerate() {
-            if zj != 0.0 {
-                for (o, &mij) in out.iter_mut().zip(self.col(j)) {
-                    *o += mij * zj;
-                }
-            }
-        }
+        with_best_lanes(Affine {
+            m: &self.m,
+            q: &self.q,
+            z,
+            out,
+        });
     }
 
     /// Largest absolute entry of `M` (0 for the empty problem); kept from
@@ -195,6 +194,32 @@ impl Lcp {
                     .map(|i| (i, j))
             })
         })
+    }
+}
+
+/// `out = M z + q` column by column (columns with `z_j = 0` skipped), four
+/// rows at a time: each `out_i` adds `M_ij z_j` in the order of `j`, as
+/// the scalar loop did, so the bits are those of any machine.
+struct Affine<'a> {
+    m: &'a Mat<f64>,
+    q: &'a [f64],
+    z: &'a [f64],
+    out: &'a mut [f64],
+}
+
+impl LanesOp for Affine<'_> {
+    type Output = ();
+
+    #[inline(always)]
+    fn run<L: Lanes>(self, l: L) {
+        let Self { m, q, z, out } = self;
+        out.copy_from_slice(q);
+        for (j, &zj) in z.iter().enumerate() {
+            if zj == 0.0 {
+                continue;
+            }
+            add_column(l, out, zj, m.col_as_slice(j));
+        }
     }
 }
 
@@ -232,6 +257,45 @@ mod tests {
         assert_eq!(lcp.asymmetric_pair(), Some((1, 2)));
         // Kept: a clone answers the same without a new scan.
         assert_eq!(lcp.clone().asymmetric_pair(), Some((1, 2)));
+    }
+
+    #[test]
+    fn the_product_has_the_bits_of_the_scalar_loop_on_both_lanes() {
+        // n = 11: two blocks of four rows and a tail of three; some z_j = 0
+        // (skipped columns). Reference: the plain loop in the same order.
+        let n = 11;
+        let m = Mat::from_fn(n, n, |i, j| ((i * 7 + j * 3) % 11) as f64 / 3.0 - 1.4);
+        let q: Vec<f64> = (0..n).map(|i| 0.1 * i as f64 - 0.3).collect();
+        let z: Vec<f64> = (0..n)
+            .map(|j| {
+                if j % 4 == 1 {
+                    0.0
+                } else {
+                    1.0 / (j as f64 + 0.7)
+                }
+            })
+            .collect();
+        let mut reference = q.clone();
+        for (j, &zj) in z.iter().enumerate() {
+            if zj != 0.0 {
+                for (i, r) in reference.iter_mut().enumerate() {
+                    *r += m[(i, j)] * zj;
+                }
+            }
+        }
+        let lcp = Lcp::new(m, q).unwrap();
+        let mut out = vec![f64::NAN; n];
+        lcp.affine(&z, &mut out);
+        assert_eq!(out, reference);
+        let mut by_arrays = vec![f64::NAN; n];
+        Affine {
+            m: &lcp.m,
+            q: lcp.q(),
+            z: &z,
+            out: &mut by_arrays,
+        }
+        .run(crate::lanes::ArrayLanes);
+        assert_eq!(by_arrays, reference);
     }
 
     #[test]

@@ -45,7 +45,7 @@ pub use matrix_free::{ContactOperator, JacobianBlock};
 use crate::box_problem::{BoxBounds, BoxLcp};
 use crate::box_verify::{box_report, verify_box_into};
 use crate::error::LcpError;
-use crate::lanes::{Lanes, LanesOp, with_best_lanes};
+use crate::lanes::{Lanes, LanesOp, add_column, with_best_lanes};
 use crate::solution::{LcpSolution, Method};
 
 /// Settings of [`ProjectedGaussSeidel`].
@@ -392,22 +392,6 @@ impl LanesOp for DenseSweep<'_> {
             }
             start = end;
         }
-    }
-}
-
-/// `w += d col` (over `w`'s length).
-#[inline(always)]
-fn add_column<L: Lanes>(l: L, w: &mut [f64], d: f64, col: &[f64]) {
-    let col = &col[..w.len()];
-    let (w4, w_rest) = pulp::as_arrays_mut::<4, f64>(w);
-    let (c4, c_rest) = pulp::as_arrays::<4, f64>(col);
-    let dv = l.splat(d);
-    for (ws, cs) in w4.iter_mut().zip(c4) {
-        let v = l.add(l.load(ws), l.mul(dv, l.load(cs)));
-        l.store(ws, v);
-    }
-    for (w, &c) in w_rest.iter_mut().zip(c_rest) {
-        *w += d * c;
     }
 }
 
