@@ -228,6 +228,47 @@ fn friction_stacks_agree_with_pgs_and_certify() {
 }
 
 #[test]
+fn a_sliding_stack_settles_once_a_pass_keeps_its_clamped_set() {
+    // 5 boxes of 2 kg (n = 60), mu = 0.9, sliding together at 1 m/s along
+    // x: every contact needs friction, so the first pass does not certify
+    // and the radii converge linearly over the passes (without the coupled
+    // guess from a repeated clamped set: `CouplingLimit` after 50 passes,
+    // measured). Once a pass takes no pivot, the coupled guess from its
+    // clamped set jumps to the fixed point (measured: 4 passes).
+    let mut c = Contacts::default();
+    let (mut lo, mut hi, mut cp) = (vec![], vec![], vec![]);
+    for body in 0..5_usize {
+        c.inv_mass.push(box_inv_mass(2.0, HALF));
+        let below = body.checked_sub(1);
+        add_box_contacts(&mut c, &mut lo, &mut hi, &mut cp, body, below, HALF, 0.9);
+    }
+    let v: Vec<f64> = (0..5)
+        .flat_map(|_| [1.0, 0.0, -0.1, 0.0, 0.0, 0.0])
+        .collect();
+    let m = c.dense();
+    let p = BoxLcp::with_bounds(Lcp::new(m, c.q_of(&v)).unwrap(), bounds(lo, hi, cp)).unwrap();
+    let mut d = Dantzig::default();
+    let sol = d.solve(&p).unwrap();
+    let stats = *d.last_stats();
+    let check = verify_box(&p, &sol.z, &sol.w);
+    assert!(check.is_solution(1e-10), "{check:?}");
+    assert_eq!(check.z_violation, 0.0, "coupling exact");
+    assert!(stats.rounds >= 2 && stats.rounds <= 10, "{stats:?}");
+    // Friction is needed: some friction row is at its bound, nonzero.
+    let at_bound = p.bounds().couplings().iter().any(|cp| {
+        let r = cp.mu * sol.z[cp.normal_row];
+        r > 0.0 && (sol.z[cp.row].abs() - r).abs() <= 1e-12 * r
+    });
+    assert!(at_bound, "no sliding contact");
+    // Lemke on the standard form: the same velocities.
+    let by_lemke = Lemke::default().solve_box(&p).unwrap();
+    assert!(by_lemke.report.is_solution(1e-10), "{:?}", by_lemke.report);
+    let dv = c.velocity_change(&sol.z);
+    let dv_lemke = c.velocity_change(&by_lemke.z);
+    assert!(dist(&dv, &dv_lemke) <= 1e-8, "{}", dist(&dv, &dv_lemke));
+}
+
+#[test]
 fn a_tower_of_twenty_is_solved_by_lemke_in_one_path() {
     // 20 boxes, n = 240. Dantzig needs many coupling passes here (measured:
     // its coupled guess hands over, then 29 passes and 963 pivots; on the

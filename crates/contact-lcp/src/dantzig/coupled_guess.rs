@@ -40,6 +40,7 @@
 // and certifies it (mod.rs).
 
 use super::block_guess::Progress;
+use super::pivot::State;
 use crate::box_problem::BoxBounds;
 use crate::dense_lu::BlockLu;
 use crate::faer_scratch::FaerScratch;
@@ -101,6 +102,42 @@ impl CoupledGuess {
     /// absolute tolerance on `w`.
     pub(crate) fn run(&mut self, m: &Lcp, bounds: &BoxBounds, w_tol: f64) -> bool {
         self.setup(m, bounds);
+        self.settle(m, bounds, w_tol)
+    }
+
+    /// As [`CoupledGuess::run`], from the clamped set of a coupling pass
+    /// (`states`, the pivoting's, one per row) instead of the first guess
+    /// of `setup`: its clamped rows free, its rows at a bound at that bound
+    /// (a friction row's being its normal's, folded), its parked rows
+    /// parked. Once a pass repeats the clamped set of the one before, the
+    /// further passes only move the friction radii along one linear map;
+    /// the solve with the friction rows folded into their normals is that
+    /// map's fixed point, reached in one guess instead of a linearly
+    /// converging sequence of passes.
+    pub(crate) fn run_from(
+        &mut self,
+        m: &Lcp,
+        bounds: &BoxBounds,
+        w_tol: f64,
+        states: &[State],
+    ) -> bool {
+        self.setup(m, bounds);
+        for (g, state) in self.guess.iter_mut().zip(states) {
+            *g = match state {
+                State::Clamped => Guess::Free,
+                State::AtLo => Guess::Lower,
+                State::AtHi => Guess::Upper,
+                State::Parked => Guess::Parked,
+                // Not reached after a finished pass; keep setup's guess.
+                State::Unprocessed => *g,
+            };
+        }
+        self.settle(m, bounds, w_tol)
+    }
+
+    /// The guesses from the current `guess` until none is violated (true),
+    /// or they stall or run out (false).
+    fn settle(&mut self, m: &Lcp, bounds: &BoxBounds, w_tol: f64) -> bool {
         let mut progress = Progress::default();
         for round in 1..=MAX_GUESSES {
             self.guesses = round;

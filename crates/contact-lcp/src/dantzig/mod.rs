@@ -79,7 +79,16 @@
 // rows). Each pass after the first is
 // warm-started from the previous one (pivot.rs, `Core::rerun`): rows at a
 // bound follow their new bound and only rows made infeasible are driven
-// again, which cut the pivots 7-10x against restarting from z = 0.
+// again, which cut the pivots 7-10x against restarting from z = 0. A pass
+// that takes no pivot keeps the clamped set of the one before; from there
+// on the passes only move the radii along one linear map, converging
+// linearly (measured: ratio 0.78 a pass on a sliding 20-box stack), so the
+// coupled guess is started from that clamped set (`run_from`, at most
+// `MAX_COUPLED_RESTARTS` times a solve): its one folded solve is the map's
+// fixed point. Measured on sliding 5-box stacks (n = 60): `CouplingLimit`
+// after 50 passes -> certified after 4-7 passes; on 20 boxes the guesses
+// from those sets do not settle (a normal row flips between free and at
+// its bound) and the passes go on.
 //
 // Non-symmetric M (dynamic friction: a sliding contact's friction force
 // -mu f_n along its sliding direction substituted into the normal column,
@@ -455,6 +464,7 @@ impl Dantzig {
         let mut best_change = f64::INFINITY;
         let mut change = f64::INFINITY;
         let mut certified = false;
+        let mut restarts = 0;
         for round in 1..=max_rounds {
             let set = Settings {
                 lo: &self.lo,
@@ -542,6 +552,21 @@ impl Dantzig {
             if round > 1 && change <= params.coupling_tolerance {
                 break;
             }
+            // A pass without pivots kept the clamped set of the one before:
+            // the coupled guess from that set jumps to the fixed point of
+            // the remaining passes (coupled_guess.rs, `run_from`).
+            if round > 1
+                && self.core.pivots == 0
+                && try_coupled_guess
+                && restarts < MAX_COUPLED_RESTARTS
+            {
+                restarts += 1;
+                if self.solve_by_coupled_guess_from_pass(problem, w_tol, out) {
+                    out.pivots = self.stats.pivots;
+                    out.iterations = round;
+                    return Ok(());
+                }
+            }
             if round == 1 {
                 // The first pass, projected on the bounds of its own
                 // normals, is an exact pivoting answer when no friction is
@@ -614,6 +639,25 @@ impl Dantzig {
         }
         false
     }
+
+    /// Runs the coupled guess from the clamped set of the last coupling
+    /// pass; true when it settled on an answer that certifies, then in `out`
+    /// (`out` is overwritten either way; the passes' state is kept).
+    fn solve_by_coupled_guess_from_pass(
+        &mut self,
+        problem: &BoxLcp,
+        w_tol: f64,
+        out: &mut LcpSolution,
+    ) -> bool {
+        let settled =
+            self.coupled_guess
+                .run_from(problem.lcp(), problem.bounds(), w_tol, &self.core.state);
+        if settled && accept_guess(problem, &self.coupled_guess.z, COUPLED_GUESS_ACCEPT, out) {
+            self.stats.block_guesses += self.coupled_guess.guesses;
+            return true;
+        }
+        false
+    }
 }
 
 /// Puts a settled guess `z` in `out` with its certificate (`finish_box_answer`)
@@ -647,6 +691,10 @@ const SMALL_GUESS_ACCEPT: f64 = 1e-9;
 /// Scaled error up to which a settled coupled guess is accepted; above it
 /// the coupling passes run.
 const COUPLED_GUESS_ACCEPT: f64 = 1e-9;
+
+/// Coupled guesses started from a pass's clamped set, at most, per solve:
+/// each costs one dense LU, about a pass with few pivots.
+const MAX_COUPLED_RESTARTS: usize = 3;
 
 /// Scaled error up to which a coupling pass's answer is accepted before the
 /// friction radii have settled (ten times stricter than the policy's
