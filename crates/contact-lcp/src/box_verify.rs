@@ -140,13 +140,16 @@ pub(crate) fn box_report(
         } else {
             r.complementarity = larger(r.complementarity, wp * (zi - lo).abs());
         }
+        // c = z_scale / scale overflows to +inf when the scale is
+        // subnormal (||M|| and ||q|| that small): a row with w = 0 then
+        // gives step = NaN, which max/min clamp to lo; testing `step >= lo`
+        // first keeps that (`step < lo` let the NaN through, and the
+        // row dropped out of the residual).
         let step = zi - c * wi;
-        let clamped = if step < lo {
-            lo
-        } else if step > hi {
-            hi
+        let clamped = if step >= lo {
+            if step > hi { hi } else { step }
         } else {
-            step
+            lo
         };
         r.natural_residual = larger(r.natural_residual, (zi - clamped).abs());
     };
@@ -263,6 +266,206 @@ mod tests {
         for (z, w) in [([0.5, 0.0], [0.0, 1.5]), ([1.0, 0.2], [1.2, 2.4])] {
             assert_eq!(verify_box(&p, &z, &w), verify(&lcp, &z, &w));
         }
+    }
+
+    /// The report as written before it was made lean (one loop, f64::max,
+    /// `clamp` by max/min): the reference the lean one must match bit for
+    /// bit.
+    fn reference_report(
+        bounds: &BoxBounds,
+        q: &[f64],
+        m_norm: f64,
+        z: &[f64],
+        w: &[f64],
+        exact: Option<&[f64]>,
+    ) -> VerifyReport {
+        if z.iter().chain(w).any(|x| !x.is_finite()) {
+            return VerifyReport::infinite();
+        }
+        let (scale, z_scale) = scales(m_norm, max_abs(z), max_abs(q));
+        let c = z_scale / scale;
+        let mut r = VerifyReport {
+            scale,
+            z_scale,
+            ..VerifyReport::default()
+        };
+        for i in 0..z.len() {
+            let (lo, hi) = bounds.effective(i, z);
+            let (zi, wi) = (z[i], w[i]);
+            r.z_violation = r.z_violation.max(lo - zi).max(zi - hi);
+            let (wp, wm) = (wi.max(0.0), (-wi).max(0.0));
+            if hi == INF {
+                r.w_violation = r.w_violation.max(wm);
+            } else {
+                r.complementarity = r.complementarity.max(wm * (hi - zi).abs());
+            }
+            if lo == -INF {
+                r.w_violation = r.w_violation.max(wp);
+            } else {
+                r.complementarity = r.complementarity.max(wp * (zi - lo).abs());
+            }
+            let nat = zi - (zi - c * wi).max(lo).min(hi);
+            r.natural_residual = r.natural_residual.max(nat.abs());
+            if let Some(e) = exact {
+                r.residual = r.residual.max((wi - e[i]).abs());
+            }
+        }
+        if !(r.residual.is_finite()
+            && r.complementarity.is_finite()
+            && r.natural_residual.is_finite())
+        {
+            return VerifyReport::infinite();
+        }
+        r
+    }
+
+    /// The fields of a report as bits (so -0.0 and 0.0 differ).
+    fn bits(r: &VerifyReport) -> [u64; 7] {
+        [
+            r.z_violation,
+            r.w_violation,
+            r.complementarity,
+            r.residual,
+            r.scale,
+            r.natural_residual,
+            r.z_scale,
+        ]
+        .map(f64::to_bits)
+    }
+
+    /// SplitMix64 (Steele, Lea, Flood 2014): seeded, reproducible cases.
+    struct Mix(u64);
+
+    impl Mix {
+        fn next(&mut self) -> u64 {
+            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut x = self.0;
+            x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            x ^ (x >> 31)
+        }
+
+        fn below(&mut self, k: usize) -> usize {
+            (self.next() % k as u64) as usize
+        }
+
+        fn of<T: Copy>(&mut self, items: &[T]) -> T {
+            items[self.below(items.len())]
+        }
+
+        /// Uniform in [-scale, scale) three times in four, else one of
+        /// the awkward values (signed zeros, subnormal, huge).
+        fn value(&mut self, scale: f64) -> f64 {
+            const AWKWARD: [f64; 11] = [
+                0.0, -0.0, 1.0, -1.0, 0.5, 2.0, 5e-324, -5e-324, 1e300, -1e300, 1e-300,
+            ];
+            if self.below(4) == 0 {
+                self.of(&AWKWARD)
+            } else {
+                let unit = (self.next() >> 11) as f64 / (1_u64 << 53) as f64;
+                scale * (2.0 * unit - 1.0)
+            }
+        }
+    }
+
+    #[test]
+    fn the_lean_report_and_projection_have_the_bits_of_the_reference() {
+        let mut rng = Mix(0x5EED);
+        let mut compared = 0;
+        for case in 0..3000 {
+            let n = 1 + rng.below(9);
+            let (mut lo, mut hi) = (vec![0.0; n], vec![0.0; n]);
+            for i in 0..n {
+                let (a, b) = (-rng.value(3.0).abs(), rng.value(3.0).abs());
+                (lo[i], hi[i]) = match rng.below(7) {
+                    0 => (0.0, INF),
+                    1 => (-INF, INF),
+                    2 => (-INF, b),
+                    3 => (a, INF),
+                    4 => (0.0, 0.0),
+                    5 => (-0.0, -0.0),
+                    _ => (a, b),
+                };
+            }
+            // Couplings in half the cases: row j, [0, inf), is the normal
+            // of row j + 1.
+            let mut couplings = vec![];
+            if case % 2 == 1 {
+                for j in (0..n.saturating_sub(1)).step_by(3) {
+                    (lo[j], hi[j]) = (0.0, INF);
+                    couplings.push(Coupling {
+                        row: j + 1,
+                        normal_row: j,
+                        mu: rng.of(&[0.0, 0.3, 1.0, 1e300]),
+                    });
+                }
+            }
+            let bounds = BoxBounds::new(lo.clone(), hi.clone(), couplings).unwrap();
+            let mut z: Vec<f64> = (0..n).map(|_| rng.value(2.0)).collect();
+            // A third of the rows exactly at a (finite, effective) bound.
+            for i in 0..n {
+                if rng.below(3) == 0 {
+                    let (l, h) = bounds.effective(i, &z);
+                    z[i] = if l.is_finite() && rng.below(2) == 0 {
+                        l
+                    } else if h.is_finite() {
+                        h
+                    } else {
+                        z[i]
+                    };
+                }
+            }
+            let mut w: Vec<f64> = (0..n).map(|_| rng.value(2.0)).collect();
+            // Every fifth q tiny: with ||M|| 0 or subnormal the scale is
+            // then subnormal too and c = z_scale / scale overflows to +inf.
+            let q: Vec<f64> = (0..n)
+                .map(|_| {
+                    if case % 5 == 0 {
+                        rng.of(&[0.0, 5e-324, -5e-324, 1e-310])
+                    } else {
+                        rng.value(1.0)
+                    }
+                })
+                .collect();
+            let exact: Vec<f64> = w.iter().map(|&x| x + rng.value(1e-3)).collect();
+            // ||M|| zero, subnormal, ordinary, huge.
+            let m_norm = rng.of(&[0.0, 5e-324, 1e-310, 1.0, 4.0, 1e300]);
+            if case % 7 == 0 {
+                let at = rng.below(n);
+                let bad = rng.of(&[f64::NAN, INF, -INF]);
+                if rng.below(2) == 0 {
+                    z[at] = bad;
+                } else {
+                    w[at] = bad;
+                }
+            }
+            for e in [None, Some(exact.as_slice())] {
+                let lean = box_report(&bounds, &q, m_norm, &z, &w, e);
+                let reference = reference_report(&bounds, &q, m_norm, &z, &w, e);
+                assert_eq!(
+                    bits(&lean),
+                    bits(&reference),
+                    "case {case}: z {z:?} w {w:?} q {q:?} lo {lo:?} hi {hi:?} \
+                     ||M|| {m_norm:e}\n{lean:?}\n{reference:?}"
+                );
+                compared += 1;
+            }
+            // Projection: plain rows, then coupled ones, each by max/min.
+            let mut projected = z.clone();
+            bounds.project(&mut projected);
+            let mut by_rows = z.clone();
+            for coupled in [false, true] {
+                for i in 0..n {
+                    if bounds.coupling_of(i).is_some() == coupled {
+                        let (l, h) = bounds.effective(i, &by_rows);
+                        by_rows[i] = by_rows[i].max(l).min(h);
+                    }
+                }
+            }
+            let as_bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            assert_eq!(as_bits(&projected), as_bits(&by_rows), "case {case}: {z:?}");
+        }
+        assert_eq!(compared, 6000);
     }
 
     #[test]
