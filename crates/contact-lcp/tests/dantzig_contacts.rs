@@ -266,6 +266,17 @@ fn a_sliding_stack_settles_once_a_pass_keeps_its_clamped_set() {
     let dv = c.velocity_change(&sol.z);
     let dv_lemke = c.velocity_change(&by_lemke.z);
     assert!(dist(&dv, &dv_lemke) <= 1e-8, "{}", dist(&dv, &dv_lemke));
+    // The restart (coupled guess from a pass's states) reuses the
+    // workspace too: repeated solves touch no allocator, same answer.
+    let mut out = contact_lcp::LcpSolution::default();
+    d.solve_into(&p, &mut out).unwrap();
+    let info = allocation_counter::measure(|| {
+        for _ in 0..2 {
+            d.solve_into(&p, &mut out).unwrap();
+        }
+    });
+    assert_eq!(info.count_total, 0, "{info:?}");
+    assert_eq!((out.z, *d.last_stats()), (sol.z, stats));
 }
 
 #[test]

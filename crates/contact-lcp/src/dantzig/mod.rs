@@ -287,12 +287,12 @@ pub struct DantzigStats {
     /// always 0 (the factor is only ever updated); kept so tests can guard
     /// it. The block guess is counted apart, in `block_guesses`.
     pub refactorizations: usize,
-    /// Guesses of the block principal pivoting shortcut (each one dense
-    /// factorisation of a guessed block), whether they solved the first
-    /// pass alone or the pivoting finished from the last one (then
-    /// `pivots > 0`), or of the coupled guess when it solved the whole
-    /// coupled problem; 0 when no guess was tried or the coupled guess
-    /// handed over.
+    /// Guesses of the block principal pivoting shortcuts (each one dense
+    /// factorisation of a guessed block): those of the block guess on the
+    /// first pass, whether they solved it alone or the pivoting finished
+    /// from the last one (then `pivots > 0`), plus those of the coupled
+    /// guess that solved the whole coupled problem, if one did (a coupled
+    /// guess that handed over is not counted); 0 when no guess was tried.
     pub block_guesses: usize,
 }
 
@@ -633,7 +633,8 @@ impl Dantzig {
             .coupled_guess
             .run(problem.lcp(), problem.bounds(), w_tol);
         if settled && accept_guess(problem, &self.coupled_guess.z, COUPLED_GUESS_ACCEPT, out) {
-            self.stats.block_guesses = self.coupled_guess.guesses;
+            // Added to the first pass's block guesses, if any.
+            self.stats.block_guesses += self.coupled_guess.guesses;
             self.stats.rounds = 1;
             return true;
         }
