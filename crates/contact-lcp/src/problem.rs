@@ -255,7 +255,8 @@ mod tests {
         let lcp = Lcp::from_row_major(3, &m, &[0.0; 3]).unwrap();
         assert!(!lcp.is_symmetric());
         assert_eq!(lcp.asymmetric_pair(), Some((1, 2)));
-        // Kept: a clone answers the same without a new scan.
+        // A clone answers the same (whether it scans again is not observable
+        // here: the clone keeps the filled OnceLock).
         assert_eq!(lcp.clone().asymmetric_pair(), Some((1, 2)));
     }
 
