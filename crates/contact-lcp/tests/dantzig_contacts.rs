@@ -4,8 +4,9 @@
 //! form, and stacks of boxes with and without friction coupling against
 //! projected Gauss-Seidel, each certified by `verify_box`; a tower of 20
 //! boxes solved by Lemke in one path; a resting tower whose coupling passes
-//! stop at the first certified pass; and that the
-//! clamped-block factor is only ever updated, never rebuilt.
+//! stop at the first certified pass; a sliding stack settled by the coupled
+//! guess restarted from a pass that took no pivot (without allocating);
+//! and that the clamped-block factor is only ever updated, never rebuilt.
 
 mod common;
 
