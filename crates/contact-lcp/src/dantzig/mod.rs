@@ -44,11 +44,13 @@
 // (coupled_guess.rs: a friction row at a bound folded into its normal's
 // column, one dense LU per guess; it works on its own copy, so the passes
 // go on from the first one when it hands over). Measured on the benches'
-// towers of 5 cubes (3 steps after release): the guess took 5 / 3 / 7
-// guesses at n = 60 / 240 / 1020 (0.10 / 0.82 / 74 ms) where the first
-// pass certifies in 16 / 68 / 282 pivots (0.01 / 0.17 / 10 ms); on the
-// peers' settled 20-box stack (n = 240) the guess handed over after 18
-// guesses (16 ms) where the first pass takes 0.15 ms. When the guess hands
+// towers of 5 cubes (3 steps after release), when the first pass was
+// still pivoted: the coupled guess took 5 / 3 / 7 guesses at n = 60 /
+// 240 / 1020 (0.10 / 0.82 / 74 ms) where the first pass certified in 16
+// / 68 / 282 pivots (0.01 / 0.17 / 10 ms); on the peers' settled 20-box
+// stack (n = 240) it handed over after 18 guesses (16 ms) where the first
+// pass took 0.15 ms; on random positive definite coupled problems it
+// settles (tests/dantzig_block_guess.rs). When the guess hands
 // over, the friction bounds are set
 // from the solved normal forces and the whole problem is solved again with
 // those bounds fixed. Unlike ODE (which stops there, so its friction boxes
@@ -557,11 +559,14 @@ impl Dantzig {
             if round > 1 && change <= params.coupling_tolerance {
                 break;
             }
-            // A pass without pivots kept the clamped set of the one before:
-            // the coupled guess from that set jumps to the fixed point of
-            // the remaining passes (coupled_guess.rs, `run_from`).
+            // A pass without pivots, appends or removals kept the clamped
+            // set of the one before: the coupled guess from that set jumps
+            // to the fixed point of the remaining passes (coupled_guess.rs,
+            // `run_from`).
             if round > 1
                 && self.core.pivots == 0
+                && self.core.appends == 0
+                && self.core.removals == 0
                 && try_coupled_guess
                 && restarts < MAX_COUPLED_RESTARTS
             {
