@@ -96,6 +96,7 @@ mod factor;
 mod inverse;
 mod pivot;
 mod small_guess;
+mod upper_factor;
 
 use crate::box_problem::BoxLcp;
 use crate::box_verify::finish_box_answer;

@@ -16,22 +16,31 @@
 // Kernels: each guess factors M_CC = U'U by bordering (the "up-looking"
 // Cholesky, Golub & Van Loan, Matrix Computations, sec. 4.2.6): the row
 // appended at position j gathers its column of M_CC, solves U_11' u = M_1j
-// and takes the pivot M_jj - u'u. U is column-major upper triangular, so
-// every kernel (this substitution, the two triangular solves) is a dot or
-// an axpy over the leading part of one column, contiguous from row 0. The
-// rows of C up to the first that left it keep their columns of U from the
-// previous guess (a Cholesky factor's leading block depends on the leading
-// rows only); the first guess orders C by q ascending, the rows likeliest
-// to stay first. A pivot at most `pivot_tol` (the Schur complement of the
-// row given the rows before it, the append rule of factor.rs) refuses its
-// row, which is how redundant contacts (singular PSD M) are kept out of C,
-// as in the pivoting: the row leaves C and, the rows after it not being
-// factored yet, nothing else moves. Nothing calls into faer, and the whole
-// solve runs inside one `with_best_lanes` dispatch (lanes.rs), so the plain
+// and takes the pivot M_jj - u'u. U is column-major upper triangular with
+// columns padded to groups of four (zeros from the diagonal down; the
+// diagonal is kept as 1 / U_jj), so the substitution and the two
+// triangular solves of z_C are the blocked kernels of upper_factor.rs,
+// contiguous from row 0. The rows of C up to the first that left it keep
+// their columns of U from the previous guess (a Cholesky factor's leading
+// block depends on the leading rows only); the first guess orders C by q
+// ascending, the rows likeliest to stay first (measured: spd_64 of the
+// peers' problems 299k -> 279k instructions a solve, others within 1 %).
+// A pivot at most `pivot_tol` (the Schur complement of the row given the
+// rows before it, the append rule of factor.rs) refuses its row, which is
+// how redundant contacts (singular PSD M) are kept out of C, as in the
+// pivoting: the row leaves C and, the rows after it not being factored
+// yet, nothing else moves. Nothing calls into faer, and the whole solve
+// runs inside one `with_best_lanes` dispatch (lanes.rs), so the plain
 // loops are compiled for AVX2 where the machine has it; no multiply-add is
-// fused and no sum reordered, so the bits are those of the plain build.
-// Measured against the right-looking L L' of the same guesses (callgrind,
-// spd_16 of the peers' problems): 21.6k -> 13.4k instructions a solve.
+// fused and no sum reordered, so the bits are those of the plain build
+// (tested). Measured (callgrind, instructions per solve, the peers'
+// problems; before: a right-looking L L' with a matrix shift per refused
+// row): spd_16 27.6k -> 20.8k, normal_stack_5 61.5k -> 29.4k.
+//
+// First guess: as in block_guess.rs, rows whose q fits z = 0 at a bound
+// by more than `RESTING_Q` ||q|| stay there and all others are clamped,
+// resting contacts (q ~ 0) included: on the 5-box stack (n = 20) leaving
+// them at 0 took 4 guesses instead of 1.
 
 // Redundant rows: a refused row keeps z_i = 0 clamped to its bounds; for
 // a PSD M its w is then q_i - a'q_C with a = M_CC^-1 M_Ci (see
@@ -47,12 +56,17 @@
 // the caller runs the one-row pivoting from z = 0 instead (the guesses'
 // work is lost, a few microseconds at most at these sizes).
 
-use crate::dense_kernels::dot;
+use super::upper_factor;
+use crate::dense_kernels::{dot, dot_padded};
 use crate::lanes::{Lanes, LanesOp, with_best_lanes};
 use crate::problem::Lcp;
 
 /// Guesses without fewer violated rows before giving up.
 const STALL: usize = 3;
+
+/// Rows with `|q_i|` at most this times `||q||_inf` start clamped, as
+/// resting contacts (block_guess.rs's rule and value).
+const RESTING_Q: f64 = 1e-6;
 
 /// Tolerances of one small solve (those of the pivoting, pivot.rs).
 pub(crate) struct SmallSettings<'a> {
@@ -157,16 +171,19 @@ impl SmallGuess {
         let n = m.dim();
         self.reset(n);
         let q = m.q();
-        // First guess (block_guess.rs): rows whose q strictly fits z = 0 at
-        // a bound stay there, the others are clamped.
+        // First guess (block_guess.rs): rows whose q fits z = 0 at a bound
+        // by more than `RESTING_Q` ||q|| stay there, the others are clamped
+        // (a resting contact, q ~ 0, carries load once the rows below it
+        // push).
+        let resting = RESTING_Q * q.iter().fold(0.0_f64, |m, x| m.max(x.abs()));
         for (i, (row, &qi)) in self.row.iter_mut().zip(q).enumerate() {
             let (lo, hi) = (set.lo[i], set.hi[i]);
             *row = if lo >= hi {
                 self.z[i] = lo;
                 Row::Fixed
-            } else if lo == 0.0 && qi > 0.0 {
+            } else if lo == 0.0 && qi > resting {
                 Row::AtLo
-            } else if hi == 0.0 && qi < 0.0 {
+            } else if hi == 0.0 && qi < -resting {
                 Row::AtHi
             } else {
                 self.rows.push(i);
@@ -212,15 +229,25 @@ impl SmallGuess {
     fn reset(&mut self, n: usize) {
         self.row.clear();
         self.row.resize(n, Row::Clamped);
-        for v in [&mut self.z, &mut self.w, &mut self.rhs, &mut self.inv_diag] {
+        for v in [&mut self.z, &mut self.w, &mut self.inv_diag] {
             v.clear();
             v.resize(n, 0.0);
         }
-        // At least 1: the kernels cut `u` into columns.
-        self.ld = n.max(1);
-        if self.u.len() < n * n {
-            self.u.resize(n * n, 0.0);
+        // Columns padded to whole groups of four (at least one), zero below
+        // the strict upper triangle: column j holds U_0j..U_(j-1)j and
+        // zeros (the diagonal lives in `inv_diag`), whichever rows it was
+        // built for, so the invariant survives from one solve to the next
+        // as long as the layout does.
+        let ld = n.next_multiple_of(4).max(4);
+        if ld != self.ld {
+            self.u.clear();
+            self.ld = ld;
         }
+        if self.u.len() < n * ld {
+            self.u.resize(n * ld, 0.0);
+        }
+        self.rhs.clear();
+        self.rhs.resize(ld, 0.0);
         self.refused.clear();
         self.refused.resize(n, false);
         // Capacity for every row now, so that no later guess or solve of
@@ -340,23 +367,18 @@ impl SmallGuess {
             let i = self.rows[j];
             let col = m.col(i);
             let (head, tail) = self.u.split_at_mut(j * ld);
-            let (uj, diag) = tail[..=j].split_at_mut(j);
+            let uj = &mut tail[..ld];
             for (x, &r) in uj.iter_mut().zip(&self.rows[..j]) {
                 *x = col[r];
             }
-            // U_11' u = M_1j, one row of U_11' (a column of U) at a time.
-            for (c, (uc, &inv)) in head.chunks_exact(ld).zip(&self.inv_diag[..j]).enumerate() {
-                let (done, rest) = uj.split_at_mut(c);
-                rest[0] = (rest[0] - dot(&uc[..c], done)) * inv;
-            }
-            let d2 = col[i] - dot(uj, uj);
+            // U_11' u = M_1j.
+            upper_factor::solve_transposed_in_place(head, ld, &self.inv_diag[..j], uj);
+            let d2 = col[i] - dot_padded(uj, &uj[..j.next_multiple_of(4)]);
             if !(d2 > set.pivot_tol && d2.is_finite()) {
                 self.refuse(set, j);
                 continue;
             }
-            let d = d2.sqrt();
-            diag[0] = d;
-            self.inv_diag[j] = 1.0 / d;
+            self.inv_diag[j] = 1.0 / d2.sqrt();
             j += 1;
         }
     }
@@ -380,26 +402,13 @@ impl SmallGuess {
         };
     }
 
-    /// Solves `M_CC x = rhs[..k]` in place with the factor: `U' y = b` by
-    /// dots with the columns of `U`, then `U x = y` by axpys with them
-    /// (last column first).
+    /// Solves `M_CC x = rhs[..k]` in place with the factor: `U' y = b`,
+    /// then `U x = y` (upper_factor.rs).
     #[inline(always)]
     fn solve_in_place(&mut self, k: usize) {
-        let (ld, u) = (self.ld, &self.u);
-        let b = &mut self.rhs[..k];
         let inv_diag = &self.inv_diag[..k];
-        for (c, (uc, &inv)) in u.chunks_exact(ld).zip(inv_diag).enumerate() {
-            let (done, rest) = b.split_at_mut(c);
-            rest[0] = (rest[0] - dot(&uc[..c], done)) * inv;
-        }
-        for (c, (uc, &inv)) in u.chunks_exact(ld).zip(inv_diag).enumerate().rev() {
-            let (head, rest) = b.split_at_mut(c);
-            let x = rest[0] * inv;
-            rest[0] = x;
-            for (bi, &ui) in head.iter_mut().zip(&uc[..c]) {
-                *bi -= ui * x;
-            }
-        }
+        upper_factor::solve_transposed_in_place(&self.u, self.ld, inv_diag, &mut self.rhs);
+        upper_factor::solve_in_place(&self.u, self.ld, inv_diag, &mut self.rhs);
     }
 
     /// Exchanges the rows that break their bound (clamped) or the sign of
@@ -480,11 +489,19 @@ mod tests {
         let mut worst = 0.0_f64;
         for r in 0..k {
             for c in 0..=r {
-                let utu: f64 = (0..=c).map(|t| g.u[r * ld + t] * g.u[c * ld + t]).sum();
+                let u = |t: usize, j: usize| {
+                    if t == j {
+                        1.0 / g.inv_diag[j]
+                    } else {
+                        g.u[j * ld + t]
+                    }
+                };
+                let utu: f64 = (0..=c).map(|t| u(t, r) * u(t, c)).sum();
                 let mrc = m.col(g.rows[c])[g.rows[r]];
                 worst = worst.max((utu - mrc).abs());
             }
-            assert!((g.inv_diag[r] * g.u[r * ld + r] - 1.0).abs() < 1e-15);
+            // The diagonal lives in inv_diag; below it U's column is 0.
+            assert!(g.u[r * ld + r..(r + 1) * ld].iter().all(|&x| x == 0.0));
         }
         worst
     }
