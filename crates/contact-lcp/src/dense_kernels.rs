@@ -91,22 +91,6 @@ pub(crate) fn solve_lower_transpose_in_place(
     }
 }
 
-/// `a . b` over whole groups of four, for operands zero-padded to a
-/// multiple of 4 (the columns of small_guess.rs's factor): no remainder
-/// loop, so a short dot is one or two vector products and a fixed
-/// reduction `(s0 + s2) + (s1 + s3)`. Entries past the common whole groups
-/// are ignored.
-#[inline(always)]
-pub(crate) fn dot_padded(a: &[f64], b: &[f64]) -> f64 {
-    let mut acc = [0.0_f64; 4];
-    for (x, y) in a.chunks_exact(4).zip(b.chunks_exact(4)) {
-        for l in 0..4 {
-            acc[l] += x[l] * y[l];
-        }
-    }
-    (acc[0] + acc[2]) + (acc[1] + acc[3])
-}
-
 /// `out = A x` with `A` the leading `out.len() x x.len()` block of the
 /// column-major buffer `a` (leading dimension `ld`).
 pub(crate) fn gemv(a: &[f64], ld: usize, x: &[f64], out: &mut [f64]) {
@@ -203,22 +187,6 @@ mod tests {
                 let expect: f64 = (0..cols).map(|c| a[c * ld + r] * x[c]).sum();
                 assert!((out[r] - expect).abs() < 1e-12, "{rows}x{cols} row {r}");
             }
-        }
-    }
-
-    #[test]
-    fn the_padded_dot_sums_each_lane_in_order() {
-        for n in [0, 4, 8, 12, 20] {
-            let a: Vec<f64> = (0..n).map(|i| (i as f64 * 0.37).sin()).collect();
-            let b: Vec<f64> = (0..n).map(|i| (i as f64 * 0.11).cos()).collect();
-            // The reference: lane l sums entries l, l + 4, ... in order.
-            let lane = |l: usize| -> f64 { (l..n).step_by(4).fold(0.0, |s, i| s + a[i] * b[i]) };
-            let expect = (lane(0) + lane(2)) + (lane(1) + lane(3));
-            assert_eq!(dot_padded(&a, &b).to_bits(), expect.to_bits());
-            // Trailing entries past the whole groups are ignored.
-            let mut a3 = a.clone();
-            a3.extend([1.0, 2.0, 3.0]);
-            assert_eq!(dot_padded(&a3, &b).to_bits(), expect.to_bits());
         }
     }
 

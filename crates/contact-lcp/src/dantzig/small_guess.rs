@@ -57,7 +57,7 @@
 // work is lost, a few microseconds at most at these sizes).
 
 use super::upper_factor;
-use crate::dense_kernels::{dot, dot_padded};
+use crate::dense_kernels::dot;
 use crate::lanes::{Lanes, LanesOp, with_best_lanes};
 use crate::problem::Lcp;
 
@@ -147,8 +147,8 @@ impl LanesOp for Solve<'_, '_> {
     type Output = bool;
 
     #[inline(always)]
-    fn run<L: Lanes>(self, _lanes: L) -> bool {
-        self.guess.solve(self.m, self.set, self.max_guesses)
+    fn run<L: Lanes>(self, lanes: L) -> bool {
+        self.guess.solve(lanes, self.m, self.set, self.max_guesses)
     }
 }
 
@@ -167,7 +167,13 @@ impl SmallGuess {
 
     /// The body of [`SmallGuess::run`].
     #[inline(always)]
-    fn solve(&mut self, m: &Lcp, set: &SmallSettings<'_>, max_guesses: usize) -> bool {
+    fn solve<L: Lanes>(
+        &mut self,
+        lanes: L,
+        m: &Lcp,
+        set: &SmallSettings<'_>,
+        max_guesses: usize,
+    ) -> bool {
         let n = m.dim();
         self.reset(n);
         let q = m.q();
@@ -201,7 +207,7 @@ impl SmallGuess {
         let mut stalled = 0;
         for guess in 1..=max_guesses {
             self.guesses = guess;
-            if !self.solve_guess(m, set, keep) {
+            if !self.solve_guess(lanes, m, set, keep) {
                 return false;
             }
             let Some(violated) = self.exchange(set) else {
@@ -311,8 +317,14 @@ impl SmallGuess {
     /// `keep`), solves for `z_C` and computes `w` outside C. False when `z`
     /// is not finite.
     #[inline(always)]
-    fn solve_guess(&mut self, m: &Lcp, set: &SmallSettings<'_>, keep: usize) -> bool {
-        self.factor(m, set, keep);
+    fn solve_guess<L: Lanes>(
+        &mut self,
+        lanes: L,
+        m: &Lcp,
+        set: &SmallSettings<'_>,
+        keep: usize,
+    ) -> bool {
+        self.factor(lanes, m, set, keep);
         // rhs = -(q_C + M_CN z_N), then z_C = M_CC^-1 rhs.
         let k = self.rows.len();
         let q = m.q();
@@ -328,7 +340,7 @@ impl SmallGuess {
                 }
             }
         }
-        self.solve_in_place(k);
+        self.solve_in_place(lanes, k);
         // z_N is at finite bounds (or 0): only z_C can overflow.
         if self.rhs[..k].iter().any(|z| !z.is_finite()) {
             return false;
@@ -357,7 +369,7 @@ impl SmallGuess {
     /// row: the row leaves C and goes back to `z = 0` within its bounds;
     /// the rows after it were not factored yet, so nothing moves.
     #[inline(always)]
-    fn factor(&mut self, m: &Lcp, set: &SmallSettings<'_>, keep: usize) {
+    fn factor<L: Lanes>(&mut self, lanes: L, m: &Lcp, set: &SmallSettings<'_>, keep: usize) {
         if self.singular {
             self.refused.iter_mut().for_each(|x| *x = false);
         }
@@ -372,8 +384,8 @@ impl SmallGuess {
                 *x = col[r];
             }
             // U_11' u = M_1j.
-            upper_factor::solve_transposed_in_place(head, ld, &self.inv_diag[..j], uj);
-            let d2 = col[i] - dot_padded(uj, &uj[..j.next_multiple_of(4)]);
+            upper_factor::solve_transposed_in_place(lanes, head, ld, &self.inv_diag[..j], uj);
+            let d2 = col[i] - upper_factor::dot_padded(lanes, uj, &uj[..j.next_multiple_of(4)]);
             if !(d2 > set.pivot_tol && d2.is_finite()) {
                 self.refuse(set, j);
                 continue;
@@ -405,10 +417,10 @@ impl SmallGuess {
     /// Solves `M_CC x = rhs[..k]` in place with the factor: `U' y = b`,
     /// then `U x = y` (upper_factor.rs).
     #[inline(always)]
-    fn solve_in_place(&mut self, k: usize) {
+    fn solve_in_place<L: Lanes>(&mut self, lanes: L, k: usize) {
         let inv_diag = &self.inv_diag[..k];
-        upper_factor::solve_transposed_in_place(&self.u, self.ld, inv_diag, &mut self.rhs);
-        upper_factor::solve_in_place(&self.u, self.ld, inv_diag, &mut self.rhs);
+        upper_factor::solve_transposed_in_place(lanes, &self.u, self.ld, inv_diag, &mut self.rhs);
+        upper_factor::solve_in_place(lanes, &self.u, self.ld, inv_diag, &mut self.rhs);
     }
 
     /// Exchanges the rows that break their bound (clamped) or the sign of
@@ -519,13 +531,13 @@ mod tests {
         let mut g = SmallGuess::default();
         g.reset(6);
         g.rows.extend([3, 0, 4]);
-        g.factor(&m, &set, 0);
+        g.factor(ArrayLanes, &m, &set, 0);
         assert!(factor_error(&g, &m) < 1e-13);
         // Rows 3 and 0 stay (their factor rows are kept), 4 leaves, and
         // 5, 1, 2 join: the result must be the factor of the new block.
         g.rows.truncate(2);
         g.rows.extend([5, 1, 2]);
-        g.factor(&m, &set, 2);
+        g.factor(ArrayLanes, &m, &set, 2);
         assert_eq!(g.rows, [3, 0, 5, 1, 2]);
         assert!(factor_error(&g, &m) < 1e-13, "{}", factor_error(&g, &m));
     }
@@ -606,7 +618,7 @@ mod tests {
         let mut g = SmallGuess::default();
         g.reset(3);
         g.rows.extend([2, 0, 1]);
-        g.factor(&m, &set, 0);
+        g.factor(ArrayLanes, &m, &set, 0);
         assert_eq!(g.rows, [2, 0]);
         assert!(g.refused[1] && g.singular);
         assert_eq!(g.row[1], Row::AtLo);

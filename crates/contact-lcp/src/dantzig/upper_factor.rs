@@ -9,26 +9,72 @@
 // groups of four of contiguous memory (four dots, or one four-column
 // update, sharing one pass over the vector), and only the block's own
 // 4 x 4 triangle is scalar. Short loops pay for their setup: one block
-// of four columns costs one loop instead of four (measured in
-// small_guess.rs's module comment). The order of every sum is fixed by the
+// of four columns costs one loop instead of four. The products are written
+// on `Lanes` (lanes.rs): left to the compiler, the four dots were
+// vectorised across the columns with a shuffle per product (measured: the
+// small guess on spd_64 of the peers' problems 252k -> 213k instructions a
+// solve, spd_16 20.6k -> 19.4k). The order of every sum is fixed by the
 // code, whatever vectors run it.
 
-/// The four columns of the block starting at column `c0` with `width`
-/// columns in use; column `c0` again in place of the others (its rows
-/// `c0..` are zero, so the triangle of a narrow block sees zeros there).
+use crate::lanes::Lanes;
+
+/// Column `c` of `u` in groups of four.
 #[inline(always)]
-fn block_columns(u: &[f64], ld: usize, c0: usize, width: usize) -> [&[f64]; 4] {
-    std::array::from_fn(|t| {
-        let c = c0 + if t < width { t } else { 0 };
-        &u[c * ld..c * ld + ld]
-    })
+fn quads(u: &[f64], ld: usize, c: usize) -> &[[f64; 4]] {
+    pulp::as_arrays::<4, f64>(&u[c * ld..c * ld + ld]).0
 }
 
-/// `1 / U_cc` of the block's columns, 0 for those not in use (their
-/// unknowns come out 0 and are not stored).
+/// Column `c0 + t` of the block starting at `c0` with `width` columns in
+/// use; column `c0` again in place of the others (its rows `c0..` are
+/// zero, so the triangle of a narrow block sees zeros there).
 #[inline(always)]
-fn block_inverses(inv_diag: &[f64], c0: usize, width: usize) -> [f64; 4] {
-    std::array::from_fn(|t| if t < width { inv_diag[c0 + t] } else { 0.0 })
+fn block_column(c0: usize, width: usize, t: usize) -> usize {
+    if t < width { c0 + t } else { c0 }
+}
+
+/// `1 / U_cc` of column `c0 + t` of the block, 0 for a column not in use
+/// (its unknown comes out 0 and is not stored).
+#[inline(always)]
+fn block_inverse(inv_diag: &[f64], c0: usize, width: usize, t: usize) -> f64 {
+    if t < width { inv_diag[c0 + t] } else { 0.0 }
+}
+
+/// Stores the block's unknowns in use.
+#[inline(always)]
+fn store_block(r: &mut [f64], width: usize, x: [f64; 4]) {
+    r[0] = x[0];
+    if width > 1 {
+        r[1] = x[1];
+    }
+    if width > 2 {
+        r[2] = x[2];
+    }
+    if width > 3 {
+        r[3] = x[3];
+    }
+}
+
+/// The sum of four lanes, `(s0 + s2) + (s1 + s3)`.
+#[inline(always)]
+fn lane_sum<L: Lanes>(l: L, v: L::V) -> f64 {
+    let a = l.to_array(v);
+    (a[0] + a[2]) + (a[1] + a[3])
+}
+
+/// `a . b` over whole groups of four (entries past the common whole groups
+/// are ignored): the factor's pivot `M_jj - u'u` reads the zeros below
+/// the diagonal instead of a remainder loop.
+#[inline(always)]
+pub(crate) fn dot_padded<L: Lanes>(l: L, a: &[f64], b: &[f64]) -> f64 {
+    let mut acc = l.splat(0.0);
+    for (x, y) in pulp::as_arrays::<4, f64>(a)
+        .0
+        .iter()
+        .zip(pulp::as_arrays::<4, f64>(b).0)
+    {
+        acc = l.add(acc, l.mul(l.load(x), l.load(y)));
+    }
+    lane_sum(l, acc)
 }
 
 /// Solves `U' x = b` in place for the `k = inv_diag.len()` leading columns
@@ -37,38 +83,55 @@ fn block_inverses(inv_diag: &[f64], c0: usize, width: usize) -> [f64; 4] {
 /// read, never written). `U' x = b` is also the bordering step of the
 /// factor: a new column of U is `U_11'^-1 M_1j`.
 #[inline(always)]
-pub(crate) fn solve_transposed_in_place(u: &[f64], ld: usize, inv_diag: &[f64], b: &mut [f64]) {
+pub(crate) fn solve_transposed_in_place<L: Lanes>(
+    l: L,
+    u: &[f64],
+    ld: usize,
+    inv_diag: &[f64],
+    b: &mut [f64],
+) {
     let k = inv_diag.len();
     let mut c0 = 0;
     while c0 < k {
         let width = (k - c0).min(4);
-        let [u0, u1, u2, u3] = block_columns(u, ld, c0, width);
+        let col = |t: usize| block_column(c0, width, t);
+        let (u0, u1, u2, u3) = (
+            quads(u, ld, col(0)),
+            quads(u, ld, col(1)),
+            quads(u, ld, col(2)),
+            quads(u, ld, col(3)),
+        );
         let (done, rest) = b.split_at_mut(c0);
         // Dots of the block's columns with the rows before it.
-        let mut acc = [[0.0_f64; 4]; 4];
-        for ((((y, x0), x1), x2), x3) in done
-            .chunks_exact(4)
-            .zip(u0.chunks_exact(4))
-            .zip(u1.chunks_exact(4))
-            .zip(u2.chunks_exact(4))
-            .zip(u3.chunks_exact(4))
+        let (mut a0, mut a1, mut a2, mut a3) =
+            (l.splat(0.0), l.splat(0.0), l.splat(0.0), l.splat(0.0));
+        for ((((y, x0), x1), x2), x3) in pulp::as_arrays::<4, f64>(done)
+            .0
+            .iter()
+            .zip(u0)
+            .zip(u1)
+            .zip(u2)
+            .zip(u3)
         {
-            for l in 0..4 {
-                acc[0][l] += x0[l] * y[l];
-                acc[1][l] += x1[l] * y[l];
-                acc[2][l] += x2[l] * y[l];
-                acc[3][l] += x3[l] * y[l];
-            }
+            let y = l.load(y);
+            a0 = l.add(a0, l.mul(l.load(x0), y));
+            a1 = l.add(a1, l.mul(l.load(x1), y));
+            a2 = l.add(a2, l.mul(l.load(x2), y));
+            a3 = l.add(a3, l.mul(l.load(x3), y));
         }
-        let s = acc.map(|a| (a[0] + a[2]) + (a[1] + a[3]));
-        let inv = block_inverses(inv_diag, c0, width);
         // The block's own triangle, row by row of U'.
+        let (v1, v2, v3) = (
+            &u[col(1) * ld + c0..],
+            &u[col(2) * ld + c0..],
+            &u[col(3) * ld + c0..],
+        );
+        let inv = |t: usize| block_inverse(inv_diag, c0, width, t);
         let r = &mut rest[..4];
-        let x0 = (r[0] - s[0]) * inv[0];
-        let x1 = (r[1] - s[1] - u1[c0] * x0) * inv[1];
-        let x2 = (r[2] - s[2] - u2[c0] * x0 - u2[c0 + 1] * x1) * inv[2];
-        let x3 = (r[3] - s[3] - u3[c0] * x0 - u3[c0 + 1] * x1 - u3[c0 + 2] * x2) * inv[3];
-        r[..width].copy_from_slice(&[x0, x1, x2, x3][..width]);
+        let x0 = (r[0] - lane_sum(l, a0)) * inv(0);
+        let x1 = (r[1] - lane_sum(l, a1) - v1[0] * x0) * inv(1);
+        let x2 = (r[2] - lane_sum(l, a2) - v2[0] * x0 - v2[1] * x1) * inv(2);
+        let x3 = (r[3] - lane_sum(l, a3) - v3[0] * x0 - v3[1] * x1 - v3[2] * x2) * inv(3);
+        store_block(r, width, [x0, x1, x2, x3]);
         c0 += width;
     }
 }
@@ -76,34 +139,47 @@ pub(crate) fn solve_transposed_in_place(u: &[f64], ld: usize, inv_diag: &[f64], 
 /// Solves `U x = b` in place (same storage and sizes as
 /// [`solve_transposed_in_place`]), last block first.
 #[inline(always)]
-pub(crate) fn solve_in_place(u: &[f64], ld: usize, inv_diag: &[f64], b: &mut [f64]) {
+pub(crate) fn solve_in_place<L: Lanes>(
+    l: L,
+    u: &[f64],
+    ld: usize,
+    inv_diag: &[f64],
+    b: &mut [f64],
+) {
     let mut end = inv_diag.len();
     while end > 0 {
         let c0 = (end - 1) / 4 * 4;
         let width = end - c0;
-        let [u0, u1, u2, u3] = block_columns(u, ld, c0, width);
-        let inv = block_inverses(inv_diag, c0, width);
+        let col = |t: usize| block_column(c0, width, t);
+        let inv = |t: usize| block_inverse(inv_diag, c0, width, t);
+        let (v1, v2, v3) = (
+            &u[col(1) * ld + c0..],
+            &u[col(2) * ld + c0..],
+            &u[col(3) * ld + c0..],
+        );
         let (head, rest) = b.split_at_mut(c0);
         // The block's own triangle, last column first.
         let r = &mut rest[..4];
-        let x3 = r[3] * inv[3];
-        let x2 = (r[2] - u3[c0 + 2] * x3) * inv[2];
-        let x1 = (r[1] - u3[c0 + 1] * x3 - u2[c0 + 1] * x2) * inv[1];
-        let x0 = (r[0] - u3[c0] * x3 - u2[c0] * x2 - u1[c0] * x1) * inv[0];
-        let x = [x0, x1, x2, x3];
-        r[..width].copy_from_slice(&x[..width]);
+        let x3 = r[3] * inv(3);
+        let x2 = (r[2] - v3[2] * x3) * inv(2);
+        let x1 = (r[1] - v3[1] * x3 - v2[1] * x2) * inv(1);
+        let x0 = (r[0] - v3[0] * x3 - v2[0] * x2 - v1[0] * x1) * inv(0);
+        store_block(r, width, [x0, x1, x2, x3]);
         // The rows before the block, four columns at once (the columns not
         // in use have x = 0).
-        for ((((y, v0), v1), v2), v3) in head
-            .chunks_exact_mut(4)
-            .zip(u0.chunks_exact(4))
-            .zip(u1.chunks_exact(4))
-            .zip(u2.chunks_exact(4))
-            .zip(u3.chunks_exact(4))
+        let (s0, s1, s2, s3) = (l.splat(x0), l.splat(x1), l.splat(x2), l.splat(x3));
+        for ((((y, w0), w1), w2), w3) in pulp::as_arrays_mut::<4, f64>(head)
+            .0
+            .iter_mut()
+            .zip(quads(u, ld, col(0)))
+            .zip(quads(u, ld, col(1)))
+            .zip(quads(u, ld, col(2)))
+            .zip(quads(u, ld, col(3)))
         {
-            for l in 0..4 {
-                y[l] -= (v0[l] * x[0] + v1[l] * x[1]) + (v2[l] * x[2] + v3[l] * x[3]);
-            }
+            let t01 = l.add(l.mul(l.load(w0), s0), l.mul(l.load(w1), s1));
+            let t23 = l.add(l.mul(l.load(w2), s2), l.mul(l.load(w3), s3));
+            let v = l.sub(l.load(y), l.add(t01, t23));
+            l.store(y, v);
         }
         end = c0;
     }
@@ -112,6 +188,7 @@ pub(crate) fn solve_in_place(u: &[f64], ld: usize, inv_diag: &[f64], b: &mut [f6
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lanes::ArrayLanes;
 
     /// A `k x k` upper factor with leading dimension `ld`, zeros from the
     /// diagonal down, and its `1 / U_cc`.
@@ -136,6 +213,26 @@ mod tests {
     }
 
     #[test]
+    fn the_padded_dot_sums_each_lane_in_order() {
+        for n in [0_usize, 4, 8, 12, 20] {
+            let a: Vec<f64> = (0..n).map(|i| (i as f64 * 0.37).sin()).collect();
+            let b: Vec<f64> = (0..n).map(|i| (i as f64 * 0.11).cos()).collect();
+            // The reference: lane l sums entries l, l + 4, ... in order.
+            let lane = |l: usize| (l..n).step_by(4).fold(0.0, |s, i| s + a[i] * b[i]);
+            let expect = (lane(0) + lane(2)) + (lane(1) + lane(3));
+            assert_eq!(dot_padded(ArrayLanes, &a, &b).to_bits(), expect.to_bits());
+            #[cfg(target_arch = "x86_64")]
+            if let Some(simd) = pulp::x86::V3::try_new() {
+                assert_eq!(dot_padded(simd, &a, &b).to_bits(), expect.to_bits());
+            }
+            // Entries past the whole groups are ignored.
+            let mut a3 = a.clone();
+            a3.extend([1.0, 2.0, 3.0]);
+            assert_eq!(dot_padded(ArrayLanes, &a3, &b).to_bits(), expect.to_bits());
+        }
+    }
+
+    #[test]
     fn both_solves_invert_their_triangle() {
         // Every block width and a leading dimension past k.
         for k in 0..14_usize {
@@ -152,8 +249,8 @@ mod tests {
             // Rows past k: padding the solves read but must not change.
             bt.resize(ld, 0.25);
             b.resize(ld, 0.25);
-            solve_transposed_in_place(&u, ld, &inv, &mut bt);
-            solve_in_place(&u, ld, &inv, &mut b);
+            solve_transposed_in_place(ArrayLanes, &u, ld, &inv, &mut bt);
+            solve_in_place(ArrayLanes, &u, ld, &inv, &mut b);
             assert!(bt[k..].iter().chain(&b[k..]).all(|&x| x == 0.25));
             for i in 0..k {
                 assert!((bt[i] - x[i]).abs() < 1e-13, "k {k} row {i}: {}", bt[i]);
