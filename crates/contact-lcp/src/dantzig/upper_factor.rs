@@ -18,25 +18,36 @@
 
 use crate::lanes::Lanes;
 
-/// Column `c` of `u` in groups of four.
+/// The four columns of the block starting at column `c0` with `width`
+/// columns in use, and their `1 / U_cc`; in place of a column not in use,
+/// column `c0` again (its rows `c0..` are zero, so the triangle of a
+/// narrow block sees zeros there) with `1 / U_cc = 0` (its unknown comes
+/// out 0 and is not stored).
 #[inline(always)]
-fn quads(u: &[f64], ld: usize, c: usize) -> &[[f64; 4]] {
-    pulp::as_arrays::<4, f64>(&u[c * ld..c * ld + ld]).0
+fn block<'u>(
+    u: &'u [f64],
+    ld: usize,
+    inv_diag: &[f64],
+    c0: usize,
+    width: usize,
+) -> ([&'u [f64]; 4], [f64; 4]) {
+    let (u0, more) = u[c0 * ld..(c0 + width) * ld].split_at(ld);
+    let mut more = more.chunks_exact(ld);
+    let cols = [
+        u0,
+        more.next().unwrap_or(u0),
+        more.next().unwrap_or(u0),
+        more.next().unwrap_or(u0),
+    ];
+    let inv = &inv_diag[c0..c0 + width];
+    let pick = |t: usize| inv.get(t).copied().unwrap_or(0.0);
+    (cols, [pick(0), pick(1), pick(2), pick(3)])
 }
 
-/// Column `c0 + t` of the block starting at `c0` with `width` columns in
-/// use; column `c0` again in place of the others (its rows `c0..` are
-/// zero, so the triangle of a narrow block sees zeros there).
+/// A column in groups of four.
 #[inline(always)]
-fn block_column(c0: usize, width: usize, t: usize) -> usize {
-    if t < width { c0 + t } else { c0 }
-}
-
-/// `1 / U_cc` of column `c0 + t` of the block, 0 for a column not in use
-/// (its unknown comes out 0 and is not stored).
-#[inline(always)]
-fn block_inverse(inv_diag: &[f64], c0: usize, width: usize, t: usize) -> f64 {
-    if t < width { inv_diag[c0 + t] } else { 0.0 }
+fn quads(col: &[f64]) -> &[[f64; 4]] {
+    pulp::as_arrays::<4, f64>(col).0
 }
 
 /// Stores the block's unknowns in use.
@@ -94,24 +105,17 @@ pub(crate) fn solve_transposed_in_place<L: Lanes>(
     let mut c0 = 0;
     while c0 < k {
         let width = (k - c0).min(4);
-        let col = |t: usize| block_column(c0, width, t);
-        let (u0, u1, u2, u3) = (
-            quads(u, ld, col(0)),
-            quads(u, ld, col(1)),
-            quads(u, ld, col(2)),
-            quads(u, ld, col(3)),
-        );
+        let ([u0, u1, u2, u3], inv) = block(u, ld, inv_diag, c0, width);
         let (done, rest) = b.split_at_mut(c0);
         // Dots of the block's columns with the rows before it.
         let (mut a0, mut a1, mut a2, mut a3) =
             (l.splat(0.0), l.splat(0.0), l.splat(0.0), l.splat(0.0));
-        for ((((y, x0), x1), x2), x3) in pulp::as_arrays::<4, f64>(done)
-            .0
+        for ((((y, x0), x1), x2), x3) in quads(done)
             .iter()
-            .zip(u0)
-            .zip(u1)
-            .zip(u2)
-            .zip(u3)
+            .zip(quads(u0))
+            .zip(quads(u1))
+            .zip(quads(u2))
+            .zip(quads(u3))
         {
             let y = l.load(y);
             a0 = l.add(a0, l.mul(l.load(x0), y));
@@ -120,17 +124,12 @@ pub(crate) fn solve_transposed_in_place<L: Lanes>(
             a3 = l.add(a3, l.mul(l.load(x3), y));
         }
         // The block's own triangle, row by row of U'.
-        let (v1, v2, v3) = (
-            &u[col(1) * ld + c0..],
-            &u[col(2) * ld + c0..],
-            &u[col(3) * ld + c0..],
-        );
-        let inv = |t: usize| block_inverse(inv_diag, c0, width, t);
+        let (v1, v2, v3) = (&u1[c0..c0 + 1], &u2[c0..c0 + 2], &u3[c0..c0 + 3]);
         let r = &mut rest[..4];
-        let x0 = (r[0] - lane_sum(l, a0)) * inv(0);
-        let x1 = (r[1] - lane_sum(l, a1) - v1[0] * x0) * inv(1);
-        let x2 = (r[2] - lane_sum(l, a2) - v2[0] * x0 - v2[1] * x1) * inv(2);
-        let x3 = (r[3] - lane_sum(l, a3) - v3[0] * x0 - v3[1] * x1 - v3[2] * x2) * inv(3);
+        let x0 = (r[0] - lane_sum(l, a0)) * inv[0];
+        let x1 = (r[1] - lane_sum(l, a1) - v1[0] * x0) * inv[1];
+        let x2 = (r[2] - lane_sum(l, a2) - v2[0] * x0 - v2[1] * x1) * inv[2];
+        let x3 = (r[3] - lane_sum(l, a3) - v3[0] * x0 - v3[1] * x1 - v3[2] * x2) * inv[3];
         store_block(r, width, [x0, x1, x2, x3]);
         c0 += width;
     }
@@ -150,20 +149,15 @@ pub(crate) fn solve_in_place<L: Lanes>(
     while end > 0 {
         let c0 = (end - 1) / 4 * 4;
         let width = end - c0;
-        let col = |t: usize| block_column(c0, width, t);
-        let inv = |t: usize| block_inverse(inv_diag, c0, width, t);
-        let (v1, v2, v3) = (
-            &u[col(1) * ld + c0..],
-            &u[col(2) * ld + c0..],
-            &u[col(3) * ld + c0..],
-        );
+        let ([u0, u1, u2, u3], inv) = block(u, ld, inv_diag, c0, width);
+        let (v1, v2, v3) = (&u1[c0..c0 + 1], &u2[c0..c0 + 2], &u3[c0..c0 + 3]);
         let (head, rest) = b.split_at_mut(c0);
         // The block's own triangle, last column first.
         let r = &mut rest[..4];
-        let x3 = r[3] * inv(3);
-        let x2 = (r[2] - v3[2] * x3) * inv(2);
-        let x1 = (r[1] - v3[1] * x3 - v2[1] * x2) * inv(1);
-        let x0 = (r[0] - v3[0] * x3 - v2[0] * x2 - v1[0] * x1) * inv(0);
+        let x3 = r[3] * inv[3];
+        let x2 = (r[2] - v3[2] * x3) * inv[2];
+        let x1 = (r[1] - v3[1] * x3 - v2[1] * x2) * inv[1];
+        let x0 = (r[0] - v3[0] * x3 - v2[0] * x2 - v1[0] * x1) * inv[0];
         store_block(r, width, [x0, x1, x2, x3]);
         // The rows before the block, four columns at once (the columns not
         // in use have x = 0).
@@ -171,10 +165,10 @@ pub(crate) fn solve_in_place<L: Lanes>(
         for ((((y, w0), w1), w2), w3) in pulp::as_arrays_mut::<4, f64>(head)
             .0
             .iter_mut()
-            .zip(quads(u, ld, col(0)))
-            .zip(quads(u, ld, col(1)))
-            .zip(quads(u, ld, col(2)))
-            .zip(quads(u, ld, col(3)))
+            .zip(quads(u0))
+            .zip(quads(u1))
+            .zip(quads(u2))
+            .zip(quads(u3))
         {
             let t01 = l.add(l.mul(l.load(w0), s0), l.mul(l.load(w1), s1));
             let t23 = l.add(l.mul(l.load(w2), s2), l.mul(l.load(w3), s3));
