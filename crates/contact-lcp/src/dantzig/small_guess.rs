@@ -33,15 +33,16 @@
 // runs inside one `with_best_lanes` dispatch (lanes.rs), so the plain
 // loops are compiled for AVX2 where the machine has it; no multiply-add is
 // fused and no sum reordered, so the bits are those of the plain build
-// (tested). Measured (callgrind, instructions per solve, the peers'
-// problems; before: a right-looking L L' with a matrix shift per refused
-// row): spd_16 27.6k -> 20.8k, normal_stack_5 61.5k -> 29.4k.
+// (tested). Measured (callgrind, instructions per whole Dantzig solve,
+// certificate included, the peers' problems; before: a right-looking L L'
+// with a matrix shift per refused row, in scalar loops): spd_16 27.6k ->
+// 19.1k, normal_stack_5 61.6k -> 27.4k (with the first guess below).
 //
 // First guess: as in block_guess.rs, rows whose q fits z = 0 at a bound
 // by more than `RESTING_Q` ||q|| stay there and all others are clamped,
 // resting contacts (q ~ 0) included: on the 5-box stack (n = 20) leaving
 // them at 0 took 4 guesses instead of 1.
-
+//
 // Redundant rows: a refused row keeps z_i = 0 clamped to its bounds; for
 // a PSD M its w is then q_i - a'q_C with a = M_CC^-1 M_Ci (see
 // block_guess.rs), 0 for consistent contacts up to rounding. A refused row
@@ -54,7 +55,9 @@
 // the guesses stop lowering the number of violated rows (`STALL`), reach
 // `max_guesses`, meet a parked row whose w moved, or give a non-finite z,
 // the caller runs the one-row pivoting from z = 0 instead (the guesses'
-// work is lost, a few microseconds at most at these sizes).
+// work is lost: a few microseconds at n = 16, up to about 0.1 ms at the
+// default limit of 128 rows, where the faer-based block guess would have
+// handed its last guess over instead).
 
 use super::upper_factor;
 use crate::dense_kernels::dot;
