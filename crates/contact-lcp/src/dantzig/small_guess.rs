@@ -54,10 +54,11 @@
 // tolerances (`w_tol` for w, 1e-12 ||z|| for the bounds of z_C); when
 // the guesses stop lowering the number of violated rows (`STALL`), reach
 // `max_guesses`, meet a parked row whose w moved, or give a non-finite z,
-// the caller runs the one-row pivoting from z = 0 instead (the guesses'
-// work is lost: a few microseconds at n = 16, up to about 0.1 ms at the
-// default limit of 128 rows, where the faer-based block guess would have
-// handed its last guess over instead).
+// the caller solves the problem from the start as without this module:
+// the faer-based block guess from `block_guess_from` rows on, else the
+// one-row pivoting from z = 0 (the guesses' work is lost: a few
+// microseconds at n = 16, up to about 0.1 ms at the default limit of 128
+// rows).
 
 use super::upper_factor;
 use crate::dense_kernels::dot;
