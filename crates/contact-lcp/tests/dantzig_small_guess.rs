@@ -199,3 +199,36 @@ fn a_repeated_solve_allocates_nothing() {
         out.report
     );
 }
+
+#[test]
+fn up_to_the_default_limit_the_guess_matches_the_block_guess() {
+    // From 48 rows to the default limit (128) the small guess replaced the
+    // faer-based block guess: the same unique solution on positive
+    // definite problems, settled without a pivot, and certified answers on
+    // rank-deficient ones (whichever path answers).
+    let mut rng = Rng::new(0x5A11_0006);
+    let mut d = Dantzig::default();
+    let mut block = Dantzig::new(DantzigParams {
+        small_guess_up_to: 0,
+        ..DantzigParams::default()
+    });
+    for (trial, n) in [48, 64, 97, 128].into_iter().enumerate() {
+        let lcp = Lcp::new(
+            random_pd(&mut rng, n),
+            (0..n).map(|_| rng.range(-1.0, 1.0)).collect(),
+        )
+        .unwrap();
+        let p = BoxLcp::from_lcp(&lcp);
+        let sol = d.solve(&p).unwrap();
+        assert!(guessed(&d), "n {n}: {:?}", d.last_stats());
+        assert!(sol.report.is_solution(1e-12), "n {n}: {:?}", sol.report);
+        let reference = block.solve(&p).unwrap();
+        assert!(dist(&sol.z, &reference.z) <= 1e-9, "n {n}");
+        let m = random_psd(&mut rng, n, n / 3 + trial);
+        let (q, _) = feasible_q(&mut rng, &m);
+        let lcp = Lcp::new(m, q).unwrap();
+        let sol = d.solve(&BoxLcp::from_lcp(&lcp)).unwrap();
+        let r = verify(&lcp, &sol.z, &sol.w);
+        assert!(r.is_solution(1e-10), "n {n}, rank-deficient: {r:?}");
+    }
+}

@@ -28,9 +28,11 @@
 // Small problems (dimension <= `small_guess_up_to`, symmetric, without
 // friction coupling) go first to a block guess of their own with small
 // dense kernels (small_guess.rs: no faer call, no per-pivot bookkeeping);
-// when it does not settle, the pivoting solves the problem from z = 0.
+// when it does not settle, the problem is solved from the start as
+// without it (block guess from `block_guess_from` rows, else pivoting).
 // Measured (release, random SPD): n = 16 3.2 -> 1.9 us, n = 32 11.0 ->
-// 4.6 us against the pivoting alone.
+// 4.6 us against the pivoting alone; from 48 to 128 rows it also beat the
+// faer-based block guess 1.2-1.7x (see `small_guess_up_to`).
 //
 // Friction coupling (bounds -mu z_j <= z_i <= mu z_j with z_j a normal row):
 // as ODE does, the normal rows (and every uncoupled row) are solved first
@@ -110,6 +112,7 @@ mod factor;
 mod inverse;
 mod pivot;
 mod small_guess;
+mod upper_factor;
 
 use crate::box_problem::BoxLcp;
 use crate::box_verify::finish_box_answer;
@@ -178,13 +181,15 @@ pub struct DantzigParams {
     /// Problems of at most this dimension without friction coupling and
     /// with a symmetric `M` are first solved by block principal pivoting
     /// with small dense kernels of their own (see small_guess.rs): one
-    /// packed Cholesky factor per guess, no call into faer. When the
-    /// guesses do not settle the one-row pivoting solves the problem from
-    /// the start. Default `47`, just below `block_guess_from`'s default:
-    /// from 41 to 47 rows the faer-based block guess was as fast (within
-    /// the noise of the measurement) and either beat the pivoting 2-3x;
-    /// at 48 and 64 the faer-based one wins. `0` turns it off (as does
-    /// recording a trace).
+    /// Cholesky factor per guess, updated when rows join, no call into
+    /// faer. When the guesses do not settle the problem is solved from the
+    /// start as without them (the faer-based block guess from
+    /// `block_guess_from` rows on, else the one-row pivoting). Default
+    /// `128`: from 48 to 128 rows it beat the
+    /// faer-based block guess (`block_guess_from`) by 1.2-1.7x (measured:
+    /// random SPD n = 48, 64, 96, 128 and the peers' spd_64 and 20-box
+    /// stack, n = 80); on the 50-box stack (n = 200) it was 5 % slower.
+    /// `0` turns it off (as does recording a trace).
     pub small_guess_up_to: usize,
 }
 
@@ -199,7 +204,7 @@ impl Default for DantzigParams {
             warm_start_rounds: true,
             record_trace: false,
             block_guess_from: 48,
-            small_guess_up_to: 47,
+            small_guess_up_to: 128,
         }
     }
 }
