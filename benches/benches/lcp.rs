@@ -215,8 +215,8 @@ fn normal_stacks(c: &mut Criterion) {
         if boxes >= 20 {
             group.sample_size(10);
         }
-        // The peers' settling: 10 steps (the 50-box stack's stepper fails
-        // at step 1, whose problem is kept).
+        // The peers' settling: 10 steps (a step whose solve fails keeps
+        // its problem; none does now).
         let stack = settled_stack(boxes, 10).expect("stack builds");
         let lcp = &stack.normal;
         let n = lcp.dim();
