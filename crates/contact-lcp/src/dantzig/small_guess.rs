@@ -121,6 +121,8 @@ pub(crate) struct SmallGuess {
     rows: Vec<usize>,
     /// Rows that joined C in the last exchange (not refused before).
     joined: Vec<usize>,
+    /// Sort keys of the first guess's rows (`order_key` of q, index).
+    keys: Vec<u128>,
     /// Rows joining C that were refused by the last factorisation: they
     /// go first in the next one (dependent groups, see the module comment).
     priority: Vec<usize>,
@@ -204,8 +206,19 @@ impl SmallGuess {
         // in C, and the factor of the rows before the first that leaves C
         // is kept for the next guess (module comment). Ties by index, so
         // the order depends on the problem only.
-        self.rows
-            .sort_unstable_by(|&a, &b| q[a].total_cmp(&q[b]).then(a.cmp(&b)));
+        // Sorted as integers: `order_key` orders as `f64::total_cmp` and
+        // the index breaks ties in the low bits, so the order is that of
+        // the comparison sort on (q, index) it replaced, without its
+        // indirect loads and float compares (measured: normal_stack_5,
+        // whose 20 rows all start in C, 22.2k -> 20.8k instructions a
+        // solve; spd_16 unchanged).
+        self.keys.clear();
+        self.keys
+            .extend(self.rows.iter().map(|&i| order_key(q[i]) | i as u128));
+        self.keys.sort_unstable();
+        for (r, &k) in self.rows.iter_mut().zip(&self.keys) {
+            *r = k as u64 as usize;
+        }
         let mut keep = 0;
         let mut best = usize::MAX;
         let mut stalled = 0;
@@ -266,6 +279,8 @@ impl SmallGuess {
             v.clear();
             v.reserve(n);
         }
+        self.keys.clear();
+        self.keys.reserve(n);
         self.parked = 0;
         self.singular = false;
         self.guesses = 0;
@@ -474,6 +489,16 @@ impl SmallGuess {
     }
 }
 
+/// `x` as the high half of an unsigned integer key that orders as
+/// [`f64::total_cmp`] (negative numbers with their magnitude bits flipped,
+/// the sign bit flipped for all); the low half is left free for a row.
+#[inline(always)]
+fn order_key(x: f64) -> u128 {
+    let bits = x.to_bits();
+    let flip = if bits >> 63 == 1 { u64::MAX } else { 1 << 63 };
+    u128::from(bits ^ flip) << 64
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -604,6 +629,31 @@ mod tests {
             assert_eq!(best.guesses, array.guesses, "trial {trial}");
             let bits = |z: &[f64]| z.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
             assert_eq!(bits(&best.z), bits(&array.z), "trial {trial}");
+        }
+    }
+
+    #[test]
+    fn the_integer_key_orders_as_total_cmp() {
+        let mut seed = 0x0DDE_u64;
+        let mut xs = vec![
+            f64::NEG_INFINITY,
+            -f64::MAX,
+            -1.0,
+            -f64::MIN_POSITIVE,
+            -5e-324,
+            -0.0,
+            0.0,
+            5e-324,
+            f64::MIN_POSITIVE,
+            1.0,
+            f64::MAX,
+            f64::INFINITY,
+        ];
+        xs.extend(random_sym(&mut seed, 40, 1, 0.0).iter().map(|x| x * 1e3));
+        for &a in &xs {
+            for &b in &xs {
+                assert_eq!(order_key(a).cmp(&order_key(b)), a.total_cmp(&b), "{a} {b}");
+            }
         }
     }
 
