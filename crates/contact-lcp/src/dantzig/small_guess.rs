@@ -62,6 +62,7 @@
 
 use super::upper_factor;
 use crate::dense_kernels::dot;
+use crate::lane_scan::max_abs_in;
 use crate::lanes::{Lanes, LanesOp, with_best_lanes};
 use crate::problem::Lcp;
 
@@ -82,6 +83,8 @@ pub(crate) struct SmallSettings<'a> {
     pub(crate) pivot_tol: f64,
     /// `|w|` at most this counts as 0 (absolute).
     pub(crate) w_tol: f64,
+    /// `||q||_inf` (the caller has it from `w_tol`).
+    pub(crate) q_max: f64,
 }
 
 /// Where a row of the guess is.
@@ -187,11 +190,11 @@ impl SmallGuess {
         // by more than `RESTING_Q` ||q|| stay there, the others are clamped
         // (a resting contact, q ~ 0, carries load once the rows below it
         // push).
-        let resting = RESTING_Q * q.iter().fold(0.0_f64, |m, x| m.max(x.abs()));
-        for (i, (row, &qi)) in self.row.iter_mut().zip(q).enumerate() {
-            let (lo, hi) = (set.lo[i], set.hi[i]);
+        let resting = RESTING_Q * set.q_max;
+        let rows = self.row.iter_mut().zip(&mut self.z).zip(q);
+        for (i, (((row, z), &qi), (&lo, &hi))) in rows.zip(set.lo.iter().zip(set.hi)).enumerate() {
             *row = if lo >= hi {
-                self.z[i] = lo;
+                *z = lo;
                 Row::Fixed
             } else if lo == 0.0 && qi > resting {
                 Row::AtLo
@@ -227,7 +230,7 @@ impl SmallGuess {
             if !self.solve_guess(lanes, m, set, keep) {
                 return false;
             }
-            let Some(violated) = self.exchange(set) else {
+            let Some(violated) = self.exchange(lanes, set) else {
                 return false;
             };
             if violated == 0 {
@@ -446,22 +449,20 @@ impl SmallGuess {
     /// their `w` (at a bound) and returns how many; `None` when a parked
     /// row's `w` moved off 0 (no exchange of its own can fix that).
     #[inline(always)]
-    fn exchange(&mut self, set: &SmallSettings<'_>) -> Option<usize> {
-        let z_tol = 1e-12 * self.z.iter().fold(0.0_f64, |m, z| m.max(z.abs()));
+    fn exchange<L: Lanes>(&mut self, lanes: L, set: &SmallSettings<'_>) -> Option<usize> {
+        // The maximum in four lanes (lane_scan.rs): the same value as a
+        // running f64::max over the finite z.
+        let z_tol = 1e-12 * max_abs_in(lanes, &self.z);
         let mut violated = 0;
-        for (i, (row, (z, &w))) in self
-            .row
-            .iter_mut()
-            .zip(self.z.iter_mut().zip(&self.w))
-            .enumerate()
-        {
+        let rows = self.row.iter_mut().zip(self.z.iter_mut().zip(&self.w));
+        for (i, ((row, (z, &w)), (&lo, &hi))) in rows.zip(set.lo.iter().zip(set.hi)).enumerate() {
             let next = match *row {
-                Row::Clamped if *z < set.lo[i] - z_tol => {
-                    *z = set.lo[i];
+                Row::Clamped if *z < lo - z_tol => {
+                    *z = lo;
                     Row::AtLo
                 }
-                Row::Clamped if *z > set.hi[i] + z_tol => {
-                    *z = set.hi[i];
+                Row::Clamped if *z > hi + z_tol => {
+                    *z = hi;
                     Row::AtHi
                 }
                 Row::AtLo if w < -set.w_tol => Row::Clamped,
@@ -556,6 +557,7 @@ mod tests {
             hi: &hi,
             pivot_tol: 1e-12,
             w_tol: 1e-13,
+            q_max: 0.0,
         };
         let mut g = SmallGuess::default();
         g.reset(6);
@@ -614,6 +616,7 @@ mod tests {
                 hi: &hi,
                 pivot_tol: 1e-10,
                 w_tol: 1e-13,
+                q_max: crate::lane_scan::max_abs(&q),
             };
             let mut best = SmallGuess::default();
             let mut array = SmallGuess::default();
@@ -668,6 +671,7 @@ mod tests {
             hi: &hi,
             pivot_tol: 1e-10,
             w_tol: 1e-13,
+            q_max: 0.0,
         };
         let mut g = SmallGuess::default();
         g.reset(3);
