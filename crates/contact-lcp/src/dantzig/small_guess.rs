@@ -135,6 +135,8 @@ pub(crate) struct SmallGuess {
     refused: Vec<bool>,
     /// Parked rows (offered to C again at the next guess).
     parked: usize,
+    /// Whether every finite bound is 0 (so `z` is 0 off C).
+    zero_bounds: bool,
     /// Whether any row of this solve was refused (M singular on C).
     singular: bool,
     /// Guesses of the last solve.
@@ -191,8 +193,11 @@ impl SmallGuess {
         // (a resting contact, q ~ 0, carries load once the rows below it
         // push).
         let resting = RESTING_Q * set.q_max;
+        let mut zero_bounds = true;
         let rows = self.row.iter_mut().zip(&mut self.z).zip(q);
         for (i, (((row, z), &qi), (&lo, &hi))) in rows.zip(set.lo.iter().zip(set.hi)).enumerate() {
+            zero_bounds &=
+                (lo == 0.0 || lo == f64::NEG_INFINITY) && (hi == 0.0 || hi == f64::INFINITY);
             *row = if lo >= hi {
                 *z = lo;
                 Row::Fixed
@@ -222,6 +227,7 @@ impl SmallGuess {
         for (r, &k) in self.rows.iter_mut().zip(&self.keys) {
             *r = k as u64 as usize;
         }
+        self.zero_bounds = zero_bounds;
         let mut keep = 0;
         let mut best = usize::MAX;
         let mut stalled = 0;
@@ -255,10 +261,11 @@ impl SmallGuess {
     fn reset(&mut self, n: usize) {
         self.row.clear();
         self.row.resize(n, Row::Clamped);
-        for v in [&mut self.z, &mut self.w, &mut self.inv_diag] {
-            v.clear();
-            v.resize(n, 0.0);
-        }
+        self.z.clear();
+        self.z.resize(n, 0.0);
+        // Written before they are read in every guess: sized, not cleared.
+        self.w.resize(n, 0.0);
+        self.inv_diag.resize(n, 0.0);
         // Columns padded to whole groups of four (at least one), zero below
         // the strict upper triangle: column j holds U_0j..U_(j-1)j and
         // zeros (the diagonal lives in `inv_diag`), whichever rows it was
@@ -354,11 +361,14 @@ impl SmallGuess {
         for (b, &i) in rhs.iter_mut().zip(&self.rows) {
             *b = -q[i];
         }
-        for (j, (&zj, &row)) in self.z.iter().zip(&self.row).enumerate() {
-            if row != Row::Clamped && zj != 0.0 {
-                let col = m.col(j);
-                for (b, &i) in rhs.iter_mut().zip(&self.rows) {
-                    *b -= col[i] * zj;
+        // z_N is 0 when every finite bound is (a plain LCP).
+        if !self.zero_bounds {
+            for (j, (&zj, &row)) in self.z.iter().zip(&self.row).enumerate() {
+                if row != Row::Clamped && zj != 0.0 {
+                    let col = m.col(j);
+                    for (b, &i) in rhs.iter_mut().zip(&self.rows) {
+                        *b -= col[i] * zj;
+                    }
                 }
             }
         }
