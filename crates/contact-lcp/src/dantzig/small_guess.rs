@@ -196,8 +196,9 @@ impl SmallGuess {
         let mut zero_bounds = true;
         let rows = self.row.iter_mut().zip(&mut self.z).zip(q);
         for (i, (((row, z), &qi), (&lo, &hi))) in rows.zip(set.lo.iter().zip(set.hi)).enumerate() {
-            zero_bounds &=
-                (lo == 0.0 || lo == f64::NEG_INFINITY) && (hi == 0.0 || hi == f64::INFINITY);
+            // b + b == b exactly for b = ±0 and ±inf (not for other
+            // numbers): no branch per row.
+            zero_bounds &= (lo + lo == lo) & (hi + hi == hi);
             *row = if lo >= hi {
                 *z = lo;
                 Row::Fixed
@@ -667,6 +668,16 @@ mod tests {
             for &b in &xs {
                 assert_eq!(order_key(a).cmp(&order_key(b)), a.total_cmp(&b), "{a} {b}");
             }
+        }
+    }
+
+    #[test]
+    fn a_bound_is_its_own_double_only_when_zero_or_infinite() {
+        for b in [0.0, -0.0, f64::INFINITY, f64::NEG_INFINITY] {
+            assert!(b + b == b, "{b}");
+        }
+        for b in [1.0, -1.0, 5e-324, -5e-324, 0.5, f64::MAX, -f64::MAX] {
+            assert!(b + b != b, "{b}");
         }
     }
 
