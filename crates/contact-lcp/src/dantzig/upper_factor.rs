@@ -31,17 +31,19 @@ fn block<'u>(
     c0: usize,
     width: usize,
 ) -> ([&'u [f64]; 4], [f64; 4]) {
-    let (u0, more) = u[c0 * ld..(c0 + width) * ld].split_at(ld);
-    let mut more = more.chunks_exact(ld);
-    let cols = [
-        u0,
-        more.next().unwrap_or(u0),
-        more.next().unwrap_or(u0),
-        more.next().unwrap_or(u0),
-    ];
+    // Column c0 + t if in use, else c0; one slice of the block's columns
+    // in use, cut by offsets (no iterator to set up per block).
+    let cols = &u[c0 * ld..(c0 + width) * ld];
+    let col = |t: usize| {
+        let o = if t < width { t * ld } else { 0 };
+        &cols[o..o + ld]
+    };
     let inv = &inv_diag[c0..c0 + width];
-    let pick = |t: usize| inv.get(t).copied().unwrap_or(0.0);
-    (cols, [pick(0), pick(1), pick(2), pick(3)])
+    let pick = |t: usize| if t < width { inv[t] } else { 0.0 };
+    (
+        [col(0), col(1), col(2), col(3)],
+        [pick(0), pick(1), pick(2), pick(3)],
+    )
 }
 
 /// A column in groups of four.
