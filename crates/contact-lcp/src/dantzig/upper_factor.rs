@@ -128,10 +128,11 @@ pub(crate) fn solve_transposed_in_place<L: Lanes>(
         // The block's own triangle, row by row of U'.
         let (v1, v2, v3) = (&u1[c0..c0 + 1], &u2[c0..c0 + 2], &u3[c0..c0 + 3]);
         let r = &mut rest[..4];
-        let x0 = (r[0] - lane_sum(l, a0)) * inv[0];
-        let x1 = (r[1] - lane_sum(l, a1) - v1[0] * x0) * inv[1];
-        let x2 = (r[2] - lane_sum(l, a2) - v2[0] * x0 - v2[1] * x1) * inv[2];
-        let x3 = (r[3] - lane_sum(l, a3) - v3[0] * x0 - v3[1] * x1 - v3[2] * x2) * inv[3];
+        let [s0, s1, s2, s3] = l.sum4([a0, a1, a2, a3]);
+        let x0 = (r[0] - s0) * inv[0];
+        let x1 = (r[1] - s1 - v1[0] * x0) * inv[1];
+        let x2 = (r[2] - s2 - v2[0] * x0 - v2[1] * x1) * inv[2];
+        let x3 = (r[3] - s3 - v3[0] * x0 - v3[1] * x1 - v3[2] * x2) * inv[3];
         store_block(r, width, [x0, x1, x2, x3]);
         c0 += width;
     }
