@@ -31,14 +31,22 @@ fn block<'u>(
     c0: usize,
     width: usize,
 ) -> ([&'u [f64]; 4], [f64; 4]) {
-    // Column c0 + t if in use, else c0; one slice of the block's columns
-    // in use, cut by offsets (no iterator to set up per block).
     let cols = &u[c0 * ld..(c0 + width) * ld];
+    let inv = &inv_diag[c0..c0 + width];
+    if width == 4 {
+        // Every block but the last: four consecutive columns, cut by
+        // split_at (the branches of the general case below, paid by
+        // every block, were the largest cost of these solves at n <= 20).
+        let (u0, rest) = cols.split_at(ld);
+        let (u1, rest) = rest.split_at(ld);
+        let (u2, u3) = rest.split_at(ld);
+        return ([u0, u1, u2, u3], [inv[0], inv[1], inv[2], inv[3]]);
+    }
+    // Column c0 + t if in use, else c0.
     let col = |t: usize| {
         let o = if t < width { t * ld } else { 0 };
         &cols[o..o + ld]
     };
-    let inv = &inv_diag[c0..c0 + width];
     let pick = |t: usize| if t < width { inv[t] } else { 0.0 };
     (
         [col(0), col(1), col(2), col(3)],
