@@ -40,7 +40,8 @@
 // At these sizes most instructions are loop setup and per-row tests, not
 // arithmetic, so the loops over all rows avoid indexing and what a plain
 // LCP does not need (the z_N sweep of the rhs, see `zero_bounds`):
-// spd_16 15.4k -> 14.4k, normal_stack_5 22.2k -> 20.1k (docs/benchmarks.md).
+// with the leaner blocks of upper_factor.rs, spd_16 15.4k -> 13.7k,
+// normal_stack_5 22.2k -> 18.5k (docs/benchmarks.md).
 //
 // First guess: as in block_guess.rs, rows whose q fits z = 0 at a bound
 // by more than `RESTING_Q` ||q|| stay there and all others are clamped,
