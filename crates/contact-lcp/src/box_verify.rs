@@ -169,10 +169,12 @@ pub(crate) fn box_report(
         }
     }
     if let Some(e) = exact {
-        r.residual = w
-            .iter()
-            .zip(e)
-            .fold(0.0_f64, |acc, (&wi, &ei)| acc.max((wi - ei).abs()));
+        // NaN-propagating: M z + q can be NaN for a finite z (inf - inf in
+        // the product), and f64::max would pass over that row.
+        r.residual = w.iter().zip(e).fold(0.0_f64, |acc, (&wi, &ei)| {
+            let d = (wi - ei).abs();
+            if d > acc || d.is_nan() { d } else { acc }
+        });
     }
     if !(r.residual.is_finite() && r.complementarity.is_finite() && r.natural_residual.is_finite())
     {
@@ -326,6 +328,21 @@ mod tests {
         let r = verify_box(&p, &[-1.5, 0.0, 2.0], &[1.0, 0.0, 0.0]);
         assert_eq!(r.z_violation, 0.5);
         assert!(r.residual > 0.0);
+    }
+
+    #[test]
+    fn an_overflowing_product_is_no_certificate() {
+        // M z + q = 1e308 * 10 - 1e308 * 10 = inf - inf = NaN in row 0 for
+        // a finite z: the residual must report it, not pass over it.
+        let lcp = Lcp::from_row_major(2, &[1e308, -1e308, 0.0, 0.0], &[0.0, 0.0]).unwrap();
+        let p = BoxLcp::from_lcp(&lcp);
+        let r = verify_box(&p, &[10.0, 10.0], &[0.0, 0.0]);
+        assert!(!r.residual.is_finite(), "{r:?}");
+        assert!(!r.is_solution(1.0), "{r:?}");
+        // The plain LCP's certificate, with and without a given w.
+        assert!(!verify(&lcp, &[10.0, 10.0], &[0.0, 0.0]).is_solution(1.0));
+        assert!(!crate::verify::verify_z(&lcp, &[10.0, 10.0]).is_solution(1.0));
+        assert!(!verify_box_z(&p, &[10.0, 10.0]).is_solution(1.0));
     }
 
     #[test]

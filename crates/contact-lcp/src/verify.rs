@@ -159,6 +159,11 @@ pub(crate) fn verify_into(
     scratch.resize(n, 0.0);
     lcp.affine(z, scratch);
     let exact: &[f64] = scratch;
+    // M z + q can overflow (or be inf - inf = NaN) for a finite z; the
+    // maxima below would pass over a NaN.
+    if crate::lane_scan::max_abs_if_finite(exact).is_none() {
+        return VerifyReport::infinite();
+    }
     let w = w.unwrap_or(exact);
 
     let (scale, z_scale) = scales(lcp.m_max_abs(), max_abs(z), max_abs(lcp.q()));
