@@ -73,7 +73,7 @@
 // pivots down to 1 pass and 61 pivots; 50 boxes, n = 600, `CouplingLimit`
 // after 50 passes with change 1.3e-12 down to 1 pass, 2734 pivots, 40 ms,
 // scaled error 8e-12; with the block guess on that pass, 7 guesses, no
-// pivot, 2.0 ms). Limits: the fixed-point
+// pivot, 1.0 ms quiet). Limits: the fixed-point
 // iteration is not guaranteed to converge (a normal force that depends
 // strongly on friction, e.g. a box about to tip); it then stops after
 // `max_coupling_rounds` with `LcpError::CouplingLimit` and the best round,
@@ -493,7 +493,7 @@ impl Dantzig {
             // With couplings too: the first pass (friction rows held at 0)
             // is a frictionless stack, where the guess settles in a few
             // factorisations (peers' friction_stack_50: 2734 pivots, 40 ms
-            // -> 7 guesses, 2.0 ms), and it is accepted when it certifies.
+            // -> 7 guesses, 1.0 ms), and it is accepted when it certifies.
             // When it does not (friction needed), the passes go on from
             // the guess's state as from the pivoting's.
             let guess = if round == 1
