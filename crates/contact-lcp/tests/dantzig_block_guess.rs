@@ -8,7 +8,9 @@
 
 mod common;
 
-use common::{Rng, brute_force, brute_force_box, dist, feasible_q, random_pd, random_psd};
+use common::{
+    Rng, brute_force, brute_force_box, dist, feasible_q, random_pd, random_pd_box, random_psd,
+};
 use contact_lcp::faer::Mat;
 use contact_lcp::{BoxBounds, BoxLcp, Coupling, Dantzig, DantzigParams, Lcp, LcpSolution};
 
@@ -208,13 +210,7 @@ fn a_repeated_solve_allocates_nothing_on_either_path() {
     // twins).
     let mut rng = Rng::new(0xB10C_0004);
     let n = 64;
-    let pd = BoxLcp::from_lcp(
-        &Lcp::new(
-            random_pd(&mut rng, n),
-            (0..n).map(|_| rng.range(-2.0, 2.0)).collect(),
-        )
-        .unwrap(),
-    );
+    let pd = random_pd_box(&mut rng, n, 2.0);
     let consistent = twins(&mut rng, n / 2, 0.0, false);
     let inconsistent = twins(&mut rng, n / 2, 0.5, true);
     // Settles within the slack for dependent rows: the strict phase.

@@ -10,7 +10,7 @@ mod common;
 
 use common::{
     Rng, assert_is_the_unique_solution, brute_force, brute_force_box, dist, feasible_q, random_pd,
-    random_psd,
+    random_pd_box, random_psd,
 };
 use contact_lcp::faer::Mat;
 use contact_lcp::{BoxLcp, Dantzig, DantzigParams, Lcp, LcpSolution, verify};
@@ -125,13 +125,7 @@ fn singular_problems_certify_on_either_path() {
 fn the_size_limit_and_the_trace_choose_the_path() {
     let mut rng = Rng::new(0x5A11_0004);
     let n = 12;
-    let p = BoxLcp::from_lcp(
-        &Lcp::new(
-            random_pd(&mut rng, n),
-            (0..n).map(|_| rng.range(-1.0, 1.0)).collect(),
-        )
-        .unwrap(),
-    );
+    let p = random_pd_box(&mut rng, n, 1.0);
     let solve = |params: DantzigParams| {
         let mut d = Dantzig::new(params);
         let sol = d.solve(&p).unwrap();
@@ -160,13 +154,7 @@ fn a_repeated_solve_allocates_nothing() {
     // or hands over to the pivoting (here: a rank-one matrix).
     let mut rng = Rng::new(0x5A11_0005);
     let n = 24;
-    let pd = BoxLcp::from_lcp(
-        &Lcp::new(
-            random_pd(&mut rng, n),
-            (0..n).map(|_| rng.range(-2.0, 2.0)).collect(),
-        )
-        .unwrap(),
-    );
+    let pd = random_pd_box(&mut rng, n, 2.0);
     let m = random_psd(&mut rng, n, 3);
     let (q, _) = feasible_q(&mut rng, &m);
     let psd = BoxLcp::from_lcp(&Lcp::new(m, q).unwrap());

@@ -384,25 +384,6 @@ impl Factor {
 mod tests {
     use super::*;
 
-    /// A 5 x 5 SPD matrix `A A' + I` with a fixed A.
-    fn spd() -> Lcp {
-        let a = [
-            [1.0, 2.0, 0.5],
-            [-1.0, 0.3, 2.0],
-            [0.7, -0.2, 1.1],
-            [2.0, 1.0, -1.0],
-            [0.1, 0.4, 0.9],
-        ];
-        let mut m = vec![0.0; 25];
-        for i in 0..5 {
-            for j in 0..5 {
-                let d: f64 = (0..3).map(|t| a[i][t] * a[j][t]).sum();
-                m[i * 5 + j] = d + if i == j { 1.0 } else { 0.0 };
-            }
-        }
-        Lcp::from_row_major(5, &m, &[0.0; 5]).unwrap()
-    }
-
     /// Solves `M_CC x = M_C,0 + 1` through the factor and checks the residual.
     fn check(f: &mut Factor, m: &Lcp) {
         let k = f.len();
@@ -417,7 +398,7 @@ mod tests {
 
     #[test]
     fn append_and_remove_keep_the_factor_exact() {
-        let m = spd();
+        let m = super::super::spd_fixture(5);
         let mut f = Factor::default();
         f.reset(5, true);
         for i in [3, 0, 4, 1, 2] {

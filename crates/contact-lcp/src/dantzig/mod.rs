@@ -749,6 +749,28 @@ fn wrong_sign_row(problem: &BoxLcp, z: &[f64], w: &[f64]) -> Option<usize> {
     worst.map(|(i, _)| i)
 }
 
+/// Test support of the module's factor kernels: an `n x n` (n <= 6) SPD
+/// matrix `A A' + I` from the leading rows of one fixed `6 x 3` A, q = 0.
+#[cfg(test)]
+fn spd_fixture(n: usize) -> crate::problem::Lcp {
+    let a = [
+        [1.0, 2.0, 0.5],
+        [-1.0, 0.3, 2.0],
+        [0.7, -0.2, 1.1],
+        [2.0, 1.0, -1.0],
+        [0.1, 0.4, 0.9],
+        [-0.6, 1.5, 0.2],
+    ];
+    let mut m = vec![0.0; n * n];
+    for i in 0..n {
+        for j in 0..n {
+            let d: f64 = (0..3).map(|t| a[i][t] * a[j][t]).sum();
+            m[i * n + j] = d + if i == j { 1.0 } else { 0.0 };
+        }
+    }
+    crate::problem::Lcp::from_row_major(n, &m, &vec![0.0; n]).unwrap()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -521,26 +521,6 @@ mod tests {
     use super::*;
     use crate::lanes::ArrayLanes;
 
-    /// A 6 x 6 SPD matrix `A A' + I` with a fixed A.
-    fn spd() -> Lcp {
-        let a = [
-            [1.0, 2.0, 0.5],
-            [-1.0, 0.3, 2.0],
-            [0.7, -0.2, 1.1],
-            [2.0, 1.0, -1.0],
-            [0.1, 0.4, 0.9],
-            [-0.6, 1.5, 0.2],
-        ];
-        let mut m = vec![0.0; 36];
-        for i in 0..6 {
-            for j in 0..6 {
-                let d: f64 = (0..3).map(|t| a[i][t] * a[j][t]).sum();
-                m[i * 6 + j] = d + if i == j { 1.0 } else { 0.0 };
-            }
-        }
-        Lcp::from_row_major(6, &m, &[0.0; 6]).unwrap()
-    }
-
     /// `max |(U' U)_rc - M_CC|` over the factored block.
     fn factor_error(g: &SmallGuess, m: &Lcp) -> f64 {
         let (k, ld) = (g.rows.len(), g.ld);
@@ -566,7 +546,7 @@ mod tests {
 
     #[test]
     fn a_kept_leading_block_gives_the_factor_of_the_new_block() {
-        let m = spd();
+        let m = super::super::spd_fixture(6);
         let (lo, hi) = (vec![0.0; 6], vec![f64::INFINITY; 6]);
         let set = SmallSettings {
             lo: &lo,

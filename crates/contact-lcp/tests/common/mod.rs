@@ -61,6 +61,16 @@ pub fn random_pd(rng: &mut Rng, n: usize) -> Mat<f64> {
     m
 }
 
+/// The box form of a plain LCP with [`random_pd`] `M` and `q` uniform in
+/// `[-q_half_width, q_half_width]` (drawn after `M`, in row order).
+pub fn random_pd_box(rng: &mut Rng, n: usize, q_half_width: f64) -> contact_lcp::BoxLcp {
+    let m = random_pd(rng, n);
+    let q = (0..n)
+        .map(|_| rng.range(-q_half_width, q_half_width))
+        .collect();
+    contact_lcp::BoxLcp::from_lcp(&Lcp::new(m, q).unwrap())
+}
+
 /// Random non-symmetric P-matrix: strictly row diagonally dominant with a
 /// positive diagonal (every principal submatrix is too, so by Gershgorin every
 /// principal minor is positive).
