@@ -711,12 +711,15 @@ const NON_SYMMETRIC_ACCEPT: f64 = 1e-9;
 const SMALL_GUESS_LIMIT: usize = 16;
 
 /// Scaled error up to which a settled small-problem guess is accepted;
-/// above it the one-row pivoting solves the problem again.
-const SMALL_GUESS_ACCEPT: f64 = 1e-9;
+/// above it the one-row pivoting solves the problem again. The pivoting's
+/// own bar (`COUPLING_PASS_ACCEPT`), so a shortcut is never looser than
+/// the path it skips: every guess the tests accept certifies at
+/// 2e-16..5e-16.
+const SMALL_GUESS_ACCEPT: f64 = COUPLING_PASS_ACCEPT;
 
 /// Scaled error up to which a settled coupled guess is accepted; above it
-/// the coupling passes run.
-const COUPLED_GUESS_ACCEPT: f64 = 1e-9;
+/// the coupling passes run. As `SMALL_GUESS_ACCEPT`.
+const COUPLED_GUESS_ACCEPT: f64 = COUPLING_PASS_ACCEPT;
 
 /// Coupled guesses started from a pass's clamped set, at most, per solve:
 /// each costs one dense LU, about a pass with few pivots.
