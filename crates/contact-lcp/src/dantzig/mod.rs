@@ -34,65 +34,8 @@
 // 4.6 us against the pivoting alone; from 48 to 128 rows it also beat the
 // faer-based block guess 1.2-1.7x (see `small_guess_up_to`).
 //
-// Friction coupling (bounds -mu z_j <= z_i <= mu z_j with z_j a normal row):
-// as ODE does, the normal rows (and every uncoupled row) are solved first
-// with the coupled friction rows held at 0 (from `block_guess_from` rows
-// by the block guess, as an uncoupled problem: with the friction rows
-// fixed it is a frictionless stack). That first pass is certified
-// against the coupled problem (see below): on straight towers, settled or
-// just released, no friction is needed and it is the answer. Otherwise
-// problems of dimension >= `block_guess_from` with a symmetric M try a
-// block principal pivoting guess of the coupled problem itself
-// (coupled_guess.rs: a friction row at a bound folded into its normal's
-// column, one dense LU per guess; it works on its own copy, so the passes
-// go on from the first one when it hands over). Measured on the benches'
-// towers of 5 cubes (3 steps after release), when the first pass was
-// still pivoted: the coupled guess took 5 / 3 / 7 guesses at n = 60 /
-// 240 / 1020 (0.10 / 0.82 / 74 ms) where the first pass certified in 16
-// / 68 / 282 pivots (0.01 / 0.17 / 10 ms); on the peers' settled 20-box
-// stack (n = 240) it handed over after 18 guesses (16 ms) where the first
-// pass took 0.15 ms; on random positive definite coupled problems it
-// settles (tests/dantzig_block_guess.rs). When the guess hands
-// over, the friction bounds are set
-// from the solved normal forces and the whole problem is solved again with
-// those bounds fixed. Unlike ODE (which stops there, so its friction boxes
-// are "frozen early" and violated by the normals that change in the second
-// pass), this repeats: bounds from the last normals, solve again, until the
-// radii mu z_j change by at most `coupling_tolerance` (relative). At that
-// fixed point the returned z satisfies the coupled problem (the friction
-// rows are finally projected onto the bounds of the final normals and w is
-// recomputed, so `verify_box` certifies it). The first pass's projected
-// answer is certified (one O(n^2) product, next to a pass's O(n k^2)) and
-// accepted when its scaled error is at most `COUPLING_PASS_ACCEPT`; later
-// passes stop by the radius test only (accepting them at 1e-10 returned a
-// sliding box's friction 1.3e-11 off its closed form, which the radius
-// test keeps within 1e-12). On settled stacks the friction is (nearly) 0
-// and the first pass already certifies, while the radii, each 1e-12 close
-// to its limit, kept moving at round-off (measured on the peers' friction
-// stacks: 20 boxes, n = 240, 32 passes and 25 328
-// pivots down to 1 pass and 61 pivots; 50 boxes, n = 600, `CouplingLimit`
-// after 50 passes with change 1.3e-12 down to 1 pass, 2734 pivots, 40 ms,
-// scaled error 8e-12; with the block guess on that pass, 7 guesses, no
-// pivot, 1.0 ms quiet). Limits: the fixed-point
-// iteration is not guaranteed to converge (a normal force that depends
-// strongly on friction, e.g. a box about to tip); it then stops after
-// `max_coupling_rounds` with `LcpError::CouplingLimit` and the best round,
-// and the policy (policy.rs) falls back to Lemke on the standard form,
-// then to projected Gauss-Seidel. The iteration converges linearly:
-// measured 3 passes for one box, 16-35 for stacks of 5-22 boxes (60-264
-// rows). Each pass after the first is
-// warm-started from the previous one (pivot.rs, `Core::rerun`): rows at a
-// bound follow their new bound and only rows made infeasible are driven
-// again, which cut the pivots 7-10x against restarting from z = 0. A pass
-// that takes no pivot keeps the clamped set of the one before; from there
-// on the passes only move the radii along one linear map, converging
-// linearly (measured: ratio 0.78 a pass on a sliding 20-box stack), so the
-// coupled guess is started from that clamped set (`run_from`, at most
-// `MAX_COUPLED_RESTARTS` times a solve): its one folded solve is the map's
-// fixed point. Measured on sliding 5-box stacks (n = 60): `CouplingLimit`
-// after 50 passes -> certified after 4-7 passes; on 20 boxes the guesses
-// from those sets do not settle (a normal row flips between free and at
-// its bound) and the passes go on.
+// Friction coupling: the passes of fixed-bound problems and their fixed
+// point, with the coupled guess between them, are in coupling_passes.rs.
 //
 // Non-symmetric M (dynamic friction: a sliding contact's friction force
 // -mu f_n along its sliding direction substituted into the normal column,
@@ -108,6 +51,7 @@
 mod active_block;
 mod block_guess;
 mod coupled_guess;
+mod coupling_passes;
 mod factor;
 mod inverse;
 mod pivot;
@@ -119,9 +63,9 @@ use crate::box_verify::finish_box_answer;
 use crate::error::LcpError;
 use crate::solution::{LcpSolution, Method};
 use crate::verify::max_abs;
-use block_guess::{BlockGuess, Outcome};
+use block_guess::BlockGuess;
 use coupled_guess::CoupledGuess;
-use pivot::{Core, Settings, State, Stop};
+use pivot::{Core, State};
 use small_guess::{SmallGuess, SmallSettings};
 
 /// Settings of [`Dantzig`].
@@ -450,239 +394,7 @@ impl Dantzig {
                 return Ok(());
             }
         }
-        // Uncoupled rows first (normals before friction), each in index order.
-        self.order.clear();
-        self.order
-            .extend((0..n).filter(|&i| bounds.coupling_of(i).is_none()));
-        self.order
-            .extend((0..n).filter(|&i| bounds.coupling_of(i).is_some()));
-        self.lo.clear();
-        self.lo.extend_from_slice(bounds.lo());
-        self.hi.clear();
-        self.hi.extend_from_slice(bounds.hi());
-        self.radius.clear();
-        self.radius.resize(n, 0.0);
-        for c in bounds.couplings() {
-            self.lo[c.row] = 0.0;
-            self.hi[c.row] = 0.0;
-        }
-        let limit = params.pivot_limit(n);
-        let try_coupled_guess =
-            coupled && symmetric && n >= params.block_guess_from && !params.record_trace;
-        let max_rounds = if coupled {
-            params.max_coupling_rounds.max(2)
-        } else {
-            1
-        };
-        let mut best_change = f64::INFINITY;
-        let mut change = f64::INFINITY;
-        let mut certified = false;
-        let mut restarts = 0;
-        self.failed_restart_from.clear();
-        for round in 1..=max_rounds {
-            let set = Settings {
-                lo: &self.lo,
-                hi: &self.hi,
-                order: &self.order,
-                pivot_tol: params.pivot_tolerance * m_norm,
-                w_tol,
-                max_pivots: limit,
-                symmetric,
-            };
-            let trace = params.record_trace.then_some(&mut self.trace);
-            // With couplings too: the first pass (friction rows held at 0)
-            // is a frictionless stack, where the guess settles in a few
-            // factorisations (peers' friction_stack_50: 2734 pivots, 40 ms
-            // -> 7 guesses, 1.0 ms), and it is accepted when it certifies.
-            // When it does not (friction needed), the passes go on from
-            // the guess's state as from the pivoting's.
-            let guess = if round == 1
-                && symmetric
-                && n >= params.block_guess_from
-                && !params.record_trace
-            {
-                self.guess.run(&mut self.core, lcp, &set)
-            } else {
-                Outcome::Cold
-            };
-            let run = match guess {
-                Outcome::Solved(guesses) => {
-                    self.stats.block_guesses = guesses;
-                    Ok(())
-                }
-                // The pivoting finishes from the last guess: only its rows
-                // out of bounds or of the wrong sign are driven again.
-                Outcome::Warm(guesses) => {
-                    self.stats.block_guesses = guesses;
-                    self.core.rerun(lcp, &set, trace)
-                }
-                Outcome::Cold if round == 1 || !params.warm_start_rounds => {
-                    self.core.run(lcp, &set, trace)
-                }
-                Outcome::Cold => self.core.rerun(lcp, &set, trace),
-            };
-            self.stats.rounds = round;
-            self.stats.pivots += self.core.pivots;
-            self.stats.appends += self.core.appends;
-            self.stats.removals += self.core.removals;
-            self.stats.rejections += self.core.rejections;
-            out.pivots = self.stats.pivots;
-            out.iterations = round;
-            if let Err(stop) = run {
-                let z = &self.core.z;
-                out.z.clone_from(z);
-                finish_box_answer(problem, out);
-                let best = Some(Box::new(out.clone()));
-                return Err(match stop {
-                    Stop::Limit => LcpError::PivotLimit {
-                        pivots: out.pivots,
-                        best,
-                    },
-                    Stop::Unbounded(row) => LcpError::NoSolutionOnPath {
-                        row,
-                        pivots: out.pivots,
-                        best,
-                    },
-                });
-            }
-            if !coupled {
-                break;
-            }
-            // New friction radii from the normals of this pass.
-            let z = &self.core.z;
-            let z_norm = max_abs(z).max(f64::MIN_POSITIVE);
-            change = 0.0;
-            for c in bounds.couplings() {
-                let r = c.mu * z[c.normal_row].max(0.0);
-                change = f64::max(change, (r - self.radius[c.row]).abs() / z_norm);
-                self.radius[c.row] = r;
-                self.lo[c.row] = -r;
-                self.hi[c.row] = r;
-            }
-            if round > 1 && change < best_change {
-                best_change = change;
-                self.best_z.clone_from(&self.core.z);
-            }
-            if round > 1 && change <= params.coupling_tolerance {
-                break;
-            }
-            // A pass without pivots, appends or removals kept the clamped
-            // set of the one before: the coupled guess from that set jumps
-            // to the fixed point of the remaining passes (coupled_guess.rs,
-            // `run_from`).
-            if round > 1
-                && self.core.pivots == 0
-                && self.core.appends == 0
-                && self.core.removals == 0
-                && try_coupled_guess
-                && restarts < MAX_COUPLED_RESTARTS
-            {
-                restarts += 1;
-                // A pass that took no pivot often keeps the states of the
-                // one before, and the same guess would fail the same way
-                // (measured on sliding stacks of 5-20 boxes: 7 of 16
-                // failed restarts, 7 guesses each, repeated the failure
-                // before).
-                if self.failed_restart_from != self.core.state {
-                    if self.solve_by_coupled_guess_from_pass(problem, w_tol, out) {
-                        out.pivots = self.stats.pivots;
-                        out.iterations = round;
-                        return Ok(());
-                    }
-                    self.failed_restart_from.clone_from(&self.core.state);
-                }
-            }
-            if round == 1 {
-                // The first pass, projected on the bounds of its own
-                // normals, is an exact pivoting answer when no friction is
-                // needed: accept it if it certifies. (Later passes are
-                // iterates of the fixed point, only as exact as the radii
-                // have settled: they stop by the radius test.)
-                out.z.clone_from(&self.core.z);
-                finish_box_answer(problem, out);
-                if out.report.is_solution(COUPLING_PASS_ACCEPT) {
-                    certified = true;
-                    break;
-                }
-                // Else try the coupled guess before more passes (it leaves
-                // the pivoting's state as it is, so the passes go on from
-                // this one if it hands over).
-                if try_coupled_guess && self.solve_by_coupled_guess(problem, w_tol, out) {
-                    out.pivots = self.stats.pivots;
-                    return Ok(());
-                }
-            }
-        }
-        if certified {
-            return Ok(());
-        }
-        if coupled && change > params.coupling_tolerance {
-            out.z.clone_from(&self.best_z);
-            finish_box_answer(problem, out);
-            return Err(LcpError::CouplingLimit {
-                rounds: out.iterations,
-                change: best_change,
-                best: Some(Box::new(out.clone())),
-            });
-        }
-        out.z.clone_from(&self.core.z);
-        finish_box_answer(problem, out);
-        // Without symmetry nothing proves that a row refused into C (its
-        // Schur complement not positive) keeps a complementary w: such a
-        // path can end with a row at a bound whose w has the wrong sign.
-        // That answer is an error, never an `Ok` (measured: 119 of 20 000
-        // random low-rank non-symmetric LCPs before this check).
-        if !symmetric && !out.report.is_solution(NON_SYMMETRIC_ACCEPT) {
-            let row = wrong_sign_row(problem, &out.z, &out.w).unwrap_or(0);
-            return Err(LcpError::NoSolutionOnPath {
-                row,
-                pivots: out.pivots,
-                best: Some(Box::new(out.clone())),
-            });
-        }
-        Ok(())
-    }
-}
-
-impl Dantzig {
-    /// Runs the coupled guess; true when it settled on an answer that
-    /// certifies, then in `out` (its `pivots` left to the caller; `out` is
-    /// overwritten either way).
-    fn solve_by_coupled_guess(
-        &mut self,
-        problem: &BoxLcp,
-        w_tol: f64,
-        out: &mut LcpSolution,
-    ) -> bool {
-        let settled = self
-            .coupled_guess
-            .run(problem.lcp(), problem.bounds(), w_tol);
-        if settled && accept_guess(problem, &self.coupled_guess.z, COUPLED_GUESS_ACCEPT, out) {
-            // Added to the first pass's block guesses, if any.
-            self.stats.block_guesses += self.coupled_guess.guesses;
-            self.stats.rounds = 1;
-            return true;
-        }
-        false
-    }
-
-    /// Runs the coupled guess from the clamped set of the last coupling
-    /// pass; true when it settled on an answer that certifies, then in `out`
-    /// (`out` is overwritten either way; the passes' state is kept).
-    fn solve_by_coupled_guess_from_pass(
-        &mut self,
-        problem: &BoxLcp,
-        w_tol: f64,
-        out: &mut LcpSolution,
-    ) -> bool {
-        let settled =
-            self.coupled_guess
-                .run_from(problem.lcp(), problem.bounds(), w_tol, &self.core.state);
-        if settled && accept_guess(problem, &self.coupled_guess.z, COUPLED_GUESS_ACCEPT, out) {
-            self.stats.block_guesses += self.coupled_guess.guesses;
-            return true;
-        }
-        false
+        self.solve_by_passes(problem, out, w_tol)
     }
 }
 
@@ -701,11 +413,6 @@ fn accept_guess(problem: &BoxLcp, z: &[f64], accept: f64, out: &mut LcpSolution)
     solved
 }
 
-/// Scaled error up to which a non-symmetric pivoting path's answer is
-/// accepted (the pivoting's own answers certify at 1e-16..1e-13; a failed
-/// path is off by 1e-3 and more).
-const NON_SYMMETRIC_ACCEPT: f64 = 1e-9;
-
 /// Most guesses of the small-problem block pivoting (small_guess.rs) before
 /// the one-row pivoting takes over.
 const SMALL_GUESS_LIMIT: usize = 16;
@@ -715,42 +422,7 @@ const SMALL_GUESS_LIMIT: usize = 16;
 /// own bar (`COUPLING_PASS_ACCEPT`), so a shortcut is never looser than
 /// the path it skips: every guess the tests accept certifies at
 /// 2e-16..5e-16.
-const SMALL_GUESS_ACCEPT: f64 = COUPLING_PASS_ACCEPT;
-
-/// Scaled error up to which a settled coupled guess is accepted; above it
-/// the coupling passes run. As `SMALL_GUESS_ACCEPT`.
-const COUPLED_GUESS_ACCEPT: f64 = COUPLING_PASS_ACCEPT;
-
-/// Coupled guesses started from a pass's clamped set, at most, per solve:
-/// each costs one dense LU, about a pass with few pivots.
-const MAX_COUPLED_RESTARTS: usize = 3;
-
-/// Scaled error up to which a coupling pass's answer is accepted before the
-/// friction radii have settled (ten times stricter than the policy's
-/// default tolerance, so a certified pass is never worse than what the
-/// policy would accept; the pivoting's own answers measure 1e-16..1e-11).
-const COUPLING_PASS_ACCEPT: f64 = 1e-10;
-
-/// The row whose `w` has the wrong sign for where its `z` is (at the lower
-/// bound `w < 0`, at the upper `w > 0`, strictly inside `w != 0`) by the
-/// largest amount (the lowest index among equals); `None` if none.
-fn wrong_sign_row(problem: &BoxLcp, z: &[f64], w: &[f64]) -> Option<usize> {
-    let mut worst: Option<(usize, f64)> = None;
-    for i in 0..problem.dim() {
-        let (lo, hi) = problem.bounds().effective(i, z);
-        let bad = if z[i] <= lo {
-            (-w[i]).max(0.0)
-        } else if z[i] >= hi {
-            w[i].max(0.0)
-        } else {
-            w[i].abs()
-        };
-        if bad > 0.0 && worst.is_none_or(|(_, b)| bad > b) {
-            worst = Some((i, bad));
-        }
-    }
-    worst.map(|(i, _)| i)
-}
+const SMALL_GUESS_ACCEPT: f64 = coupling_passes::COUPLING_PASS_ACCEPT;
 
 /// Test support of the module's factor kernels: an `n x n` (n <= 6) SPD
 /// matrix `A A' + I` from the leading rows of one fixed `6 x 3` A, q = 0.
