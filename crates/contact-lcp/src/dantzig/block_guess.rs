@@ -81,9 +81,15 @@
 // stop at an inconsistent dependent row after 2 guesses and leave the
 // pivoting 1109 pivots (18.7 ms).
 //
+// Later coupling passes (coupling_passes.rs) start the guesses from the
+// states of the pass before (`run_from_pass`) instead of from q: the
+// pass's clamped rows stay clamped and its rows at a bound stay there,
+// now at the bound of the new friction radius.
+//
 // On success the core holds the answer, C and its Cholesky factor, and
-// the rows at their bounds; the active block is left empty, as nothing
-// pivots after it.
+// the rows at their bounds; the active block is not kept up to date (left
+// empty, or stale from an earlier pass), as nothing pivots after it: the
+// pivoting rebuilds it from C when it starts (`Core::rerun`).
 
 use super::pivot::{Core, Settings, State};
 use crate::dense_kernels::dot;
@@ -177,6 +183,9 @@ pub(crate) struct BlockGuess {
     leaving: Vec<(usize, bool)>,
     /// Dependent rows of the wrong sign exchanged in this guess.
     exchanging: Vec<usize>,
+    /// Scratch of `run_from_pass`: whether a row was clamped at the end of
+    /// the last pass.
+    pass_clamped: Vec<bool>,
     /// `M_CC^-1 M_Ci` of each of them, k entries in the factor's order.
     dependency: Vec<f64>,
 }
@@ -241,6 +250,55 @@ impl BlockGuess {
                 State::Clamped
             };
         }
+        self.guesses(core, m, set)
+    }
+
+    /// Tries the block guess on `core` from the states of the last
+    /// coupling pass, whose bounds differ (module comment, "Later coupling
+    /// passes"): clamped rows stay clamped, rows at a finite bound follow
+    /// it, fixed rows (`lo >= hi`) stay at lo and every other row starts
+    /// clamped. Outcomes as `run`'s. The core's `appends` and `removals`
+    /// count the rows that joined or left C against the last pass, so a
+    /// pass the guess solves without changing C reads as one that took no
+    /// pivot (the coupling passes watch for that).
+    pub(crate) fn run_from_pass(
+        &mut self,
+        core: &mut Core,
+        m: &Lcp,
+        set: &Settings<'_>,
+    ) -> Outcome {
+        self.pass_clamped.clear();
+        self.pass_clamped
+            .extend(core.state.iter().map(|&s| s == State::Clamped));
+        for i in 0..m.dim() {
+            let (lo, hi) = (set.lo[i], set.hi[i]);
+            core.state[i] = match core.state[i] {
+                _ if lo >= hi => {
+                    core.z[i] = lo;
+                    State::AtLo
+                }
+                State::AtLo if lo > f64::NEG_INFINITY => State::AtLo,
+                State::AtHi if hi < f64::INFINITY => State::AtHi,
+                _ => State::Clamped,
+            };
+        }
+        let outcome = self.guesses(core, m, set);
+        core.pivots = 0;
+        core.rejections = 0;
+        core.appends = 0;
+        core.removals = 0;
+        for (&was, &now) in self.pass_clamped.iter().zip(&core.state) {
+            match (was, now == State::Clamped) {
+                (false, true) => core.appends += 1,
+                (true, false) => core.removals += 1,
+                _ => {}
+            }
+        }
+        outcome
+    }
+
+    /// The guesses from the states in `core` (module comment).
+    fn guesses(&mut self, core: &mut Core, m: &Lcp, set: &Settings<'_>) -> Outcome {
         let mut progress = Progress::default();
         let mut strict = false;
         self.priority.clear();

@@ -239,11 +239,12 @@ pub struct DantzigStats {
     /// it. The block guess is counted apart, in `block_guesses`.
     pub refactorizations: usize,
     /// Guesses of the block principal pivoting shortcuts (each one dense
-    /// factorisation of a guessed block): those of the block guess on the
-    /// first pass, whether they solved it alone or the pivoting finished
-    /// from the last one (then `pivots > 0`), plus those of the coupled
-    /// guess that solved the whole coupled problem, if one did (a coupled
-    /// guess that handed over is not counted); 0 when no guess was tried.
+    /// factorisation of a guessed block, or an update of the last one):
+    /// those of the block guess on every coupling pass, whether they solved
+    /// it alone or the pivoting finished from the last one, plus those of
+    /// the coupled guess that solved the whole coupled problem, if one did
+    /// (a coupled guess that handed over is not counted); 0 when no guess
+    /// was tried.
     pub block_guesses: usize,
 }
 
