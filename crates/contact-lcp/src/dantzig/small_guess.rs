@@ -42,6 +42,11 @@
 // LCP does not need (the z_N sweep of the rhs, see `zero_bounds`):
 // with the leaner blocks of upper_factor.rs, spd_16 15.4k -> 13.7k,
 // normal_stack_5 22.2k -> 18.5k (docs/benchmarks.md).
+// On a plain LCP the forward solve of a guess after the first starts at
+// the block of the first row whose factor row is new (`y`): spd_16
+// 13.27k -> 13.09k, spd_64 143.1k -> 140.8k (normal_stack_5, one guess,
+// unchanged; same bits). Appending y with each factor row instead cost
+// more than the blocked solve on new rows (normal_stack_5 +0.5k).
 //
 // First guess: as in block_guess.rs, rows whose q fits z = 0 at a bound
 // by more than `RESTING_Q` ||q|| stay there and all others are clamped,
@@ -136,6 +141,10 @@ pub(crate) struct SmallGuess {
     priority: Vec<usize>,
     /// Right-hand side and solution of the `z_C` solve.
     rhs: Vec<f64>,
+    /// `U' y = -q_C` in factor order when every finite bound is 0
+    /// (`zero_bounds`): the next guess keeps its entries for the rows whose
+    /// factor rows it keeps.
+    y: Vec<f64>,
     /// Whether a row was refused by the last factorisation.
     refused: Vec<bool>,
     /// Parked rows (offered to C again at the next guess).
@@ -287,6 +296,8 @@ impl SmallGuess {
         }
         self.rhs.clear();
         self.rhs.resize(ld, 0.0);
+        self.y.clear();
+        self.y.resize(ld, 0.0);
         self.refused.clear();
         self.refused.resize(n, false);
         // Capacity for every row now, so that no later guess or solve of
@@ -363,12 +374,32 @@ impl SmallGuess {
         // rhs = -(q_C + M_CN z_N), then z_C = M_CC^-1 rhs.
         let k = self.rows.len();
         let q = m.q();
-        let rhs = &mut self.rhs[..k];
-        for (b, &i) in rhs.iter_mut().zip(&self.rows) {
-            *b = -q[i];
-        }
-        // z_N is 0 when every finite bound is (a plain LCP).
-        if !self.zero_bounds {
+        if self.zero_bounds {
+            // z_N = 0 (a plain LCP), so rhs = -q_C, and U' y = rhs has the
+            // same first `keep` entries as in the last guess (same rows,
+            // same factor rows): the forward solve starts at the block of
+            // the first new row (the kept rows of that block are solved
+            // again to the same bits). Measured: see the module comment.
+            let from = keep & !3;
+            for (b, &i) in self.y[from..k].iter_mut().zip(&self.rows[from..]) {
+                *b = -q[i];
+            }
+            let inv_diag = &self.inv_diag[..k];
+            upper_factor::solve_transposed_from(
+                lanes,
+                &self.u,
+                self.ld,
+                inv_diag,
+                &mut self.y,
+                from,
+            );
+            self.rhs[..k].copy_from_slice(&self.y[..k]);
+            upper_factor::solve_in_place(lanes, &self.u, self.ld, inv_diag, &mut self.rhs);
+        } else {
+            let rhs = &mut self.rhs[..k];
+            for (b, &i) in rhs.iter_mut().zip(&self.rows) {
+                *b = -q[i];
+            }
             for (j, (&zj, &row)) in self.z.iter().zip(&self.row).enumerate() {
                 if row != Row::Clamped && zj != 0.0 {
                     let col = m.col(j);
@@ -377,8 +408,8 @@ impl SmallGuess {
                     }
                 }
             }
+            self.solve_in_place(lanes, k);
         }
-        self.solve_in_place(lanes, k);
         // z_N is at finite bounds (or 0): only z_C can overflow.
         if self.rhs[..k].iter().any(|z| !z.is_finite()) {
             return false;

@@ -125,9 +125,25 @@ pub(crate) fn solve_transposed_in_place<L: Lanes>(
     inv_diag: &[f64],
     b: &mut [f64],
 ) {
+    solve_transposed_from(l, u, ld, inv_diag, b, 0);
+}
+
+/// [`solve_transposed_in_place`] from the block at column `from` (a
+/// multiple of 4) on, `b[..from]` holding the solution's first entries
+/// already: every entry from `from` on gets the bits the whole solve
+/// gives it (each block reads only the entries before it).
+#[inline(always)]
+pub(crate) fn solve_transposed_from<L: Lanes>(
+    l: L,
+    u: &[f64],
+    ld: usize,
+    inv_diag: &[f64],
+    b: &mut [f64],
+    from: usize,
+) {
     let k = inv_diag.len();
     let whole = k & !3;
-    let mut c0 = 0;
+    let mut c0 = from;
     while c0 < whole {
         let cols = &u[c0 * ld..(c0 + 4) * ld];
         let (u0, rest) = cols.split_at(ld);
