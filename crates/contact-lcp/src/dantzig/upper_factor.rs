@@ -216,7 +216,7 @@ fn last_block_transposed<L: Lanes, const W: usize>(
         let a = l.to_array(acc[t]);
         let mut v = r[t] - ((a[0] + a[1]) + (a[2] + a[3]));
         for s in 0..t {
-            v = v - cols[t][c0 + s] * x[s];
+            v -= cols[t][c0 + s] * x[s];
         }
         x[t] = v * inv_diag[c0 + t];
     }
