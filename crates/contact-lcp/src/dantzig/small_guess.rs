@@ -443,24 +443,38 @@ impl SmallGuess {
             self.refused.iter_mut().for_each(|x| *x = false);
         }
         let ld = self.ld;
+        let pivot_tol = set.pivot_tol;
         let mut j = keep;
-        while j < self.rows.len() {
-            let i = self.rows[j];
-            let col = m.col(i);
-            let (head, tail) = self.u.split_at_mut(j * ld);
-            let uj = &mut tail[..ld];
-            for (x, &r) in uj.iter_mut().zip(&self.rows[..j]) {
-                *x = col[r];
+        // Rows are appended on local slices until one is refused (then
+        // `refuse` edits the workspace and the appending goes on) or C
+        // ends: with the fields read once per run instead of once per row
+        // (a store into U could alias them for all the compiler knows).
+        // Same operations, same bits.
+        while let Some(at) = {
+            let rows = &self.rows[..];
+            let (u, inv_diag) = (&mut self.u[..], &mut self.inv_diag[..]);
+            let mut refused = None;
+            while j < rows.len() {
+                let i = rows[j];
+                let col = m.col(i);
+                let (head, tail) = u.split_at_mut(j * ld);
+                let uj = &mut tail[..ld];
+                for (x, &r) in uj.iter_mut().zip(&rows[..j]) {
+                    *x = col[r];
+                }
+                // U_11' u = M_1j.
+                upper_factor::solve_transposed_in_place(lanes, head, ld, &inv_diag[..j], uj);
+                let d2 = col[i] - upper_factor::dot_padded(lanes, uj, &uj[..j.next_multiple_of(4)]);
+                if !(d2 > pivot_tol && d2.is_finite()) {
+                    refused = Some(j);
+                    break;
+                }
+                inv_diag[j] = 1.0 / d2.sqrt();
+                j += 1;
             }
-            // U_11' u = M_1j.
-            upper_factor::solve_transposed_in_place(lanes, head, ld, &self.inv_diag[..j], uj);
-            let d2 = col[i] - upper_factor::dot_padded(lanes, uj, &uj[..j.next_multiple_of(4)]);
-            if !(d2 > set.pivot_tol && d2.is_finite()) {
-                self.refuse(set, j);
-                continue;
-            }
-            self.inv_diag[j] = 1.0 / d2.sqrt();
-            j += 1;
+            refused
+        } {
+            self.refuse(set, at);
         }
     }
 
