@@ -414,13 +414,17 @@ impl SmallGuess {
         if self.rhs[..k].iter().any(|z| !z.is_finite()) {
             return false;
         }
+        // On local slices, as in `factor`: a store through a field's
+        // buffer could alias the fields for all the compiler knows.
+        let z = &mut self.z[..];
         for (&x, &i) in self.rhs[..k].iter().zip(&self.rows) {
-            self.z[i] = x;
+            z[i] = x;
         }
         // w outside C (M symmetric: row i is column i); 0 on C by the solve.
+        let z = &*z;
         for (i, ((w, &qi), &row)) in self.w.iter_mut().zip(q).zip(&self.row).enumerate() {
             *w = match row {
-                Row::AtLo | Row::AtHi | Row::Parked => qi + dot(m.col(i), &self.z),
+                Row::AtLo | Row::AtHi | Row::Parked => qi + dot(m.col(i), z),
                 Row::Clamped | Row::Fixed => 0.0,
             };
         }
@@ -515,6 +519,9 @@ impl SmallGuess {
         // running f64::max over the finite z.
         let z_tol = 1e-12 * max_abs_in(lanes, &self.z);
         let mut violated = 0;
+        // A local copy: the stores below could alias `set` for all the
+        // compiler knows (see `factor`).
+        let w_tol = set.w_tol;
         let rows = self.row.iter_mut().zip(self.z.iter_mut().zip(&self.w));
         for (i, ((row, (z, &w)), (&lo, &hi))) in rows.zip(set.lo.iter().zip(set.hi)).enumerate() {
             let next = match *row {
@@ -526,9 +533,9 @@ impl SmallGuess {
                     *z = hi;
                     Row::AtHi
                 }
-                Row::AtLo if w < -set.w_tol => Row::Clamped,
-                Row::AtHi if w > set.w_tol => Row::Clamped,
-                Row::Parked if w.abs() > set.w_tol => return None,
+                Row::AtLo if w < -w_tol => Row::Clamped,
+                Row::AtHi if w > w_tol => Row::Clamped,
+                Row::Parked if w.abs() > w_tol => return None,
                 _ => continue,
             };
             violated += 1;
