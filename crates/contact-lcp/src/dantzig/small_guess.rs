@@ -42,6 +42,11 @@
 // LCP does not need (the z_N sweep of the rhs, see `zero_bounds`):
 // with the leaner blocks of upper_factor.rs, spd_16 15.4k -> 13.7k,
 // normal_stack_5 22.2k -> 18.5k (docs/benchmarks.md).
+// On a plain LCP the forward solve of a guess after the first starts at
+// the block of the first row whose factor row is new (`y`): spd_16
+// 13.27k -> 13.09k, spd_64 143.1k -> 140.8k (normal_stack_5, one guess,
+// unchanged; same bits). Appending y with each factor row instead cost
+// more than the blocked solve on new rows (normal_stack_5 +0.5k).
 //
 // First guess: as in block_guess.rs, rows whose q fits z = 0 at a bound
 // by more than `RESTING_Q` ||q|| stay there and all others are clamped,
@@ -136,6 +141,10 @@ pub(crate) struct SmallGuess {
     priority: Vec<usize>,
     /// Right-hand side and solution of the `z_C` solve.
     rhs: Vec<f64>,
+    /// `U' y = -q_C` in factor order when every finite bound is 0
+    /// (`zero_bounds`): the next guess keeps its entries for the rows whose
+    /// factor rows it keeps.
+    y: Vec<f64>,
     /// Whether a row was refused by the last factorisation.
     refused: Vec<bool>,
     /// Parked rows (offered to C again at the next guess).
@@ -287,6 +296,8 @@ impl SmallGuess {
         }
         self.rhs.clear();
         self.rhs.resize(ld, 0.0);
+        self.y.clear();
+        self.y.resize(ld, 0.0);
         self.refused.clear();
         self.refused.resize(n, false);
         // Capacity for every row now, so that no later guess or solve of
@@ -363,12 +374,32 @@ impl SmallGuess {
         // rhs = -(q_C + M_CN z_N), then z_C = M_CC^-1 rhs.
         let k = self.rows.len();
         let q = m.q();
-        let rhs = &mut self.rhs[..k];
-        for (b, &i) in rhs.iter_mut().zip(&self.rows) {
-            *b = -q[i];
-        }
-        // z_N is 0 when every finite bound is (a plain LCP).
-        if !self.zero_bounds {
+        if self.zero_bounds {
+            // z_N = 0 (a plain LCP), so rhs = -q_C, and U' y = rhs has the
+            // same first `keep` entries as in the last guess (same rows,
+            // same factor rows): the forward solve starts at the block of
+            // the first new row (the kept rows of that block are solved
+            // again to the same bits). Measured: see the module comment.
+            let from = keep & !3;
+            for (b, &i) in self.y[from..k].iter_mut().zip(&self.rows[from..]) {
+                *b = -q[i];
+            }
+            let inv_diag = &self.inv_diag[..k];
+            upper_factor::solve_transposed_from(
+                lanes,
+                &self.u,
+                self.ld,
+                inv_diag,
+                &mut self.y,
+                from,
+            );
+            self.rhs[..k].copy_from_slice(&self.y[..k]);
+            upper_factor::solve_in_place(lanes, &self.u, self.ld, inv_diag, &mut self.rhs);
+        } else {
+            let rhs = &mut self.rhs[..k];
+            for (b, &i) in rhs.iter_mut().zip(&self.rows) {
+                *b = -q[i];
+            }
             for (j, (&zj, &row)) in self.z.iter().zip(&self.row).enumerate() {
                 if row != Row::Clamped && zj != 0.0 {
                     let col = m.col(j);
@@ -377,19 +408,23 @@ impl SmallGuess {
                     }
                 }
             }
+            self.solve_in_place(lanes, k);
         }
-        self.solve_in_place(lanes, k);
         // z_N is at finite bounds (or 0): only z_C can overflow.
         if self.rhs[..k].iter().any(|z| !z.is_finite()) {
             return false;
         }
+        // On local slices, as in `factor`: a store through a field's
+        // buffer could alias the fields for all the compiler knows.
+        let z = &mut self.z[..];
         for (&x, &i) in self.rhs[..k].iter().zip(&self.rows) {
-            self.z[i] = x;
+            z[i] = x;
         }
         // w outside C (M symmetric: row i is column i); 0 on C by the solve.
+        let z = &*z;
         for (i, ((w, &qi), &row)) in self.w.iter_mut().zip(q).zip(&self.row).enumerate() {
             *w = match row {
-                Row::AtLo | Row::AtHi | Row::Parked => qi + dot(m.col(i), &self.z),
+                Row::AtLo | Row::AtHi | Row::Parked => qi + dot(m.col(i), z),
                 Row::Clamped | Row::Fixed => 0.0,
             };
         }
@@ -412,24 +447,38 @@ impl SmallGuess {
             self.refused.iter_mut().for_each(|x| *x = false);
         }
         let ld = self.ld;
+        let pivot_tol = set.pivot_tol;
         let mut j = keep;
-        while j < self.rows.len() {
-            let i = self.rows[j];
-            let col = m.col(i);
-            let (head, tail) = self.u.split_at_mut(j * ld);
-            let uj = &mut tail[..ld];
-            for (x, &r) in uj.iter_mut().zip(&self.rows[..j]) {
-                *x = col[r];
+        // Rows are appended on local slices until one is refused (then
+        // `refuse` edits the workspace and the appending goes on) or C
+        // ends: with the fields read once per run instead of once per row
+        // (a store into U could alias them for all the compiler knows).
+        // Same operations, same bits.
+        while let Some(at) = {
+            let rows = &self.rows[..];
+            let (u, inv_diag) = (&mut self.u[..], &mut self.inv_diag[..]);
+            let mut refused = None;
+            while j < rows.len() {
+                let i = rows[j];
+                let col = m.col(i);
+                let (head, tail) = u.split_at_mut(j * ld);
+                let uj = &mut tail[..ld];
+                for (x, &r) in uj.iter_mut().zip(&rows[..j]) {
+                    *x = col[r];
+                }
+                // U_11' u = M_1j.
+                upper_factor::solve_transposed_in_place(lanes, head, ld, &inv_diag[..j], uj);
+                let d2 = col[i] - upper_factor::dot_padded(lanes, uj, &uj[..j.next_multiple_of(4)]);
+                if !(d2 > pivot_tol && d2.is_finite()) {
+                    refused = Some(j);
+                    break;
+                }
+                inv_diag[j] = 1.0 / d2.sqrt();
+                j += 1;
             }
-            // U_11' u = M_1j.
-            upper_factor::solve_transposed_in_place(lanes, head, ld, &self.inv_diag[..j], uj);
-            let d2 = col[i] - upper_factor::dot_padded(lanes, uj, &uj[..j.next_multiple_of(4)]);
-            if !(d2 > set.pivot_tol && d2.is_finite()) {
-                self.refuse(set, j);
-                continue;
-            }
-            self.inv_diag[j] = 1.0 / d2.sqrt();
-            j += 1;
+            refused
+        } {
+            self.refuse(set, at);
         }
     }
 
@@ -470,6 +519,9 @@ impl SmallGuess {
         // running f64::max over the finite z.
         let z_tol = 1e-12 * max_abs_in(lanes, &self.z);
         let mut violated = 0;
+        // A local copy: the stores below could alias `set` for all the
+        // compiler knows (see `factor`).
+        let w_tol = set.w_tol;
         let rows = self.row.iter_mut().zip(self.z.iter_mut().zip(&self.w));
         for (i, ((row, (z, &w)), (&lo, &hi))) in rows.zip(set.lo.iter().zip(set.hi)).enumerate() {
             let next = match *row {
@@ -481,9 +533,9 @@ impl SmallGuess {
                     *z = hi;
                     Row::AtHi
                 }
-                Row::AtLo if w < -set.w_tol => Row::Clamped,
-                Row::AtHi if w > set.w_tol => Row::Clamped,
-                Row::Parked if w.abs() > set.w_tol => return None,
+                Row::AtLo if w < -w_tol => Row::Clamped,
+                Row::AtHi if w > w_tol => Row::Clamped,
+                Row::Parked if w.abs() > w_tol => return None,
                 _ => continue,
             };
             violated += 1;
