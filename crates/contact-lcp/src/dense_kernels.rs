@@ -55,26 +55,13 @@ pub(crate) fn axpy(alpha: f64, x: &[f64], y: &mut [f64]) {
 /// 42k now; the whole Dantzig solve 4.39M -> 3.69M). Each entry gets the
 /// same products and sums, in the same order, as the scalar loop.
 pub(crate) fn solve_lower_in_place(l: &[f64], ld: usize, inv_diag: &[f64], b: &mut [f64]) {
-    struct Forward<'a> {
-        l: &'a [f64],
-        ld: usize,
-        inv_diag: &'a [f64],
-        b: &'a mut [f64],
-    }
-    impl LanesOp for Forward<'_> {
-        type Output = ();
-        #[inline(always)]
-        fn run<L: Lanes>(self, lanes: L) {
-            let (l, ld, b) = (self.l, self.ld, self.b);
-            let k = b.len();
-            for c in 0..k {
-                let x = b[c] * self.inv_diag[c];
-                b[c] = x;
-                add_column(lanes, &mut b[c + 1..], -x, &l[c * ld + c + 1..c * ld + k]);
-            }
-        }
-    }
-    with_best_lanes(Forward { l, ld, inv_diag, b });
+    with_best_lanes(Substitution {
+        l,
+        ld,
+        inv_diag,
+        b,
+        transposed: false,
+    });
 }
 
 /// Solves `L' x = y` in place (same storage as [`solve_lower_in_place`]):
@@ -88,26 +75,45 @@ pub(crate) fn solve_lower_transpose_in_place(
     inv_diag: &[f64],
     b: &mut [f64],
 ) {
-    struct Backward<'a> {
-        l: &'a [f64],
-        ld: usize,
-        inv_diag: &'a [f64],
-        b: &'a mut [f64],
-    }
-    impl LanesOp for Backward<'_> {
-        type Output = ();
-        #[inline(always)]
-        fn run<L: Lanes>(self, lanes: L) {
-            let (l, ld, b) = (self.l, self.ld, self.b);
-            let k = b.len();
+    with_best_lanes(Substitution {
+        l,
+        ld,
+        inv_diag,
+        b,
+        transposed: true,
+    });
+}
+
+/// One triangular solve with `L` (or `L'` if `transposed`) in place, as a
+/// lanes operation (one dispatch per solve).
+struct Substitution<'a> {
+    l: &'a [f64],
+    ld: usize,
+    inv_diag: &'a [f64],
+    b: &'a mut [f64],
+    transposed: bool,
+}
+
+impl LanesOp for Substitution<'_> {
+    type Output = ();
+    #[inline(always)]
+    fn run<L: Lanes>(self, lanes: L) {
+        let (l, ld, b) = (self.l, self.ld, self.b);
+        let k = b.len();
+        if self.transposed {
             for c in (0..k).rev() {
                 let (head, tail) = b.split_at_mut(c + 1);
                 let s = dot_lanes(lanes, &l[c * ld + c + 1..c * ld + k], tail);
                 head[c] = (head[c] - s) * self.inv_diag[c];
             }
+        } else {
+            for c in 0..k {
+                let x = b[c] * self.inv_diag[c];
+                b[c] = x;
+                add_column(lanes, &mut b[c + 1..], -x, &l[c * ld + c + 1..c * ld + k]);
+            }
         }
     }
-    with_best_lanes(Backward { l, ld, inv_diag, b });
 }
 
 /// [`dot`] on lanes: the same four partial sums (lane `l` sums the
