@@ -151,23 +151,18 @@ impl Dantzig {
             // -> 7 guesses, 1.0 ms), and it is accepted when it certifies.
             // When it does not (friction needed), the passes go on from
             // the guess's state as from the pivoting's.
-            let guess = if round == 1
-                && symmetric
+            let guessing = symmetric
                 && n >= params.block_guess_from
                 && !params.record_trace
-            {
+                && (round == 1 || params.warm_start_rounds);
+            let guess = if !guessing {
+                Outcome::Cold
+            } else if round == 1 {
                 self.guess.run(&mut self.core, lcp, &set)
-            } else if round > 1
-                && symmetric
-                && n >= params.block_guess_from
-                && !params.record_trace
-                && params.warm_start_rounds
-            {
+            } else {
                 // Later passes too, from the states of the pass before
                 // (module comment).
                 self.guess.run_from_pass(&mut self.core, lcp, &set)
-            } else {
-                Outcome::Cold
             };
             let run = match guess {
                 Outcome::Solved(guesses) => {
@@ -180,7 +175,9 @@ impl Dantzig {
                     self.stats.block_guesses += guesses;
                     self.core.rerun(lcp, &set, trace)
                 }
-                Outcome::Cold if round == 1 || !params.warm_start_rounds => {
+                // A guess that gave a non-finite z left no usable state:
+                // the pivoting starts from z = 0, as on a first pass.
+                Outcome::Cold if round == 1 || !params.warm_start_rounds || guessing => {
                     self.core.run(lcp, &set, trace)
                 }
                 Outcome::Cold => self.core.rerun(lcp, &set, trace),
