@@ -122,8 +122,10 @@ impl Dantzig {
             self.hi[c.row] = 0.0;
         }
         let limit = params.pivot_limit(n);
-        let try_coupled_guess =
-            coupled && symmetric && n >= params.block_guess_from && !params.record_trace;
+        // The block guesses (of a pass, and of the coupled problem) need a
+        // symmetric M, enough rows to pay off, and no pivot trace.
+        let guesses_apply = symmetric && n >= params.block_guess_from && !params.record_trace;
+        let try_coupled_guess = coupled && guesses_apply;
         let max_rounds = if coupled {
             params.max_coupling_rounds.max(2)
         } else {
@@ -151,10 +153,7 @@ impl Dantzig {
             // -> 7 guesses, 1.0 ms), and it is accepted when it certifies.
             // When it does not (friction needed), the passes go on from
             // the guess's state as from the pivoting's.
-            let guessing = symmetric
-                && n >= params.block_guess_from
-                && !params.record_trace
-                && (round == 1 || params.warm_start_rounds);
+            let guessing = guesses_apply && (round == 1 || params.warm_start_rounds);
             let guess = if !guessing {
                 Outcome::Cold
             } else if round == 1 {
