@@ -84,29 +84,6 @@ fn store_block(r: &mut [f64], width: usize, x: [f64; 4]) {
     }
 }
 
-/// The sum of four lanes, `(s0 + s2) + (s1 + s3)`.
-#[inline(always)]
-fn lane_sum<L: Lanes>(l: L, v: L::V) -> f64 {
-    let a = l.to_array(v);
-    (a[0] + a[2]) + (a[1] + a[3])
-}
-
-/// `a . b` over whole groups of four (entries past the common whole groups
-/// are ignored): the factor's pivot `M_jj - u'u` reads the zeros below
-/// the diagonal instead of a remainder loop.
-#[inline(always)]
-pub(crate) fn dot_padded<L: Lanes>(l: L, a: &[f64], b: &[f64]) -> f64 {
-    let mut acc = l.splat(0.0);
-    for (x, y) in pulp::as_arrays::<4, f64>(a)
-        .0
-        .iter()
-        .zip(pulp::as_arrays::<4, f64>(b).0)
-    {
-        acc = l.add(acc, l.mul(l.load(x), l.load(y)));
-    }
-    lane_sum(l, acc)
-}
-
 /// Solves `U' x = b` in place for the `k = inv_diag.len()` leading columns
 /// of `u` (layout above; `u` holds at least `k` columns), with `b.len()`
 /// at least `k` rounded up to a multiple of 4 (rows `k..` finite; they are
@@ -117,6 +94,12 @@ pub(crate) fn dot_padded<L: Lanes>(l: L, a: &[f64], b: &[f64]) -> f64 {
 /// only that many dots and unknowns ([`last_block_transposed`]): the
 /// factor's bordering solves have any `k`, so most end on a narrow block
 /// (measured: see the module comment).
+///
+/// Returns `x'x`, summed from the unknowns as they are computed (a block
+/// of four as `(x0^2 + x1^2) + (x2^2 + x3^2)`, blocks in order): the
+/// factor's pivot `M_jj - u'u` needs it, and reading `u` back from memory
+/// right after its scalar stores waited on them (the vector load cannot be
+/// forwarded from several narrower stores).
 #[inline(always)]
 pub(crate) fn solve_transposed_in_place<L: Lanes>(
     l: L,
@@ -124,14 +107,15 @@ pub(crate) fn solve_transposed_in_place<L: Lanes>(
     ld: usize,
     inv_diag: &[f64],
     b: &mut [f64],
-) {
-    solve_transposed_from(l, u, ld, inv_diag, b, 0);
+) -> f64 {
+    solve_transposed_from(l, u, ld, inv_diag, b, 0)
 }
 
 /// [`solve_transposed_in_place`] from the block at column `from` (a
 /// multiple of 4) on, `b[..from]` holding the solution's first entries
 /// already: every entry from `from` on gets the bits the whole solve
-/// gives it (each block reads only the entries before it).
+/// gives it (each block reads only the entries before it). Returns the
+/// sum of squares of the entries from `from` on.
 #[inline(always)]
 pub(crate) fn solve_transposed_from<L: Lanes>(
     l: L,
@@ -140,10 +124,11 @@ pub(crate) fn solve_transposed_from<L: Lanes>(
     inv_diag: &[f64],
     b: &mut [f64],
     from: usize,
-) {
+) -> f64 {
     let k = inv_diag.len();
     let whole = k & !3;
     let mut c0 = from;
+    let mut squares = 0.0;
     while c0 < whole {
         let cols = &u[c0 * ld..(c0 + 4) * ld];
         let (u0, rest) = cols.split_at(ld);
@@ -176,14 +161,16 @@ pub(crate) fn solve_transposed_from<L: Lanes>(
         let x2 = (r[2] - s2 - v2[0] * x0 - v2[1] * x1) * inv[2];
         let x3 = (r[3] - s3 - v3[0] * x0 - v3[1] * x1 - v3[2] * x2) * inv[3];
         r.copy_from_slice(&[x0, x1, x2, x3]);
+        squares += (x0 * x0 + x1 * x1) + (x2 * x2 + x3 * x3);
         c0 += 4;
     }
-    match k - whole {
-        1 => last_block_transposed::<L, 1>(l, u, ld, inv_diag, b, whole),
-        2 => last_block_transposed::<L, 2>(l, u, ld, inv_diag, b, whole),
-        3 => last_block_transposed::<L, 3>(l, u, ld, inv_diag, b, whole),
-        _ => {}
-    }
+    squares
+        + match k - whole {
+            1 => last_block_transposed::<L, 1>(l, u, ld, inv_diag, b, whole),
+            2 => last_block_transposed::<L, 2>(l, u, ld, inv_diag, b, whole),
+            3 => last_block_transposed::<L, 3>(l, u, ld, inv_diag, b, whole),
+            _ => 0.0,
+        }
 }
 
 /// The last block of [`solve_transposed_in_place`] when it has `W < 4`
@@ -191,7 +178,8 @@ pub(crate) fn solve_transposed_from<L: Lanes>(
 /// computed with the operations of a whole block in the same order
 /// (the dots reduced as `Lanes::sum4` reduces them, `(s0 + s1) + (s2 +
 /// s3)`), so the bits are those of a whole block with its unused columns
-/// left out (which no unknown in use reads).
+/// left out (which no unknown in use reads). Returns the sum of squares
+/// of its unknowns, in order.
 #[inline(always)]
 fn last_block_transposed<L: Lanes, const W: usize>(
     l: L,
@@ -200,7 +188,7 @@ fn last_block_transposed<L: Lanes, const W: usize>(
     inv_diag: &[f64],
     b: &mut [f64],
     c0: usize,
-) {
+) -> f64 {
     let cols: [&[f64]; W] = std::array::from_fn(|t| &u[(c0 + t) * ld..(c0 + t + 1) * ld]);
     let (done, rest) = b.split_at_mut(c0);
     let mut acc = [l.splat(0.0); W];
@@ -221,6 +209,7 @@ fn last_block_transposed<L: Lanes, const W: usize>(
         x[t] = v * inv_diag[c0 + t];
     }
     r.copy_from_slice(&x);
+    x.iter().fold(0.0, |s, &v| s + v * v)
 }
 
 /// Solves `U x = b` in place (same storage and sizes as
@@ -295,26 +284,6 @@ mod tests {
     }
 
     #[test]
-    fn the_padded_dot_sums_each_lane_in_order() {
-        for n in [0_usize, 4, 8, 12, 20] {
-            let a: Vec<f64> = (0..n).map(|i| (i as f64 * 0.37).sin()).collect();
-            let b: Vec<f64> = (0..n).map(|i| (i as f64 * 0.11).cos()).collect();
-            // The reference: lane l sums entries l, l + 4, ... in order.
-            let lane = |l: usize| (l..n).step_by(4).fold(0.0, |s, i| s + a[i] * b[i]);
-            let expect = (lane(0) + lane(2)) + (lane(1) + lane(3));
-            assert_eq!(dot_padded(ArrayLanes, &a, &b).to_bits(), expect.to_bits());
-            #[cfg(target_arch = "x86_64")]
-            if let Some(simd) = pulp::x86::V3::try_new() {
-                assert_eq!(dot_padded(simd, &a, &b).to_bits(), expect.to_bits());
-            }
-            // Entries past the whole groups are ignored.
-            let mut a3 = a.clone();
-            a3.extend([1.0, 2.0, 3.0]);
-            assert_eq!(dot_padded(ArrayLanes, &a3, &b).to_bits(), expect.to_bits());
-        }
-    }
-
-    #[test]
     fn both_solves_invert_their_triangle() {
         // Every block width and a leading dimension past k.
         for k in 0..14_usize {
@@ -331,9 +300,15 @@ mod tests {
             // Rows past k: padding the solves read but must not change.
             bt.resize(ld, 0.25);
             b.resize(ld, 0.25);
-            solve_transposed_in_place(ArrayLanes, &u, ld, &inv, &mut bt);
+            let squares = solve_transposed_in_place(ArrayLanes, &u, ld, &inv, &mut bt);
             solve_in_place(ArrayLanes, &u, ld, &inv, &mut b);
             assert!(bt[k..].iter().chain(&b[k..]).all(|&x| x == 0.25));
+            // The returned x'x is that of the solution, summed apart.
+            let norm2: f64 = bt[..k].iter().map(|v| v * v).sum();
+            assert!(
+                (squares - norm2).abs() <= 1e-14 * norm2.max(1.0),
+                "k {k}: {squares}"
+            );
             for i in 0..k {
                 assert!((bt[i] - x[i]).abs() < 1e-13, "k {k} row {i}: {}", bt[i]);
                 assert!((b[i] - x[i]).abs() < 1e-13, "k {k} row {i}: {}", b[i]);
