@@ -45,6 +45,7 @@ pub use matrix_free::{ContactOperator, JacobianBlock};
 use crate::box_problem::{BoxBounds, BoxLcp};
 use crate::box_verify::{box_report, verify_box_into};
 use crate::error::LcpError;
+use crate::lane_scan::max_abs_if_finite;
 use crate::lanes::{Lanes, LanesOp, add_column, with_best_lanes};
 use crate::solution::{LcpSolution, Method};
 
@@ -283,7 +284,9 @@ impl ProjectedGaussSeidel {
                     found: v.len(),
                 });
             }
-            if let Some(row) = v.iter().position(|x| !x.is_finite()) {
+            // One branch-free scan; the row is looked up only on failure.
+            if max_abs_if_finite(v).is_none() {
+                let row = v.iter().position(|x| !x.is_finite()).unwrap_or(0);
                 return Err(LcpError::NonFinite { what, row, col: 0 });
             }
         }
@@ -299,15 +302,15 @@ impl ProjectedGaussSeidel {
 /// `omega` in takes one multiplication off the chain of dependent
 /// operations from one row to the next.
 fn row_steps(problem: &BoxLcp, omega: f64, steps: &mut Vec<f64>) -> Result<(), LcpError> {
-    let m = problem.m();
+    // `1 / M_ii` is kept by the problem (found on first use), so a call
+    // costs n products instead of n divisions; with `omega = 1` the steps
+    // are the same bits as `omega / M_ii`.
+    let inverse = problem
+        .lcp()
+        .inverse_diagonal()
+        .map_err(|(row, value)| LcpError::NonPositiveDiagonal { row, value })?;
     steps.clear();
-    for i in 0..problem.dim() {
-        let d = m[(i, i)];
-        if d.is_nan() || d <= 0.0 {
-            return Err(LcpError::NonPositiveDiagonal { row: i, value: d });
-        }
-        steps.push(omega / d);
-    }
+    steps.extend(inverse.iter().map(|&x| omega * x));
     Ok(())
 }
 
@@ -363,18 +366,43 @@ impl LanesOp for DenseSweep<'_> {
             let end = (start + SWEEP_BLOCK).min(n);
             let mut delta = [0.0; SWEEP_BLOCK];
             let mut moved = 0;
-            for i in start..end {
-                let (lo, hi) = bounds.effective(i, z);
-                let zi = z[i];
-                let new = (zi - w[i] * row_steps[i]).max(lo).min(hi);
-                let d = new - zi;
-                if d != 0.0 {
-                    z[i] = new;
-                    for (w, &mji) in w[start..end].iter_mut().zip(&lcp.col(i)[start..end]) {
-                        *w += d * mji;
+            if end - start == SWEEP_BLOCK {
+                // A whole block keeps its four entries of w in registers:
+                // each row's step reads what the rows before it wrote,
+                // and through memory every such hand-over waited on a
+                // store (same operations in the same order as below).
+                let cols: [&[f64]; SWEEP_BLOCK] = std::array::from_fn(|k| lcp.col(start + k));
+                let mut wb = [w[start], w[start + 1], w[start + 2], w[start + 3]];
+                for (k, col) in cols.iter().enumerate() {
+                    let i = start + k;
+                    let (lo, hi) = bounds.effective(i, z);
+                    let zi = z[i];
+                    let new = clamp(zi - wb[k] * row_steps[i], lo, hi);
+                    let d = new - zi;
+                    if d != 0.0 {
+                        z[i] = new;
+                        for (wj, &mji) in wb.iter_mut().zip(&col[start..end]) {
+                            *wj += d * mji;
+                        }
+                        delta[k] = d;
+                        moved += 1;
                     }
-                    delta[i - start] = d;
-                    moved += 1;
+                }
+                w[start..end].copy_from_slice(&wb);
+            } else {
+                for i in start..end {
+                    let (lo, hi) = bounds.effective(i, z);
+                    let zi = z[i];
+                    let new = clamp(zi - w[i] * row_steps[i], lo, hi);
+                    let d = new - zi;
+                    if d != 0.0 {
+                        z[i] = new;
+                        for (w, &mji) in w[start..end].iter_mut().zip(&lcp.col(i)[start..end]) {
+                            *w += d * mji;
+                        }
+                        delta[i - start] = d;
+                        moved += 1;
+                    }
                 }
             }
             if moved > 1 && end - start == SWEEP_BLOCK {
@@ -393,6 +421,15 @@ impl LanesOp for DenseSweep<'_> {
             start = end;
         }
     }
+}
+
+/// `x` clamped to `[lo, hi]` by plain comparisons: one instruction each,
+/// where `f64::max` and `min` add a NaN test on the chain from one row to
+/// the next (a sweep's values are finite: `z`, `w` and `M` are checked).
+#[inline(always)]
+fn clamp(x: f64, lo: f64, hi: f64) -> f64 {
+    let x = if x > lo { x } else { lo };
+    if x < hi { x } else { hi }
 }
 
 /// `w += sum_k delta_k cols[k][offset..]`: the moves of one block of rows,
