@@ -134,8 +134,9 @@ pub(crate) struct SmallGuess {
     rows: Vec<usize>,
     /// Rows that joined C in the last exchange (not refused before).
     joined: Vec<usize>,
-    /// Sort keys of the first guess's rows (`order_key` of q, index).
-    keys: Vec<u128>,
+    /// Sort keys of the first guess's rows (`order_key` of q, index in
+    /// the low bits).
+    keys: Vec<u64>,
     /// Rows joining C that were refused by the last factorisation: they
     /// go first in the next one (dependent groups, see the module comment).
     priority: Vec<usize>,
@@ -229,18 +230,27 @@ impl SmallGuess {
         // in C, and the factor of the rows before the first that leaves C
         // is kept for the next guess (module comment). Ties by index, so
         // the order depends on the problem only.
-        // Sorted as integers: `order_key` orders as `f64::total_cmp` and
-        // the index breaks ties in the low bits, so the order is that of
-        // the comparison sort on (q, index) it replaced, without its
-        // indirect loads and float compares (measured: normal_stack_5,
-        // whose 20 rows all start in C, 22.2k -> 20.8k instructions a
-        // solve; spd_16 unchanged).
+        // Sorted as integers: `order_key` orders as `f64::total_cmp`,
+        // without the indirect loads and float compares of a comparison
+        // sort on (q, index) (measured: normal_stack_5, whose 20 rows all
+        // start in C, 22.2k -> 20.8k instructions a solve). One 64-bit
+        // word per row: the key's low bits give way to the row index (6
+        // bits at n <= 64), so q values that agree but for the last few
+        // bits of their mantissa tie and go by index (the order is a
+        // heuristic); 128-bit keys cost twice the compares
+        // (normal_stack_5: 0.9k instructions of a 16k solve in the sort).
+        let index_bits = usize::BITS - (n.max(2) - 1).leading_zeros();
+        let high = u64::MAX.checked_shl(index_bits).unwrap_or(0);
         self.keys.clear();
-        self.keys
-            .extend(self.rows.iter().map(|&i| order_key(q[i]) | i as u128));
+        self.keys.extend(
+            self.rows
+                .iter()
+                .map(|&i| (order_key(q[i]) & high) | i as u64),
+        );
         self.keys.sort_unstable();
+        let low = !high;
         for (r, &k) in self.rows.iter_mut().zip(&self.keys) {
-            *r = k as u64 as usize;
+            *r = (k & low) as usize;
         }
         self.zero_bounds = zero_bounds;
         let mut keep = 0;
@@ -563,14 +573,14 @@ impl SmallGuess {
     }
 }
 
-/// `x` as the high half of an unsigned integer key that orders as
-/// [`f64::total_cmp`] (negative numbers with their magnitude bits flipped,
-/// the sign bit flipped for all); the low half is left free for a row.
+/// `x` as an unsigned integer key that orders as [`f64::total_cmp`]
+/// (negative numbers with their magnitude bits flipped, the sign bit
+/// flipped for all).
 #[inline(always)]
-fn order_key(x: f64) -> u128 {
+fn order_key(x: f64) -> u64 {
     let bits = x.to_bits();
     let flip = if bits >> 63 == 1 { u64::MAX } else { 1 << 63 };
-    u128::from(bits ^ flip) << 64
+    bits ^ flip
 }
 
 #[cfg(test)]
