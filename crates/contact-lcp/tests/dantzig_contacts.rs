@@ -287,8 +287,9 @@ fn sliding_stacks_of_twenty_boxes_are_solved_by_the_passes() {
     // starts the block guess from the states of the pass before. Measured
     // on seeds 2 and 4: 6 passes, 307 / 345 pivots, 30-40 ms; with the
     // pivoting alone in those passes 7 / 10 passes and 1795 / 2201 pivots,
-    // so that the policy's capped attempt (n + 20 pivots a pass) ran out
-    // and Lemke answered, 4-6x slower. One seed here (6 s unoptimised).
+    // so that the policy's capped attempt (then n + 20 pivots a pass) ran
+    // out and Lemke answered, 4-6x slower; it now has 10 n pivots over
+    // all passes. One seed here (6 s unoptimised).
     let seed = 2;
     let (_, p) = stack(&mut Rng::new(seed), 20, true);
     let mut d = Dantzig::default();
@@ -301,6 +302,25 @@ fn sliding_stacks_of_twenty_boxes_are_solved_by_the_passes() {
     let by_policy = Solver::default().solve(&p).unwrap();
     assert_eq!(by_policy.method, Method::Dantzig, "seed {seed}");
     assert!(by_policy.report.is_solution(1e-10), "seed {seed}");
+}
+
+#[test]
+fn a_pivot_budget_over_all_passes_stops_the_solve() {
+    // The policy bounds its first Dantzig attempt by pivots over all the
+    // coupling passes: on a sliding stack that takes hundreds, a budget of
+    // 150 stops the solve with its best iterate attached.
+    let (_, p) = stack(&mut Rng::new(11), 20, true);
+    let mut capped = Dantzig::new(DantzigParams {
+        max_total_pivots: 150,
+        ..DantzigParams::default()
+    });
+    match capped.solve(&p) {
+        Err(contact_lcp::LcpError::PivotLimit { pivots, best }) => {
+            assert!(pivots <= 150, "{pivots}");
+            assert!(best.is_some_and(|b| b.z.len() == p.dim()));
+        }
+        other => panic!("expected PivotLimit, got {other:?}"),
+    }
 }
 
 #[test]

@@ -137,13 +137,15 @@ impl Dantzig {
         let mut restarts = 0;
         self.failed_restart_from.clear();
         for round in 1..=max_rounds {
+            // What is left of the solve's own budget bounds this pass too.
+            let left = params.max_total_pivots.saturating_sub(self.stats.pivots);
             let set = Settings {
                 lo: &self.lo,
                 hi: &self.hi,
                 order: &self.order,
                 pivot_tol: params.pivot_tolerance * m_norm,
                 w_tol,
-                max_pivots: limit,
+                max_pivots: limit.min(left),
                 symmetric,
             };
             let trace = params.record_trace.then_some(&mut self.trace);

@@ -78,6 +78,12 @@ pub struct DantzigParams {
     /// A first pass on a contact problem needs about `0.5 n` to `n` pivots,
     /// a warm-started coupling pass a handful.
     pub max_pivots: usize,
+    /// Largest number of pivots over all the coupling passes of one solve
+    /// before giving up with [`LcpError::PivotLimit`] (each pass also keeps
+    /// its own limit, `max_pivots`). Default `usize::MAX`: no limit of its
+    /// own. The policy ([`Solver`](crate::Solver)) uses it to bound its
+    /// first Dantzig attempt before Lemke's method.
+    pub max_total_pivots: usize,
     /// A row joins the clamped set only if its Schur complement
     /// `M_ii - M_iC M_CC^-1 M_Ci` exceeds `pivot_tolerance * ||M||_max`;
     /// smaller (or, for a non-symmetric `M`, negative) means the row is
@@ -141,6 +147,7 @@ impl Default for DantzigParams {
     fn default() -> Self {
         Self {
             max_pivots: usize::MAX,
+            max_total_pivots: usize::MAX,
             pivot_tolerance: 1e-10,
             zero_tolerance: 1e-13,
             max_coupling_rounds: 50,
