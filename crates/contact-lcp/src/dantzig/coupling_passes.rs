@@ -65,6 +65,24 @@
 // from those sets do not settle (a normal row flips between free and at
 // its bound) and the passes go on.
 //
+// Relaxation: the radii of a pass are not simply mu z_j of the pass
+// before. With d_k = mu z_j - r_k the step of pass k, r_(k+1) = r_k +
+// omega_k d_k, and from the third pass on omega_k = -omega_(k-1)
+// <d_(k-1), d_k - d_(k-1)> / |d_k - d_(k-1)|^2, clamped to [1/8, 1]
+// (Aitken's dynamic relaxation, after Irons & Tuck 1969, as used for
+// fixed-point coupling by Kuettler & Wall 2008, "Fixed-point
+// fluid-structure interaction solvers with dynamic relaxation", Comput.
+// Mech. 43). On sliding stacks the plain passes often flip between two
+// sets of sliding contacts (the radii changing by 6-13 % of ||z|| a pass
+// without end); the factor falls below 1 there and the flip dies out,
+// while a pass map that converges keeps omega = 1. The stopping test
+// still reads the unrelaxed step d_k: at the end the radii are those of
+// the returned normals. Measured on random sliding 20-box stacks (n =
+// 240, 16 seeds): Dantzig alone certified 13 -> 15 (the 3 that flipped
+// now settle in 13-49 passes, one that settled in 5 passes now flips);
+// of the 12 both certify, pivots fell on 9 (3275 -> 648 at most), held
+// on 1 and rose on 2 (676 -> 913, 1246 -> 1520).
+//
 // From `block_guess_from` rows (symmetric M), each pass after the first
 // also starts with the block guess, from the states of the pass before
 // (`BlockGuess::run_from_pass`): a pass changes the friction bounds of
@@ -88,6 +106,11 @@ use crate::box_verify::finish_box_answer;
 use crate::error::LcpError;
 use crate::solution::LcpSolution;
 use crate::verify::max_abs;
+
+/// Smallest relaxation factor of the radii: Aitken's estimate can drop
+/// near 0 when the normals jump (a singular stack's contacts share their
+/// load anew), which would stall the passes.
+const MIN_RELAX: f64 = 0.125;
 
 impl Dantzig {
     /// Solves `problem` by the passes (module comment) into `out`, with
@@ -132,6 +155,9 @@ impl Dantzig {
             1
         };
         let mut best_change = f64::INFINITY;
+        let mut relax = 1.0_f64;
+        self.last_step.clear();
+        self.last_step.resize(bounds.couplings().len(), 0.0);
         let mut change = f64::INFINITY;
         let mut certified = false;
         let mut restarts = 0;
@@ -214,9 +240,22 @@ impl Dantzig {
             let z = &self.core.z;
             let z_norm = max_abs(z).max(f64::MIN_POSITIVE);
             change = 0.0;
-            for c in bounds.couplings() {
-                let r = c.mu * z[c.normal_row].max(0.0);
-                change = f64::max(change, (r - self.radius[c.row]).abs() / z_norm);
+            let (mut num, mut den) = (0.0, 0.0);
+            for (t, c) in bounds.couplings().iter().enumerate() {
+                let d = c.mu * z[c.normal_row].max(0.0) - self.radius[c.row];
+                change = f64::max(change, d.abs() / z_norm);
+                let dd = d - self.last_step[t];
+                num += self.last_step[t] * dd;
+                den += dd * dd;
+                self.last_step[t] = d;
+            }
+            // Aitken's relaxation of the radii (module comment): the step
+            // of this pass against the one before gives the factor.
+            if round >= 3 && den > 0.0 {
+                relax = (-relax * num / den).clamp(MIN_RELAX, 1.0);
+            }
+            for (t, c) in bounds.couplings().iter().enumerate() {
+                let r = (self.radius[c.row] + relax * self.last_step[t]).max(0.0);
                 self.radius[c.row] = r;
                 self.lo[c.row] = -r;
                 self.hi[c.row] = r;

@@ -298,6 +298,8 @@ pub struct Dantzig {
     /// solve (empty: none). The guess from given states is deterministic,
     /// so a restart from the same states again is counted, not run.
     failed_restart_from: Vec<State>,
+    /// The last pass's radius step `mu z_j - r` per coupling (relaxation).
+    last_step: Vec<f64>,
     trace: Vec<DantzigStep>,
     stats: DantzigStats,
 }
