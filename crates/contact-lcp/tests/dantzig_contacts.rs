@@ -133,6 +133,26 @@ fn stack(rng: &mut Rng, boxes: usize, friction: bool) -> (Contacts, BoxLcp) {
     (c, p)
 }
 
+/// Solves the coupled box problem `p` by Dantzig's passes and checks the
+/// answer against `p` itself: a solution to 1e-10 (scaled) with every
+/// friction force within its cone exactly. Returns `z` and the stats.
+fn solved_by_passes(d: &mut Dantzig, p: &BoxLcp) -> (Vec<f64>, contact_lcp::DantzigStats) {
+    let sol = d.solve(p).unwrap();
+    let check = verify_box(p, &sol.z, &sol.w);
+    assert!(check.is_solution(1e-10), "{check:?}");
+    assert_eq!(check.z_violation, 0.0, "coupling exact");
+    (sol.z, *d.last_stats())
+}
+
+/// Whether some contact of `z` slides: a friction force at its bound
+/// `mu z_n`, nonzero.
+fn some_contact_slides(p: &BoxLcp, z: &[f64]) -> bool {
+    p.bounds().couplings().iter().any(|cp| {
+        let r = cp.mu * z[cp.normal_row];
+        r > 0.0 && (z[cp.row].abs() - r).abs() <= 1e-12 * r
+    })
+}
+
 #[test]
 fn frictionless_stacks_agree_with_pgs() {
     // For a symmetric PSD M every solution has the same w (the gradient of
@@ -252,22 +272,14 @@ fn a_sliding_stack_settles_once_a_pass_keeps_its_clamped_set() {
     let m = c.dense();
     let p = BoxLcp::with_bounds(Lcp::new(m, c.q_of(&v)).unwrap(), bounds(lo, hi, cp)).unwrap();
     let mut d = Dantzig::default();
-    let sol = d.solve(&p).unwrap();
-    let stats = *d.last_stats();
-    let check = verify_box(&p, &sol.z, &sol.w);
-    assert!(check.is_solution(1e-10), "{check:?}");
-    assert_eq!(check.z_violation, 0.0, "coupling exact");
+    let (z, stats) = solved_by_passes(&mut d, &p);
     assert!(stats.rounds >= 2 && stats.rounds <= 10, "{stats:?}");
     // Friction is needed: some friction row is at its bound, nonzero.
-    let at_bound = p.bounds().couplings().iter().any(|cp| {
-        let r = cp.mu * sol.z[cp.normal_row];
-        r > 0.0 && (sol.z[cp.row].abs() - r).abs() <= 1e-12 * r
-    });
-    assert!(at_bound, "no sliding contact");
+    assert!(some_contact_slides(&p, &z), "no sliding contact");
     // Lemke on the standard form: the same velocities.
     let by_lemke = Lemke::default().solve_box(&p).unwrap();
     assert!(by_lemke.report.is_solution(1e-10), "{:?}", by_lemke.report);
-    let dv = c.velocity_change(&sol.z);
+    let dv = c.velocity_change(&z);
     let dv_lemke = c.velocity_change(&by_lemke.z);
     assert!(dist(&dv, &dv_lemke) <= 1e-8, "{}", dist(&dv, &dv_lemke));
     // The restart (coupled guess from a pass's states) reuses the
@@ -280,7 +292,7 @@ fn a_sliding_stack_settles_once_a_pass_keeps_its_clamped_set() {
         }
     });
     assert_eq!(info.count_total, 0, "{info:?}");
-    assert_eq!((out.z, *d.last_stats()), (sol.z, stats));
+    assert_eq!((out.z, *d.last_stats()), (z, stats));
 }
 
 #[test]
@@ -295,12 +307,7 @@ fn sliding_stacks_of_twenty_boxes_are_solved_by_the_passes() {
     // unoptimised).
     let seed = 2;
     let (_, p) = stack(&mut Rng::new(seed), 20, true);
-    let mut d = Dantzig::default();
-    let sol = d.solve(&p).unwrap();
-    let stats = *d.last_stats();
-    let check = verify_box(&p, &sol.z, &sol.w);
-    assert!(check.is_solution(1e-10), "seed {seed}: {check:?}");
-    assert_eq!(check.z_violation, 0.0, "seed {seed}: coupling exact");
+    let (_, stats) = solved_by_passes(&mut Dantzig::default(), &p);
     assert!(stats.pivots < 1000, "seed {seed}: {stats:?}");
     let by_policy = Solver::default().solve(&p).unwrap();
     assert_eq!(by_policy.method, Method::Dantzig, "seed {seed}");
@@ -316,19 +323,9 @@ fn oscillating_radii_settle_once_relaxed() {
     // Aitken's relaxation of the radii they settle in 13. The answer is
     // checked against the coupled problem itself.
     let (_, p) = stack(&mut Rng::new(11), 20, true);
-    let mut d = Dantzig::default();
-    let sol = d.solve(&p).unwrap();
-    let stats = *d.last_stats();
-    let check = verify_box(&p, &sol.z, &sol.w);
-    assert!(check.is_solution(1e-10), "{check:?}");
-    assert_eq!(check.z_violation, 0.0, "coupling exact");
+    let (z, stats) = solved_by_passes(&mut Dantzig::default(), &p);
     assert!(stats.rounds <= 20, "{stats:?}");
-    // Some contact slides: a friction force at its bound, nonzero.
-    let sliding = p.bounds().couplings().iter().any(|cp| {
-        let r = cp.mu * sol.z[cp.normal_row];
-        r > 0.0 && (sol.z[cp.row].abs() - r).abs() <= 1e-12 * r
-    });
-    assert!(sliding, "no sliding contact");
+    assert!(some_contact_slides(&p, &z), "no sliding contact");
 }
 
 #[test]
