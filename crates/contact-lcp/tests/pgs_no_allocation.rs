@@ -1,7 +1,8 @@
 //! Guards "allocates nothing once the solver has seen a problem of this
 //! size" for projected Gauss-Seidel on a dense box LCP: a second
 //! `solve_into` and a `sweep` (the blocked dense sweep, dispatched to the
-//! machine's lanes) with friction couplings.
+//! machine's lanes) with friction couplings, and the first ones on a new
+//! problem of the same size.
 
 use contact_lcp::faer::Mat;
 use contact_lcp::{BoxLcp, Coupling, LcpSolution, PgsParams, ProjectedGaussSeidel};
@@ -61,6 +62,22 @@ fn second_solve_and_sweeps_allocate_nothing() {
     assert_eq!(info.count_total, 0, "sweep: {info:?}");
     // The sweeps did work (some rows moved off zero).
     assert!(z.iter().any(|&x| x != 0.0));
+
+    // A new problem of the same size (as a stepper builds every step):
+    // its first solve and sweep allocate nothing either.
+    let fresh = BoxLcp::new(
+        problem.m().to_owned(),
+        problem.q().iter().map(|x| x * 0.5).collect(),
+        problem.lo().to_vec(),
+        problem.hi().to_vec(),
+        problem.couplings().to_vec(),
+    )
+    .unwrap();
+    let info = allocation_counter::measure(|| {
+        pgs.solve_into(&fresh, None, &mut out).unwrap();
+        pgs.sweep(&fresh, &mut z, &mut w).unwrap();
+    });
+    assert_eq!(info.count_total, 0, "a new problem: {info:?}");
 
     // The measurement itself can fail: a fresh solver must allocate.
     let cold = allocation_counter::measure(|| {
