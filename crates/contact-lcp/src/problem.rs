@@ -32,14 +32,6 @@ pub struct Lcp {
     /// scan repeated per solve measured 6 % of a solve at n = 16. `M` never
     /// changes after construction, so the answer stays true.
     asymmetry: OnceLock<Option<(usize, usize)>>,
-    /// `1 / M_ii` for every row, or the first row `(i, M_ii)` whose diagonal
-    /// is not positive, found on construction (n divisions beside the
-    /// constructor's O(n^2) scan): projected Gauss-Seidel steps by the
-    /// inverse diagonal, and its public `sweep` recomputing n divisions
-    /// per call measured about 10 % of a sweep at n = 16. Kept with the
-    /// problem rather than found on first use, so that a solver's first
-    /// call on a new problem allocates nothing either.
-    inverse_diagonal: Result<Vec<f64>, (usize, f64)>,
 }
 
 /// Relative tolerance of [`Lcp::is_symmetric`]: `M` counts as symmetric when
@@ -151,18 +143,11 @@ impl Lcp {
     /// `m_max_abs = ||m||_max` as the caller found it while building.
     pub(crate) fn from_validated_parts(m: Mat<f64>, q: Vec<f64>, m_max_abs: f64) -> Self {
         debug_assert!(m.nrows() == m.ncols() && q.len() == m.nrows());
-        let inverse_diagonal = (0..m.nrows())
-            .map(|i| {
-                let d = m[(i, i)];
-                if d > 0.0 { Ok(1.0 / d) } else { Err((i, d)) }
-            })
-            .collect();
         Self {
             m,
             q,
             m_max_abs,
             asymmetry: OnceLock::new(),
-            inverse_diagonal,
         }
     }
 
@@ -181,12 +166,6 @@ impl Lcp {
             z,
             out,
         });
-    }
-
-    /// `1 / M_ii` for every row; `Err((i, M_ii))` for the first row whose
-    /// diagonal is not positive. Kept from construction (`M` never changes).
-    pub(crate) fn inverse_diagonal(&self) -> Result<&[f64], (usize, f64)> {
-        self.inverse_diagonal.as_deref().map_err(|&e| e)
     }
 
     /// Largest absolute entry of `M` (0 for the empty problem); kept from
