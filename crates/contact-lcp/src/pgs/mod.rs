@@ -573,8 +573,8 @@ mod tests {
         assert_eq!(cache.of(&problem([2.0, 8.0]), 1.0).unwrap(), [0.5, 0.125]);
         // The same diagonal, another omega.
         assert_eq!(cache.of(&problem([2.0, 8.0]), 1.5).unwrap(), [0.75, 0.1875]);
-        // A refused diagonal leaves nothing to reuse: the next call with
-        // the first problem computes its steps again.
+        // A refused diagonal leaves nothing to reuse: the next call
+        // computes its steps again.
         assert!(matches!(
             cache.of(&problem([2.0, -1.0]), 1.5),
             Err(LcpError::NonPositiveDiagonal { row: 1, .. })
