@@ -37,6 +37,10 @@ use crate::problem::Lcp;
 /// Marks "no variable".
 const NONE: usize = usize::MAX;
 
+/// A row's `z` within this relative distance of a nonzero bound counts as
+/// at that bound in a warm start's guess (`PyramidLift::basic_of`).
+const AT_BOUND: f64 = 1e-9;
+
 /// The lifted LCP of a box LCP and the map back, with buffers reused
 /// between problems of the same shape.
 #[derive(Clone, Debug, Default)]
@@ -54,6 +58,26 @@ impl PyramidLift {
     /// Builds the lifted problem of `p` (see the module source) and returns
     /// it. Allocates only when the lifted dimension changes.
     pub(crate) fn build(&mut self, p: &BoxLcp) -> &Lcp {
+        let lcp = self.lift(p);
+        &*self.lcp.insert(lcp)
+    }
+
+    /// [`PyramidLift::build`], and the lifted basis that the box problem's
+    /// `z` and `w = M z + q` suggest (`basic_of`), for a warm start.
+    pub(crate) fn build_warm(
+        &mut self,
+        p: &BoxLcp,
+        (z, w): (&[f64], &[f64]),
+        basic: &mut Vec<bool>,
+    ) -> &Lcp {
+        let lcp = self.lift(p);
+        self.basic_of(p, z, w, basic);
+        debug_assert_eq!(basic.len(), lcp.dim());
+        &*self.lcp.insert(lcp)
+    }
+
+    /// The lifted problem of `p`, reusing the buffers of the last one.
+    fn lift(&mut self, p: &BoxLcp) -> Lcp {
         let n = p.dim();
         let bounds = p.bounds();
         let (lo, hi) = (bounds.lo(), bounds.hi());
@@ -136,7 +160,54 @@ impl PyramidLift {
         debug_assert_eq!(l, dim);
         // Every entry is a finite entry of the validated problem, its
         // negation, a finite bound, mu, 0 or 1.
-        &*self.lcp.insert(Lcp::from_validated_parts(m, q, m_max))
+        Lcp::from_validated_parts(m, q, m_max)
+    }
+
+    /// The lifted basis that the box problem's `z` (with `w = M z + q`)
+    /// suggests, as `basic[var]`, for a warm start of Lemke's method: a row
+    /// at a bound (within a relative `AT_BOUND`; a friction row's bound is
+    /// `mu z_j` at the same `z`) has that side's sign part and multiplier
+    /// basic, any other row the sign part of its `z` (none at `z = 0`). A
+    /// friction row whose normal is 0 is at the bound its `w` pushes
+    /// against (`l = |w_i|`, its sign part basic at 0): with both sign
+    /// parts nonbasic its multiplier's block would be singular.
+    fn basic_of(&self, p: &BoxLcp, z: &[f64], w: &[f64], basic: &mut Vec<bool>) {
+        let bounds = p.bounds();
+        let (lo, hi) = (bounds.lo(), bounds.hi());
+        let near = |x: f64, bound: f64| x >= bound * (1.0 - AT_BOUND);
+        // (at the upper bound, at the lower bound) of row i.
+        let side = |i: usize| match bounds.coupling_of(i) {
+            Some(c) => {
+                let r = c.mu * z[c.normal_row].max(0.0);
+                if r > 0.0 {
+                    (near(z[i], r), near(-z[i], r))
+                } else {
+                    (w[i] < 0.0, w[i] > 0.0)
+                }
+            }
+            None => (
+                hi[i] > 0.0 && hi[i].is_finite() && near(z[i], hi[i]),
+                lo[i] < 0.0 && lo[i].is_finite() && near(-z[i], -lo[i]),
+            ),
+        };
+        basic.clear();
+        basic.extend(self.signs.iter().map(|&(i, s)| {
+            let (upper, lower) = side(i);
+            s * z[i] > 0.0 || if s > 0.0 { upper } else { lower }
+        }));
+        for i in 0..self.plus.len() {
+            let (upper, lower) = side(i);
+            if bounds.coupling_of(i).is_some() {
+                basic.push(upper || lower);
+                continue;
+            }
+            if self.plus[i] != NONE && hi[i].is_finite() {
+                basic.push(upper);
+            }
+            if self.minus[i] != NONE && lo[i].is_finite() {
+                basic.push(lower);
+            }
+        }
     }
 
     /// The box problem's `z` (length `n`) from the lifted solution `x`.

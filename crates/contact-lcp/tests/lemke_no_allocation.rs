@@ -40,3 +40,28 @@ fn second_solve_with_refactorisations_allocates_nothing() {
     });
     assert!(cold.count_total > 0);
 }
+
+#[test]
+fn second_warm_solve_allocates_nothing() {
+    // A warm start from a guess whose basis is singular (two equal rows
+    // both guessed basic, so one is cut out) and infeasible (the path
+    // must pivot): the second solve reuses every buffer of the first.
+    let n = 12;
+    let m = Mat::from_fn(n, n, |i, j| {
+        let (i, j) = (i.min(n - 2), j.min(n - 2));
+        1.0 / (1.0 + i as f64 + j as f64) + if i == j { 0.5 } else { 0.0 }
+    });
+    let q: Vec<f64> = (0..n).map(|i| (i as f64 * 0.7).sin() - 0.3).collect();
+    let lcp = Lcp::new(m, q).unwrap();
+    let guess: Vec<f64> = (0..n)
+        .map(|i| f64::from(u8::from(i % 3 != 1 || i >= n - 2)))
+        .collect();
+    let mut lemke = Lemke::default();
+    let mut out = LcpSolution::default();
+    lemke.solve_warm_into(&lcp, &guess, &mut out).unwrap();
+    assert!(out.report.is_solution(1e-12), "{:?}", out.report);
+    let info =
+        allocation_counter::measure(|| lemke.solve_warm_into(&lcp, &guess, &mut out).unwrap());
+    assert_eq!(info.count_total, 0, "{info:?}");
+    assert!(out.pivots > 0, "the guess should need pivots");
+}

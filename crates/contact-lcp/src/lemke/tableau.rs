@@ -9,7 +9,8 @@
 // solution is z~ = z sM / (sq D), w~ = w D / sq), and its entries are at most 1
 // in magnitude and comparable across rows, so the tolerances are relative.
 //
-// The system is  w - M~ z - d z0 = q~  with d = (1, ..., 1). Variables are
+// The system is  w - M~ z - d z0 = q~  with d = (1, ..., 1) (for a warm
+// start d = B 1 of its first basis, `warm_basis`; see mod.rs). Variables are
 // numbered w_i = i, z_i = n + i, z0 = 2n; the columns of the constraint
 // matrix [I, -M~, -d] are e_i, -M~[:, i] and -d.
 //
@@ -50,6 +51,78 @@ use crate::scaling::{equilibrate, pow2_ceil};
 use faer::linalg::matmul::matmul;
 use faer::{Accum, MatMut, MatRef, Par};
 
+/// A guessed row whose Schur complement is at most this (scaled problem,
+/// entries at most 1) is left out of a warm start's basis
+/// (`Tableau::independent_subset`): dependent contacts give 1e-16-level
+/// complements, independent ones far above 1e-9.
+const WARM_PIVOT: f64 = 1e-9;
+
+/// States of a guessed row in `Tableau::independent_subset`.
+const PENDING: usize = 0;
+const KEPT: usize = 1;
+const DROPPED: usize = 2;
+
+/// The pending row u != t of the k x k column-major block `c` whose 2 x 2
+/// principal block with t has the largest |determinant|, if above
+/// `WARM_PIVOT`.
+fn best_partner(c: &[f64], k: usize, state: &[usize], t: usize) -> Option<usize> {
+    let mut best = (WARM_PIVOT, None);
+    for u in 0..k {
+        if u != t && state[u] == PENDING {
+            let det = c[t * k + t] * c[u * k + u] - c[u * k + t] * c[t * k + u];
+            if det.abs() > best.0 && det.is_finite() {
+                best = (det.abs(), Some(u));
+            }
+        }
+    }
+    best.1
+}
+
+/// Gaussian elimination of the pending rows and columns of `c` (k x k,
+/// column-major) with the pivot `c_tt`: C_ia -= C_it C_ta / C_tt.
+fn eliminate_one(c: &mut [f64], k: usize, state: &mut [usize], t: usize) {
+    state[t] = KEPT;
+    let inv = 1.0 / c[t * k + t];
+    for a in 0..k {
+        let f = c[a * k + t] * inv;
+        if state[a] != PENDING || f == 0.0 {
+            continue;
+        }
+        for i in 0..k {
+            if state[i] == PENDING {
+                c[a * k + i] -= f * c[t * k + i];
+            }
+        }
+    }
+}
+
+/// Gaussian elimination of the pending rows and columns of `c` with the
+/// 2 x 2 pivot P on rows and columns t, u: C_ia -= [C_it, C_iu] P^-1
+/// [C_ta; C_ua].
+fn eliminate_pair(c: &mut [f64], k: usize, state: &mut [usize], t: usize, u: usize) {
+    state[t] = KEPT;
+    state[u] = KEPT;
+    let (ptt, ptu) = (c[t * k + t], c[u * k + t]);
+    let (put, puu) = (c[t * k + u], c[u * k + u]);
+    let inv_det = 1.0 / (ptt * puu - ptu * put);
+    for a in 0..k {
+        if state[a] != PENDING {
+            continue;
+        }
+        let (cta, cua) = (c[a * k + t], c[a * k + u]);
+        let ft = (puu * cta - ptu * cua) * inv_det;
+        let fu = (ptt * cua - put * cta) * inv_det;
+        if ft == 0.0 && fu == 0.0 {
+            continue;
+        }
+        for i in 0..k {
+            if state[i] == PENDING {
+                c[a * k + i] -= c[t * k + i] * ft + c[u * k + i] * fu;
+            }
+        }
+    }
+}
+
 /// Marks a variable that is not in the basis.
 pub(super) const NONBASIC: usize = usize::MAX;
 
@@ -70,6 +143,11 @@ pub(super) struct Tableau {
     q_scale: f64,
     /// The diagonal D of the equilibration.
     d: Vec<f64>,
+    /// The covering vector d~ of z0 (scaled units; the column of z0 is
+    /// -d~): all ones after `load`, `B 1` after `warm_basis`.
+    cover: Vec<f64>,
+    /// Whether `cover` is all ones (the cold start).
+    unit_cover: bool,
     /// Row-major n x (n+1), the first k + 1 columns used: [y | G].
     pub(super) tab: Vec<f64>,
     /// Number of slots in use: k = |R|.
@@ -275,8 +353,15 @@ impl<'a> ScaledColumn<'a> {
 }
 
 /// Writes the entries `rows` of the column of the z-type variable `var` in
-/// `[I, -M~, -d]` into `out` (M~ as in [`ScaledColumn`]).
-fn basic_column(lcp: &Lcp, d: &[f64], inv_ms: f64, var: usize, rows: &[usize], out: &mut [f64]) {
+/// `[I, -M~, -d~]` into `out` (M~ as in [`ScaledColumn`], d~ = `cover`).
+fn basic_column(
+    lcp: &Lcp,
+    (d, cover): (&[f64], &[f64]),
+    inv_ms: f64,
+    var: usize,
+    rows: &[usize],
+    out: &mut [f64],
+) {
     let n = d.len();
     if var < 2 * n {
         let col = ScaledColumn::new(lcp, d, inv_ms, var - n);
@@ -284,7 +369,9 @@ fn basic_column(lcp: &Lcp, d: &[f64], inv_ms: f64, var: usize, rows: &[usize], o
             *x = -col.get(i);
         }
     } else {
-        out.fill(-1.0);
+        for (x, &i) in out.iter_mut().zip(rows) {
+            *x = -cover[i];
+        }
     }
 }
 
@@ -448,6 +535,9 @@ impl Tableau {
         self.q.clear();
         self.q
             .extend(lcp.q().iter().zip(d).map(|(x, di)| x * di / qs));
+        self.cover.clear();
+        self.cover.resize(n, 1.0);
+        self.unit_cover = true;
 
         // B = I: every column of B^-1 is a unit vector, no slot is used.
         // Only column 0 and the slots in use are ever read, and a slot is
@@ -498,17 +588,138 @@ impl Tableau {
     }
 
     /// The row where the artificial variable enters first: the most negative
-    /// q_t, the largest such index on exact ties. With B = I the rows after
-    /// that pivot are [q_i - q_t, e_i - e_t] and [-q_t, -e_t], lexicographically
-    /// positive exactly when every tie i has i < t.
+    /// basic value, the largest such row on exact ties. Its column is
+    /// `u = B^-1 (-d~) = -1` in both starts (`load`, `warm_basis`), so that
+    /// step makes every value nonnegative. From B = I (values q) the rows
+    /// after it are [q_i - q_t, e_i - e_t] and [-q_t, -e_t],
+    /// lexicographically positive exactly when every tie i has i < t.
     pub(super) fn initial_row(&self) -> usize {
+        let w = self.n + 1;
         let mut t = 0;
-        for (i, &qi) in self.q.iter().enumerate() {
-            if qi <= self.q[t] {
-                t = i;
+        for p in 0..self.n {
+            if self.tab[p * w] <= self.tab[t * w] {
+                t = p;
             }
         }
         t
+    }
+
+    /// Replaces the all-slack basis of `load` by the complementary basis
+    /// with `z_i` basic where `basic[i]` and `w_i` elsewhere, factorised
+    /// afresh (`refactor`), and sets the covering vector to `d~ = B 1`, so
+    /// that z0's column in basis coordinates is -1 as from B = I: Lemke's
+    /// method then runs on the principal pivot transform of the problem
+    /// for that basis, with the unit covering vector (the warm start of
+    /// Fackler & Miranda's CompEcon `lemke`, also in Drumwright's Moby).
+    /// A transform of a positive semidefinite M is positive semidefinite,
+    /// so the method keeps its guarantee there; on other matrices (e.g. a
+    /// lifted friction problem) it may end on a ray, and the caller starts
+    /// cold. `Err` when the basis is singular.
+    pub(super) fn warm_basis(&mut self, lcp: &Lcp, basic: &[bool]) -> Result<(), Singular> {
+        let n = self.n;
+        self.independent_subset(lcp, basic);
+        for &i in &self.rrows {
+            self.basis[i] = n + i;
+            self.pos[i] = NONBASIC;
+            self.pos[n + i] = i;
+            self.slot_row[self.k] = i;
+            self.slot_of[i] = self.k;
+            self.k += 1;
+        }
+        // d~ = B 1: the unit columns of the basic slacks, minus the columns
+        // M~[:, j] of the basic z_j.
+        self.cover.fill(1.0);
+        for &j in &self.rrows {
+            self.cover[j] = 0.0;
+        }
+        for &j in &self.rrows {
+            let col = ScaledColumn::new(lcp, &self.d, self.inv_ms, j);
+            for (i, c) in self.cover.iter_mut().enumerate() {
+                *c -= col.get(i);
+            }
+        }
+        self.unit_cover = false;
+        self.refactor(lcp)
+    }
+
+    /// The rows of `basic` whose principal block of M~ is kept nonsingular,
+    /// in `rrows` (ascending): Gaussian elimination of M~ on those rows and
+    /// columns with principal pivots of order 1 or 2 (as in the symmetric
+    /// indefinite factorisations, Bunch & Kaufman 1977), dropping a row
+    /// that has neither a 1 x 1 pivot (its Schur complement given the rows
+    /// kept so far) nor a 2 x 2 one with another pending row above
+    /// `WARM_PIVOT`. A guess from a contact problem's iterate holds
+    /// dependent rows (several contacts on one face, each carrying load)
+    /// whose block is singular; dropping them is what the pivoting does
+    /// with such rows (Baraff 1994 sec. 3). In the standard form of a box
+    /// problem a multiplier's diagonal is 0 and its 2 x 2 block with its
+    /// row's sign part is nonsingular even where that sign part depends on
+    /// other rows (a friction row at its bound). O(k^3) for k guessed rows,
+    /// once per warm start.
+    fn independent_subset(&mut self, lcp: &Lcp, basic: &[bool]) {
+        let rows = &mut self.rrows;
+        rows.clear();
+        rows.extend((0..self.n).filter(|&i| basic[i]));
+        let k = rows.len();
+        // The block, column-major (reusing the refactorisation's buffer).
+        let c = &mut self.fbuf;
+        c.clear();
+        c.resize(k * k, 0.0);
+        for (a, &j) in rows.iter().enumerate() {
+            let col = ScaledColumn::new(lcp, &self.d, self.inv_ms, j);
+            for (x, &i) in c[a * k..(a + 1) * k].iter_mut().zip(rows.iter()) {
+                *x = col.get(i);
+            }
+        }
+        // Per guessed row: PENDING, KEPT (eliminated) or DROPPED.
+        let state = &mut self.slot_of;
+        state.clear();
+        state.resize(k, PENDING);
+        // Rows with a zero diagonal first (a box problem's multipliers),
+        // each with the partner that makes the best 2 x 2 pivot (its sign
+        // part): eliminated one by one, a sign part could be kept alone
+        // and leave a dependent free row without a partner.
+        for u in 0..k {
+            if state[u] == PENDING && c[u * k + u].abs() <= WARM_PIVOT {
+                match best_partner(c, k, state, u) {
+                    Some(t) => eliminate_pair(c, k, state, t, u),
+                    None => state[u] = DROPPED,
+                }
+            }
+        }
+        // The others in index order: a 1 x 1 pivot, else the best 2 x 2.
+        for t in 0..k {
+            if state[t] != PENDING {
+                continue;
+            }
+            let pivot = c[t * k + t];
+            if pivot.abs() > WARM_PIVOT && pivot.is_finite() {
+                eliminate_one(c, k, state, t);
+            } else if let Some(u) = best_partner(c, k, state, t) {
+                eliminate_pair(c, k, state, t, u);
+            } else {
+                state[t] = DROPPED;
+            }
+        }
+        let mut len = 0;
+        for t in 0..k {
+            if state[t] == KEPT {
+                rows[len] = rows[t];
+                len += 1;
+            }
+        }
+        rows.truncate(len);
+        // `slot_of` is a row's slot again from here on.
+        state.clear();
+        state.resize(self.n, NONBASIC);
+    }
+
+    /// Whether every basic value is at least `-zero_tolerance` times its
+    /// row's norm (the ratio test's Harris tolerance, ratio_test.rs): the
+    /// basis solves the problem without z0, up to rounding.
+    pub(super) fn feasible(&self, zero_tolerance: f64) -> bool {
+        let w = self.n + 1;
+        (0..self.n).all(|p| self.tab[p * w] >= -zero_tolerance * self.row_norm[p])
     }
 
     /// (B^-1)_pj: an entry of a unit column (j in W) or of G (j in R).
@@ -555,13 +766,25 @@ impl Tableau {
                 *u = c_w + dot(g, &self.c_r[..k]);
             }
             self.c_norm = self.m_col_max[j];
-        } else {
+        } else if self.unit_cover {
             for (p, u) in self.u.iter_mut().enumerate() {
                 let g = &self.tab[p * w + 1..p * w + 1 + k];
                 let c_w = if self.basis[p] < n { -1.0 } else { 0.0 };
                 *u = c_w - g.iter().sum::<f64>();
             }
             self.c_norm = 1.0;
+        } else {
+            // u_p = -d~_i (w_i basic in row p) + G_p c_R, c_R = -d~_R.
+            for (c, &i) in self.c_r[..k].iter_mut().zip(&self.slot_row) {
+                *c = -self.cover[i];
+            }
+            for (p, u) in self.u.iter_mut().enumerate() {
+                let g = &self.tab[p * w + 1..p * w + 1 + k];
+                let unit = self.basis[p];
+                let c_w = if unit < n { -self.cover[unit] } else { 0.0 };
+                *u = c_w + dot(g, &self.c_r[..k]);
+            }
+            self.c_norm = max_abs(&self.cover);
         }
         self.clean_column();
     }
@@ -715,7 +938,7 @@ impl Tableau {
             let column = &mut c[a * k..(a + 1) * k];
             basic_column(
                 lcp,
-                &self.d,
+                (&self.d, &self.cover),
                 self.inv_ms,
                 self.basis[p],
                 &self.rrows,
@@ -757,7 +980,7 @@ impl Tableau {
             let column = &mut self.fbuf[a * nw..(a + 1) * nw];
             basic_column(
                 lcp,
-                &self.d,
+                (&self.d, &self.cover),
                 self.inv_ms,
                 self.basis[p],
                 &self.wrows,
@@ -832,7 +1055,14 @@ impl Tableau {
         c.clear();
         c.resize(k, 0.0);
         for (a, &p) in self.zpos.iter().enumerate() {
-            basic_column(lcp, &self.d, self.inv_ms, self.basis[p], &self.rrows, c);
+            basic_column(
+                lcp,
+                (&self.d, &self.cover),
+                self.inv_ms,
+                self.basis[p],
+                &self.rrows,
+                c,
+            );
             for (rb, &cb) in r.iter_mut().zip(c.iter()) {
                 *rb -= cb * y[a];
             }
