@@ -13,12 +13,12 @@
 mod common;
 
 use common::contacts::{
-    Contacts, add_box_contacts, bounds, box_inv_mass, keep_normal_rows, resting_box,
+    Contacts, add_box_contacts, bounds, box_inv_mass, random_stack, resting_box,
 };
 use common::{Rng, dist};
 use contact_lcp::{
-    BoxBounds, BoxLcp, Dantzig, DantzigParams, Lcp, Lemke, Method, PgsParams, ProjectedGaussSeidel,
-    Solver, verify_box,
+    BoxLcp, Dantzig, DantzigParams, Lcp, Lemke, Method, PgsParams, ProjectedGaussSeidel, Solver,
+    verify_box,
 };
 
 const HALF: [f64; 3] = [0.5, 0.3, 0.2];
@@ -92,47 +92,6 @@ fn pushed_box_sticks_then_slides_as_coulomb_says() {
     }
 }
 
-/// A stack of `boxes` boxes on static ground with random masses, falling at
-/// 0.1 and sliding with random velocities; friction-coupled with random mu
-/// when `friction`, else normal rows only (a plain, singular LCP).
-fn stack(rng: &mut Rng, boxes: usize, friction: bool) -> (Contacts, BoxLcp) {
-    let mut c = Contacts::default();
-    let (mut lo, mut hi, mut cp) = (vec![], vec![], vec![]);
-    let mut v = Vec::new();
-    for body in 0..boxes {
-        c.inv_mass.push(box_inv_mass(rng.range(0.5, 5.0), HALF));
-        let mu = rng.range(0.2, 1.0);
-        add_box_contacts(
-            &mut c,
-            &mut lo,
-            &mut hi,
-            &mut cp,
-            body,
-            body.checked_sub(1),
-            HALF,
-            mu,
-        );
-        v.extend([
-            rng.range(-0.1, 0.1),
-            rng.range(-0.1, 0.1),
-            -0.1,
-            0.0,
-            0.0,
-            rng.range(-0.2, 0.2),
-        ]);
-    }
-    if !friction {
-        keep_normal_rows(&mut c);
-        lo = vec![0.0; c.rows.len()];
-        hi = vec![f64::INFINITY; c.rows.len()];
-        cp.clear();
-    }
-    let q = c.q_of(&v);
-    let b: BoxBounds = bounds(lo, hi, cp);
-    let p = BoxLcp::with_bounds(Lcp::new(c.dense(), q).unwrap(), b).unwrap();
-    (c, p)
-}
-
 /// Solves the coupled box problem `p` by Dantzig's passes and checks the
 /// answer against `p` itself: a solution to 1e-10 (scaled) with every
 /// friction force within its cone exactly. Returns `z` and the stats.
@@ -165,7 +124,7 @@ fn frictionless_stacks_agree_with_pgs() {
         ..PgsParams::default()
     });
     for boxes in [1, 2, 3, 5, 8] {
-        let (c, p) = stack(&mut rng, boxes, false);
+        let (c, p) = random_stack(&mut rng, boxes, false);
         let sol = dantzig.solve(&p).unwrap();
         assert!(
             sol.report.is_solution(1e-12),
@@ -198,7 +157,7 @@ fn friction_stacks_agree_with_pgs_and_certify() {
         ..PgsParams::default()
     });
     for boxes in [1, 2, 3, 5] {
-        let (c, p) = stack(&mut rng, boxes, true);
+        let (c, p) = random_stack(&mut rng, boxes, true);
         let sol = match dantzig.solve(&p) {
             Ok(s) => s,
             Err(e) => panic!("boxes {boxes}: {e}"),
@@ -306,7 +265,7 @@ fn sliding_stacks_of_twenty_boxes_are_solved_by_the_passes() {
     // now has 10 n pivots over all passes. One seed here (6 s
     // unoptimised).
     let seed = 2;
-    let (_, p) = stack(&mut Rng::new(seed), 20, true);
+    let (_, p) = random_stack(&mut Rng::new(seed), 20, true);
     let (_, stats) = solved_by_passes(&mut Dantzig::default(), &p);
     assert!(stats.pivots < 1000, "seed {seed}: {stats:?}");
     let by_policy = Solver::default().solve(&p).unwrap();
@@ -322,7 +281,7 @@ fn oscillating_radii_settle_once_relaxed() {
     // by 6-13 % of ||z|| a pass) and did not settle in 50 passes; with
     // Aitken's relaxation of the radii they settle in 13. The answer is
     // checked against the coupled problem itself.
-    let (_, p) = stack(&mut Rng::new(11), 20, true);
+    let (_, p) = random_stack(&mut Rng::new(11), 20, true);
     let (z, stats) = solved_by_passes(&mut Dantzig::default(), &p);
     assert!(stats.rounds <= 20, "{stats:?}");
     assert!(some_contact_slides(&p, &z), "no sliding contact");
@@ -333,7 +292,7 @@ fn a_pivot_budget_over_all_passes_stops_the_solve() {
     // The policy bounds its first Dantzig attempt by pivots over all the
     // coupling passes: on a sliding stack that takes hundreds, a budget of
     // 150 stops the solve with its best iterate attached.
-    let (_, p) = stack(&mut Rng::new(11), 20, true);
+    let (_, p) = random_stack(&mut Rng::new(11), 20, true);
     let mut capped = Dantzig::new(DantzigParams {
         max_total_pivots: 150,
         ..DantzigParams::default()
@@ -354,7 +313,7 @@ fn a_tower_of_twenty_is_solved_by_lemke_in_one_path() {
     // benches' towers of 20 cubes the passes never settle); Lemke's single
     // path on the standard form must certify.
     let mut rng = Rng::new(53);
-    let (c, p) = stack(&mut rng, 20, true);
+    let (c, p) = random_stack(&mut rng, 20, true);
     let sol = Lemke::default().solve_box(&p).unwrap();
     assert!(sol.report.is_solution(1e-10), "{:?}", sol.report);
     assert_eq!(sol.report.z_violation, 0.0, "coupling exact");
@@ -381,7 +340,7 @@ fn a_resting_tower_certifies_after_its_first_coupling_pass() {
     // 20-box friction stack, `CouplingLimit` on the 50-box one). The guess
     // is off, so the passes are what is tested.
     let mut rng = Rng::new(59);
-    let (c, p) = stack(&mut rng, 12, true);
+    let (c, p) = random_stack(&mut rng, 12, true);
     let v: Vec<f64> = (0..12)
         .flat_map(|_| [0.0, 0.0, -0.1, 0.0, 0.0, 0.0])
         .collect();
@@ -429,7 +388,7 @@ fn the_factor_is_updated_not_rebuilt() {
     // or one refused append, plus at most one append per driven row that was
     // already complementary; the factor is never rebuilt.
     let mut rng = Rng::new(47);
-    let (_, p) = stack(&mut rng, 4, false);
+    let (_, p) = random_stack(&mut rng, 4, false);
     let mut d = Dantzig::new(DantzigParams {
         record_trace: true,
         ..DantzigParams::default()

@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::contacts::{Contacts, add_box_contacts, bounds, box_inv_mass, resting_box};
+use common::contacts::{random_stack, resting_box};
 use common::{
     Rng, assert_is_the_unique_solution, box_on_plane, brute_force, feasible_q, random_p_matrix,
     random_pd, random_psd,
@@ -127,37 +127,6 @@ fn dependent_loaded_contacts_are_left_out_of_the_basis() {
     );
 }
 
-/// A stack of `boxes` boxes on the ground, each sliding with a random
-/// lateral velocity (friction rows coupled to their normals).
-fn sliding_stack(rng: &mut Rng, boxes: usize) -> BoxLcp {
-    const HALF: [f64; 3] = [0.5, 0.3, 0.2];
-    let mut c = Contacts::default();
-    let (mut lo, mut hi, mut cp) = (vec![], vec![], vec![]);
-    let mut v = Vec::new();
-    for body in 0..boxes {
-        c.inv_mass.push(box_inv_mass(rng.range(0.5, 5.0), HALF));
-        let mu = rng.range(0.2, 1.0);
-        add_box_contacts(
-            &mut c,
-            &mut lo,
-            &mut hi,
-            &mut cp,
-            body,
-            body.checked_sub(1),
-            HALF,
-            mu,
-        );
-        let (vx, vy, wz) = (
-            rng.range(-0.1, 0.1),
-            rng.range(-0.1, 0.1),
-            rng.range(-0.2, 0.2),
-        );
-        v.extend([vx, vy, -0.1, 0.0, 0.0, wz]);
-    }
-    let q = c.q_of(&v);
-    BoxLcp::with_bounds(Lcp::new(c.dense(), q).unwrap(), bounds(lo, hi, cp)).unwrap()
-}
-
 #[test]
 fn a_box_problem_from_its_solution_takes_few_pivots() {
     // Friction-coupled contact problems solved by Dantzig, then by Lemke
@@ -194,7 +163,7 @@ fn a_box_problem_from_its_solution_takes_few_pivots() {
     }
     let mut rng = Rng::new(34);
     for rep in 0..6 {
-        let p = sliding_stack(&mut rng, 3);
+        let (_, p) = random_stack(&mut rng, 3, true);
         let what = format!("stack {rep}");
         let (warm, cold) = warm_and_cold(&p, &what);
         assert!(2 * warm <= cold, "{what}: warm {warm} cold {cold}");

@@ -1,8 +1,9 @@
 //! Contact problems given as `M = J W J'`: a [`ContactOperator`] built from
 //! explicit rows, its dense form, and a box resting on a plane.
 
+use super::Rng;
 use contact_lcp::faer::Mat;
-use contact_lcp::{BoxBounds, ContactOperator, Coupling, JacobianBlock};
+use contact_lcp::{BoxBounds, BoxLcp, ContactOperator, Coupling, JacobianBlock, Lcp};
 
 pub fn cross(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
     [
@@ -179,4 +180,50 @@ pub fn resting_box(mass: f64, half: [f64; 3], mu: f64) -> (Contacts, BoxBounds) 
 /// (every third row, starting with the first).
 pub fn keep_normal_rows(c: &mut Contacts) {
     c.rows = c.rows.iter().step_by(3).copied().collect();
+}
+
+/// Half extents of the boxes of [`random_stack`].
+pub const STACK_HALF: [f64; 3] = [0.5, 0.3, 0.2];
+
+/// A stack of `boxes` boxes (half extents `STACK_HALF`) on static ground
+/// with random masses, falling at 0.1 and sliding with random velocities;
+/// friction-coupled with random mu when `friction`, else normal rows only
+/// (a plain, singular LCP).
+pub fn random_stack(rng: &mut Rng, boxes: usize, friction: bool) -> (Contacts, BoxLcp) {
+    let mut c = Contacts::default();
+    let (mut lo, mut hi, mut cp) = (vec![], vec![], vec![]);
+    let mut v = Vec::new();
+    for body in 0..boxes {
+        c.inv_mass
+            .push(box_inv_mass(rng.range(0.5, 5.0), STACK_HALF));
+        let mu = rng.range(0.2, 1.0);
+        add_box_contacts(
+            &mut c,
+            &mut lo,
+            &mut hi,
+            &mut cp,
+            body,
+            body.checked_sub(1),
+            STACK_HALF,
+            mu,
+        );
+        v.extend([
+            rng.range(-0.1, 0.1),
+            rng.range(-0.1, 0.1),
+            -0.1,
+            0.0,
+            0.0,
+            rng.range(-0.2, 0.2),
+        ]);
+    }
+    if !friction {
+        keep_normal_rows(&mut c);
+        lo = vec![0.0; c.rows.len()];
+        hi = vec![f64::INFINITY; c.rows.len()];
+        cp.clear();
+    }
+    let q = c.q_of(&v);
+    let b: BoxBounds = bounds(lo, hi, cp);
+    let p = BoxLcp::with_bounds(Lcp::new(c.dense(), q).unwrap(), b).unwrap();
+    (c, p)
 }
