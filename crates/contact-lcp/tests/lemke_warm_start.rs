@@ -171,6 +171,51 @@ fn a_box_problem_from_its_solution_takes_few_pivots() {
 }
 
 #[test]
+fn poor_guesses_on_box_problems_still_give_certified_answers() {
+    // Guesses that have nothing to do with the answer (every row positive,
+    // every row negative, random signs and sizes) on coupled sliding stacks
+    // and on random box problems with finite bounds: the guessed basis is
+    // cut to a nonsingular block, the path runs from it or hands over to
+    // the cold start, and the answer certifies either way.
+    let mut rng = Rng::new(36);
+    let mut lemke = Lemke::default();
+    let mut problems: Vec<BoxLcp> = (0..4)
+        .map(|k| random_stack(&mut rng, 1 + k, true).1)
+        .collect();
+    for n in [3, 7, 12] {
+        // Rows of three kinds: unilateral, boxed [-0.5, 0.8], free.
+        let m = random_pd(&mut rng, n);
+        let q: Vec<f64> = (0..n).map(|_| rng.range(-2.0, 2.0)).collect();
+        let lo = (0..n)
+            .map(|i| [0.0, -0.5, f64::NEG_INFINITY][i % 3])
+            .collect();
+        let hi = (0..n)
+            .map(|i| [f64::INFINITY, 0.8, f64::INFINITY][i % 3])
+            .collect();
+        problems.push(BoxLcp::new(m, q, lo, hi, vec![]).unwrap());
+    }
+    for (k, p) in problems.iter().enumerate() {
+        let n = p.dim();
+        let guesses = [
+            vec![1.0; n],
+            vec![-1.0; n],
+            (0..n).map(|_| rng.range(-3.0, 3.0)).collect::<Vec<f64>>(),
+        ];
+        for (g, guess) in guesses.iter().enumerate() {
+            let mut out = LcpSolution::default();
+            if let Err(e) = lemke.solve_box_warm_into(p, guess, &mut out) {
+                panic!("problem {k} guess {g}: {e}");
+            }
+            assert!(
+                out.report.is_solution(TOL),
+                "problem {k} guess {g}: {:?}",
+                out.report
+            );
+        }
+    }
+}
+
+#[test]
 fn a_bad_guess_is_a_typed_error() {
     let lcp = Lcp::new(random_pd(&mut Rng::new(35), 3), vec![-1.0, 0.5, -0.2]).unwrap();
     let mut lemke = Lemke::default();
