@@ -86,7 +86,8 @@ fn dantzig_with(
 }
 
 /// Lemke's method on the standard form of the box problem
-/// (`Lemke::solve_box_into`), and the `Solver` policy.
+/// (`Lemke::solve_box_into`), cold and warm-started from its own answer,
+/// and the `Solver` policy.
 fn lemke_box_and_policy(c: &mut Group<'_>, notes: &mut Notes, problem: &BoxLcp) {
     let n = problem.dim();
     let mut solver = Lemke::new(LemkeParams::default());
@@ -96,6 +97,22 @@ fn lemke_box_and_policy(c: &mut Group<'_>, notes: &mut Notes, problem: &BoxLcp) 
     c.bench_with_input(BenchmarkId::new("lemke_box", n), problem, |b, problem| {
         b.iter(|| solver.solve_box_into(black_box(problem), &mut out).is_ok())
     });
+    // Warm-started from the cold answer, as a time step from the last
+    // step's answer would be at best (`Lemke::solve_box_warm_into`).
+    let guess = out.z.clone();
+    let first = solver.solve_box_warm_into(problem, &guess, &mut out);
+    notes.record("lemke_box_warm", n, first.as_ref().map(|()| &out));
+    c.bench_with_input(
+        BenchmarkId::new("lemke_box_warm", n),
+        problem,
+        |b, problem| {
+            b.iter(|| {
+                solver
+                    .solve_box_warm_into(black_box(problem), &guess, &mut out)
+                    .is_ok()
+            })
+        },
+    );
     let mut policy = Solver::default();
     let first = policy.solve_into(problem, &mut out);
     notes.record("policy", n, first.as_ref().map(|()| &out));

@@ -548,19 +548,16 @@ impl Lemke {
         self.best_z.clear();
         self.best_z.resize(n, 0.0);
         if let Some(basic) = warm {
-            if t.warm_basis(lcp, basic).is_err() {
-                self.finish_best(lcp, out);
-                return Err(Failure::Singular);
+            t.warm_basis(lcp, basic);
+            // The guessed basis may be the answer: solved afresh, it is
+            // when it certifies; else the path starts from its tableau.
+            if self.final_answer(lcp, out).is_ok() && out.report.is_solution(RETRY_ABOVE) {
+                return Ok(());
             }
             self.refactors += 1;
-            // A basis that is feasible up to the ratio test's tolerance
-            // may be the answer: solved afresh, it is when it certifies;
-            // else the path starts from it as from any other.
-            if t.feasible(zero_tolerance)
-                && self.final_answer(lcp, out).is_ok()
-                && out.report.is_solution(RETRY_ABOVE)
-            {
-                return Ok(());
+            if self.tableau.refactor(lcp).is_err() {
+                self.finish_best(lcp, out);
+                return Err(Failure::Singular);
             }
         }
         let mut best_z0 = f64::INFINITY;

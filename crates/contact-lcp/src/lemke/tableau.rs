@@ -148,6 +148,10 @@ pub(super) struct Tableau {
     cover: Vec<f64>,
     /// Whether `cover` is all ones (the cold start).
     unit_cover: bool,
+    /// Whether `lu` holds the factor of the current basis's block C, as
+    /// `warm_basis` leaves it for `final_solve` (taken by it, cleared by
+    /// every change of the basis).
+    block_factored: bool,
     /// Row-major n x (n+1), the first k + 1 columns used: [y | G].
     pub(super) tab: Vec<f64>,
     /// Number of slots in use: k = |R|.
@@ -538,6 +542,7 @@ impl Tableau {
         self.cover.clear();
         self.cover.resize(n, 1.0);
         self.unit_cover = true;
+        self.block_factored = false;
 
         // B = I: every column of B^-1 is a unit vector, no slot is used.
         // Only column 0 and the slots in use are ever read, and a slot is
@@ -605,8 +610,10 @@ impl Tableau {
     }
 
     /// Replaces the all-slack basis of `load` by the complementary basis
-    /// with `z_i` basic where `basic[i]` and `w_i` elsewhere, factorised
-    /// afresh (`refactor`), and sets the covering vector to `d~ = B 1`, so
+    /// with `z_i` basic where `basic[i]` and `w_i` elsewhere (cut to a
+    /// nonsingular block by `independent_subset` when one LU of the guessed
+    /// block finds a pivot at most `WARM_PIVOT` times its largest entry),
+    /// and sets the covering vector to `d~ = B 1`, so
     /// that z0's column in basis coordinates is -1 as from B = I: Lemke's
     /// method then runs on the principal pivot transform of the problem
     /// for that basis, with the unit covering vector (the warm start of
@@ -614,17 +621,32 @@ impl Tableau {
     /// A transform of a positive semidefinite M is positive semidefinite,
     /// so the method keeps its guarantee there; on other matrices (e.g. a
     /// lifted friction problem) it may end on a ray, and the caller starts
-    /// cold. `Err` when the basis is singular.
-    pub(super) fn warm_basis(&mut self, lcp: &Lcp, basic: &[bool]) -> Result<(), Singular> {
+    /// cold. Only the basis is set: the caller solves it (`final_solve`)
+    /// or builds its tableau (`refactor`).
+    pub(super) fn warm_basis(&mut self, lcp: &Lcp, basic: &[bool]) {
         let n = self.n;
-        self.independent_subset(lcp, basic);
-        for &i in &self.rrows {
-            self.basis[i] = n + i;
-            self.pos[i] = NONBASIC;
-            self.pos[n + i] = i;
-            self.slot_row[self.k] = i;
-            self.slot_of[i] = self.k;
-            self.k += 1;
+        self.rrows.clear();
+        self.rrows.extend((0..n).filter(|&i| basic[i]));
+        self.enter_rows();
+        // A guess from an answer is usually nonsingular as it is: one
+        // blocked LU tells, where the elimination of `independent_subset`
+        // costs O(k^3) scalar steps.
+        self.fill_block(lcp);
+        let mut small = std::mem::take(&mut self.cand);
+        let nonsingular = self.lu.factor_listing_small(WARM_PIVOT, &mut small) && small.is_empty();
+        self.cand = small;
+        self.block_factored = nonsingular;
+        if !nonsingular {
+            for &i in &self.rrows {
+                self.basis[i] = i;
+                self.pos[i] = i;
+                self.pos[n + i] = NONBASIC;
+                self.slot_row[self.slot_of[i]] = NONBASIC;
+                self.slot_of[i] = NONBASIC;
+            }
+            self.k = 0;
+            self.independent_subset(lcp, basic);
+            self.enter_rows();
         }
         // d~ = B 1: the unit columns of the basic slacks, minus the columns
         // M~[:, j] of the basic z_j.
@@ -639,7 +661,20 @@ impl Tableau {
             }
         }
         self.unit_cover = false;
-        self.refactor(lcp)
+    }
+
+    /// Makes `z_i` basic in row i for every row of `rrows`, each row a new
+    /// slot (from the all-slack basis).
+    fn enter_rows(&mut self) {
+        let n = self.n;
+        for &i in &self.rrows {
+            self.basis[i] = n + i;
+            self.pos[i] = NONBASIC;
+            self.pos[n + i] = i;
+            self.slot_row[self.k] = i;
+            self.slot_of[i] = self.k;
+            self.k += 1;
+        }
     }
 
     /// The rows of `basic` whose principal block of M~ is kept nonsingular,
@@ -712,14 +747,6 @@ impl Tableau {
         // `slot_of` is a row's slot again from here on.
         state.clear();
         state.resize(self.n, NONBASIC);
-    }
-
-    /// Whether every basic value is at least `-zero_tolerance` times its
-    /// row's norm (the ratio test's Harris tolerance, ratio_test.rs): the
-    /// basis solves the problem without z0, up to rounding.
-    pub(super) fn feasible(&self, zero_tolerance: f64) -> bool {
-        let w = self.n + 1;
-        (0..self.n).all(|p| self.tab[p * w] >= -zero_tolerance * self.row_norm[p])
     }
 
     /// (B^-1)_pj: an entry of a unit column (j in W) or of G (j in R).
@@ -820,6 +847,7 @@ impl Tableau {
     /// `entering_column` then reuses it.
     pub(super) fn pivot(&mut self, lcp: &Lcp, r: usize, var: usize) -> usize {
         let n = self.n;
+        self.block_factored = false;
         let w = n + 1;
         let leaving = self.basis[r];
         if var < n {
@@ -925,6 +953,13 @@ impl Tableau {
     /// ascending), |R| = |Z| = k; C[b, a] is row rrows[b] of the column of the
     /// variable basic at zpos[a].
     fn factor_block(&mut self, lcp: &Lcp) -> Result<(), Singular> {
+        self.fill_block(lcp);
+        self.lu.factor()
+    }
+
+    /// The block C of `factor_block`, listed and filled in `lu`, not
+    /// factorised.
+    fn fill_block(&mut self, lcp: &Lcp) {
         let n = self.n;
         self.zpos.clear();
         self.zpos.extend((0..n).filter(|&p| self.basis[p] >= n));
@@ -945,7 +980,6 @@ impl Tableau {
                 column,
             );
         }
-        self.lu.factor()
     }
 
     /// Rebuilds y and G from a fresh factorisation of the basis (see
@@ -954,6 +988,7 @@ impl Tableau {
     /// basic slacks, with F = B[W, Z].
     pub(super) fn refactor(&mut self, lcp: &Lcp) -> Result<(), Singular> {
         self.prepared = None;
+        self.block_factored = false;
         let n = self.n;
         let w = n + 1;
         self.factor_block(lcp)?;
@@ -1039,7 +1074,9 @@ impl Tableau {
     /// C y_Z = q~_R.
     pub(super) fn final_solve(&mut self, lcp: &Lcp, z: &mut [f64]) -> Result<(), Singular> {
         let n = self.n;
-        self.factor_block(lcp)?;
+        if !std::mem::take(&mut self.block_factored) {
+            self.factor_block(lcp)?;
+        }
         let k = self.zpos.len();
         let y = &mut self.col[..k];
         for (x, &i) in y.iter_mut().zip(&self.rrows) {
