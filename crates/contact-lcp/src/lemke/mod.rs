@@ -35,7 +35,7 @@
 // the standard form of a box problem with fixed bounds, [[A, E], [-E',
 // 0]] with A PSD, whose transforms are monotone). A guessed block that is
 // singular (loaded redundant contacts) is first cut to a nonsingular one
-// (`Tableau::independent_subset`). The standard form of friction coupling
+// (independent_rows.rs). The standard form of friction coupling
 // is only copositive-plus, and from a poor guess the path may end on a
 // ray: a warm path that fails, or runs past n pivots, hands over to the
 // cold start. Measured on random sliding 50-box stacks (n = 600, 1400
@@ -51,6 +51,7 @@
 // basis, inaccurate result), up to five retries with other Harris tolerances
 // follow (see `fallback_zero_tolerance`).
 
+mod independent_rows;
 mod ratio_test;
 mod tableau;
 

@@ -43,6 +43,7 @@
 // LU with partial pivoting, see `factor_block`). The final solution is
 // computed the same way.
 
+use super::independent_rows::independent_rows;
 use crate::dense_lu::{BlockLu, Singular};
 use crate::lane_scan::{combine_max, max_abs, max_abs_in};
 use crate::lanes::{ArrayLanes, Lanes, LanesOp, with_best_lanes};
@@ -53,75 +54,9 @@ use faer::{Accum, MatMut, MatRef, Par};
 
 /// A guessed row whose Schur complement is at most this (scaled problem,
 /// entries at most 1) is left out of a warm start's basis
-/// (`Tableau::independent_subset`): dependent contacts give 1e-16-level
+/// (independent_rows.rs): dependent contacts give 1e-16-level
 /// complements, independent ones far above 1e-9.
 const WARM_PIVOT: f64 = 1e-9;
-
-/// States of a guessed row in `Tableau::independent_subset`.
-const PENDING: usize = 0;
-const KEPT: usize = 1;
-const DROPPED: usize = 2;
-
-/// The pending row u != t of the k x k column-major block `c` whose 2 x 2
-/// principal block with t has the largest |determinant|, if above
-/// `WARM_PIVOT`.
-fn best_partner(c: &[f64], k: usize, state: &[usize], t: usize) -> Option<usize> {
-    let mut best = (WARM_PIVOT, None);
-    for u in 0..k {
-        if u != t && state[u] == PENDING {
-            let det = c[t * k + t] * c[u * k + u] - c[u * k + t] * c[t * k + u];
-            if det.abs() > best.0 && det.is_finite() {
-                best = (det.abs(), Some(u));
-            }
-        }
-    }
-    best.1
-}
-
-/// Gaussian elimination of the pending rows and columns of `c` (k x k,
-/// column-major) with the pivot `c_tt`: C_ia -= C_it C_ta / C_tt.
-fn eliminate_one(c: &mut [f64], k: usize, state: &mut [usize], t: usize) {
-    state[t] = KEPT;
-    let inv = 1.0 / c[t * k + t];
-    for a in 0..k {
-        let f = c[a * k + t] * inv;
-        if state[a] != PENDING || f == 0.0 {
-            continue;
-        }
-        for i in 0..k {
-            if state[i] == PENDING {
-                c[a * k + i] -= f * c[t * k + i];
-            }
-        }
-    }
-}
-
-/// Gaussian elimination of the pending rows and columns of `c` with the
-/// 2 x 2 pivot P on rows and columns t, u: C_ia -= [C_it, C_iu] P^-1
-/// [C_ta; C_ua].
-fn eliminate_pair(c: &mut [f64], k: usize, state: &mut [usize], t: usize, u: usize) {
-    state[t] = KEPT;
-    state[u] = KEPT;
-    let (ptt, ptu) = (c[t * k + t], c[u * k + t]);
-    let (put, puu) = (c[t * k + u], c[u * k + u]);
-    let inv_det = 1.0 / (ptt * puu - ptu * put);
-    for a in 0..k {
-        if state[a] != PENDING {
-            continue;
-        }
-        let (cta, cua) = (c[a * k + t], c[a * k + u]);
-        let ft = (puu * cta - ptu * cua) * inv_det;
-        let fu = (ptt * cua - put * cta) * inv_det;
-        if ft == 0.0 && fu == 0.0 {
-            continue;
-        }
-        for i in 0..k {
-            if state[i] == PENDING {
-                c[a * k + i] -= c[t * k + i] * ft + c[u * k + i] * fu;
-            }
-        }
-    }
-}
 
 /// Marks a variable that is not in the basis.
 pub(super) const NONBASIC: usize = usize::MAX;
@@ -629,8 +564,8 @@ impl Tableau {
         self.rrows.extend((0..n).filter(|&i| basic[i]));
         self.enter_rows();
         // A guess from an answer is usually nonsingular as it is: one
-        // blocked LU tells, where the elimination of `independent_subset`
-        // costs O(k^3) scalar steps.
+        // blocked LU tells, and the final solve reuses it; the
+        // elimination of `independent_subset` runs only when it must.
         self.fill_block(lcp);
         let mut small = std::mem::take(&mut self.cand);
         let nonsingular = self.lu.factor_listing_small(WARM_PIVOT, &mut small) && small.is_empty();
@@ -677,20 +612,8 @@ impl Tableau {
         }
     }
 
-    /// The rows of `basic` whose principal block of M~ is kept nonsingular,
-    /// in `rrows` (ascending): Gaussian elimination of M~ on those rows and
-    /// columns with principal pivots of order 1 or 2 (as in the symmetric
-    /// indefinite factorisations, Bunch & Kaufman 1977), dropping a row
-    /// that has neither a 1 x 1 pivot (its Schur complement given the rows
-    /// kept so far) nor a 2 x 2 one with another pending row above
-    /// `WARM_PIVOT`. A guess from a contact problem's iterate holds
-    /// dependent rows (several contacts on one face, each carrying load)
-    /// whose block is singular; dropping them is what the pivoting does
-    /// with such rows (Baraff 1994 sec. 3). In the standard form of a box
-    /// problem a multiplier's diagonal is 0 and its 2 x 2 block with its
-    /// row's sign part is nonsingular even where that sign part depends on
-    /// other rows (a friction row at its bound). O(k^3) for k guessed rows,
-    /// once per warm start.
+    /// The rows of `basic` whose principal block of M~ is kept nonsingular
+    /// (independent_rows.rs), in `rrows`, ascending.
     fn independent_subset(&mut self, lcp: &Lcp, basic: &[bool]) {
         let rows = &mut self.rrows;
         rows.clear();
@@ -706,47 +629,14 @@ impl Tableau {
                 *x = col.get(i);
             }
         }
-        // Per guessed row: PENDING, KEPT (eliminated) or DROPPED.
-        let state = &mut self.slot_of;
-        state.clear();
-        state.resize(k, PENDING);
-        // Rows with a zero diagonal first (a box problem's multipliers),
-        // each with the partner that makes the best 2 x 2 pivot (its sign
-        // part): eliminated one by one, a sign part could be kept alone
-        // and leave a dependent free row without a partner.
-        for u in 0..k {
-            if state[u] == PENDING && c[u * k + u].abs() <= WARM_PIVOT {
-                match best_partner(c, k, state, u) {
-                    Some(t) => eliminate_pair(c, k, state, t, u),
-                    None => state[u] = DROPPED,
-                }
-            }
+        let order = &mut self.cand;
+        let kept = independent_rows(c, k, WARM_PIVOT, order);
+        order.truncate(kept);
+        order.sort_unstable();
+        for (r, &t) in order.iter().enumerate() {
+            rows[r] = rows[t];
         }
-        // The others in index order: a 1 x 1 pivot, else the best 2 x 2.
-        for t in 0..k {
-            if state[t] != PENDING {
-                continue;
-            }
-            let pivot = c[t * k + t];
-            if pivot.abs() > WARM_PIVOT && pivot.is_finite() {
-                eliminate_one(c, k, state, t);
-            } else if let Some(u) = best_partner(c, k, state, t) {
-                eliminate_pair(c, k, state, t, u);
-            } else {
-                state[t] = DROPPED;
-            }
-        }
-        let mut len = 0;
-        for t in 0..k {
-            if state[t] == KEPT {
-                rows[len] = rows[t];
-                len += 1;
-            }
-        }
-        rows.truncate(len);
-        // `slot_of` is a row's slot again from here on.
-        state.clear();
-        state.resize(self.n, NONBASIC);
+        rows.truncate(kept);
     }
 
     /// (B^-1)_pj: an entry of a unit column (j in W) or of G (j in R).
