@@ -14,7 +14,8 @@
 //! - [`Lemke`]: Lemke's complementary pivoting with lexicographic
 //!   anti-cycling, a per-pivot update of the basis inverse and periodic
 //!   refactorisation; solves copositive-plus problems (such as the
-//!   Anitescu-Potra time-stepping LCP) and P-matrix problems;
+//!   Anitescu-Potra time-stepping LCP) and P-matrix problems, cold or
+//!   warm-started from a guess ([`Lemke::solve_warm_into`]);
 //! - [`BoxLcp`]: the bounded (mixed) LCP, `lo <= z <= hi` per row, with
 //!   optional friction coupling of a row's bounds to a normal force
 //!   ([`Coupling`]);
