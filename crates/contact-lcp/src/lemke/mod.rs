@@ -40,7 +40,7 @@
 // ray: a warm path that fails, or runs past n pivots, hands over to the
 // cold start. Measured on random sliding 50-box stacks (n = 600, 1400
 // lifted rows, 6 seeds): from Dantzig's best iterate after its 50
-// coupling passes, 330-1510 pivots where the cold path takes 3100-12800;
+// coupling passes, 3-1510 pivots where the cold path takes 3100-12800;
 // from the policy's capped attempt (10 n pivots) the warm path ended on a
 // ray in 5 of 6 seeds, so the policy does not use it.
 //
@@ -289,10 +289,12 @@ impl Lemke {
     /// step, or another solver's best iterate). Lemke's method then starts
     /// with the covering vector `B 1` of that basis B (Fackler & Miranda's
     /// warm start, see the module source): a guess whose basis solves the
-    /// problem takes no pivot, a close one few. When that basis is
-    /// singular, or the path from it ends on a ray, at the pivot limit or
-    /// on an answer that does not certify, the method starts again from
-    /// `z = 0` as `solve_into` does (the limit counts the pivots of both).
+    /// problem takes no pivot, a close one few. A guessed block that is
+    /// singular (e.g. loaded redundant contacts) is first cut to a
+    /// nonsingular one, the rest left out of the basis. When the path from
+    /// it ends on a ray, runs past n pivots or ends on an answer that does
+    /// not certify, the method starts again from `z = 0` as `solve_into`
+    /// does (the limit counts the pivots of both).
     ///
     /// # Errors
     ///
@@ -446,10 +448,12 @@ impl Lemke {
     /// basis that the box problem's `guess` suggests: each sign part of a
     /// row basic where `guess` has that sign, and the multiplier of a
     /// bound basic where `guess` is at that bound (a friction row at
-    /// `mu z_j` of its normal's guess, within a relative 1e-9). Pivoting
-    /// solvers' iterates that almost settle (e.g. Dantzig's coupling passes
-    /// stopped by their limit) are such guesses. A friction row whose
-    /// normal is 0 in `guess` is taken at the bound its `w` pushes against.
+    /// `mu z_j` of its normal's guess, within a relative 1e-9). A friction
+    /// row whose normal is 0 in `guess` is taken at the bound its `w`
+    /// pushes against. The answer of a nearby problem (the last time step)
+    /// is a good guess; with friction coupling the standard form is only
+    /// copositive-plus, and from a poor guess the path may end on a ray and
+    /// hand over to the cold start (measured in the module source).
     ///
     /// # Errors
     ///

@@ -52,10 +52,11 @@ use crate::scaling::{equilibrate, pow2_ceil};
 use faer::linalg::matmul::matmul;
 use faer::{Accum, MatMut, MatRef, Par};
 
-/// A guessed row whose Schur complement is at most this (scaled problem,
-/// entries at most 1) is left out of a warm start's basis
-/// (independent_rows.rs): dependent contacts give 1e-16-level
-/// complements, independent ones far above 1e-9.
+/// A warm start's guessed block is singular when one LU finds a pivot at
+/// most this times its largest entry, and then a guessed row whose Schur
+/// complement is at most this (scaled problem, entries at most 1) is left
+/// out of the basis (independent_rows.rs): dependent contacts give
+/// 1e-16-level complements, independent ones far above 1e-9.
 const WARM_PIVOT: f64 = 1e-9;
 
 /// Marks a variable that is not in the basis.
