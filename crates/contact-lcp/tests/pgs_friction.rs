@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::contacts::{Contacts, add_box_contacts, block, bounds, box_inv_mass, resting_box};
+use common::contacts::{Contacts, block, random_stack, resting_box};
 use common::{Rng, dist};
 use contact_lcp::faer::Mat;
 use contact_lcp::{
@@ -106,38 +106,6 @@ fn pushed_box_sticks_then_slides_as_coulomb_says() {
     }
 }
 
-/// A stack of `boxes` boxes on static ground, random masses, falling at
-/// 0.1 and sliding with random velocities, friction-coupled.
-fn stack(rng: &mut Rng, boxes: usize) -> (Contacts, Vec<f64>, BoxBounds) {
-    let mut c = Contacts::default();
-    let (mut lo, mut hi, mut cp) = (vec![], vec![], vec![]);
-    let mut v = Vec::new();
-    for body in 0..boxes {
-        c.inv_mass.push(box_inv_mass(rng.range(0.5, 5.0), HALF));
-        let below = body.checked_sub(1);
-        add_box_contacts(
-            &mut c,
-            &mut lo,
-            &mut hi,
-            &mut cp,
-            body,
-            below,
-            HALF,
-            rng.range(0.2, 1.0),
-        );
-        v.extend([
-            rng.range(-0.1, 0.1),
-            rng.range(-0.1, 0.1),
-            -0.1,
-            0.0,
-            0.0,
-            rng.range(-0.2, 0.2),
-        ]);
-    }
-    let q = c.q_of(&v);
-    (c, q, bounds(lo, hi, cp))
-}
-
 #[test]
 fn matrix_free_equals_dense_on_the_same_problem() {
     // Same iteration on the same M, so the same iterates up to rounding: the
@@ -149,10 +117,10 @@ fn matrix_free_equals_dense_on_the_same_problem() {
         ..params()
     });
     for boxes in [1, 2, 4] {
-        let (c, q, b) = stack(&mut rng, boxes);
-        let p = BoxLcp::with_bounds(Lcp::new(c.dense(), q.clone()).unwrap(), b.clone()).unwrap();
+        let (c, p) = random_stack(&mut rng, boxes, true);
+        let (q, b) = (p.q(), p.bounds());
         let dense = pgs.solve(&p, None).unwrap();
-        let free = pgs.solve_matrix_free(&c, &q, &b, None).unwrap();
+        let free = pgs.solve_matrix_free(&c, q, b, None).unwrap();
         assert!(dense.report.is_solution(1e-7), "{:?}", dense.report);
         assert_eq!(dense.iterations, free.iterations, "boxes = {boxes}");
         let zmax = dense.z.iter().fold(1e-3_f64, |a, x| a.max(x.abs()));
@@ -165,7 +133,7 @@ fn matrix_free_equals_dense_on_the_same_problem() {
             (check.scaled_natural_residual() - free.report.scaled_natural_residual()).abs() <= 1e-9
         );
         // Warm start from the answer: one sweep.
-        let warm = pgs.solve_matrix_free(&c, &q, &b, Some(&free.z)).unwrap();
+        let warm = pgs.solve_matrix_free(&c, q, b, Some(&free.z)).unwrap();
         assert_eq!(warm.iterations, 1);
     }
 }
