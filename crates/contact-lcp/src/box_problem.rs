@@ -202,6 +202,12 @@ impl BoxBounds {
         self.coupled[row].map(|k| &self.couplings[k])
     }
 
+    /// For each row, the index into [`couplings`](Self::couplings) of the
+    /// coupling of that row (`None`: not a coupled friction row).
+    pub(crate) fn coupled_rows(&self) -> &[Option<usize>] {
+        &self.coupled
+    }
+
     /// Projects `z` onto the bounds: the uncoupled rows first, then the
     /// coupled rows onto the bounds of the (projected) normals, so the
     /// coupling holds exactly at the returned point.

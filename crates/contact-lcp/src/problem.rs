@@ -1,6 +1,7 @@
 //! The plain linear complementarity problem.
 
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use faer::{Mat, MatRef};
 
@@ -32,7 +33,13 @@ pub struct Lcp {
     /// scan repeated per solve measured 6 % of a solve at n = 16. `M` never
     /// changes after construction, so the answer stays true.
     asymmetry: OnceLock<Option<(usize, usize)>>,
+    /// See [`Lcp::matrix_id`].
+    matrix_id: u64,
 }
+
+/// The next [`Lcp::matrix_id`]. Ids only decide whether a cache is reused,
+/// never a result, so the order in which threads draw them does not matter.
+static NEXT_MATRIX_ID: AtomicU64 = AtomicU64::new(1);
 
 /// Relative tolerance of [`Lcp::is_symmetric`]: `M` counts as symmetric when
 /// `|M_ij - M_ji| <= 1e-12 ||M||_max` for every pair.
@@ -148,7 +155,17 @@ impl Lcp {
             q,
             m_max_abs,
             asymmetry: OnceLock::new(),
+            matrix_id: NEXT_MATRIX_ID.fetch_add(1, Ordering::Relaxed),
         }
+    }
+
+    /// A number that identifies `M`: every construction draws a new one
+    /// and clones keep it (`M` never changes after construction). Caches
+    /// of values derived from `M` check it instead of comparing the matrix:
+    /// the projected Gauss-Seidel row steps, whose check of the diagonal
+    /// measured 10 % of a sweep at n = 16.
+    pub(crate) fn matrix_id(&self) -> u64 {
+        self.matrix_id
     }
 
     /// Column `j` of `M` as a contiguous slice.

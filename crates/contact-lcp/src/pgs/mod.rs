@@ -127,7 +127,7 @@ impl PgsParams {
 #[derive(Clone, Debug, Default)]
 pub struct ProjectedGaussSeidel {
     params: PgsParams,
-    row_steps: RowSteps,
+    coefficients: SweepCoefficients,
     best_z: Vec<f64>,
     scratch: Vec<f64>,
     free: matrix_free::Workspace,
@@ -202,7 +202,7 @@ impl ProjectedGaussSeidel {
         let params = self.params;
         params.check()?;
         let n = problem.dim();
-        self.row_steps.of(problem, params.omega)?;
+        self.coefficients.of(problem, params.omega)?;
         start(problem.bounds(), warm_start, &mut out.z)?;
         out.method = Method::ProjectedGaussSeidel;
         out.pivots = 0;
@@ -217,7 +217,7 @@ impl ProjectedGaussSeidel {
 
         for sweep in 1..=params.max_sweeps {
             out.iterations = sweep;
-            sweep_dense(problem, &self.row_steps.steps, &mut out.z, &mut out.w);
+            sweep_dense(problem, &self.coefficients, &mut out.z, &mut out.w);
             let mut r = box_report(bounds, problem.q(), m_norm, &out.z, &out.w, None)
                 .scaled_natural_residual();
             if r <= params.tolerance {
@@ -290,61 +290,73 @@ impl ProjectedGaussSeidel {
                 return Err(LcpError::NonFinite { what, row, col: 0 });
             }
         }
-        let steps = self.row_steps.of(problem, self.params.omega)?;
-        sweep_dense(problem, steps, z, w);
+        let coefficients = self.coefficients.of(problem, self.params.omega)?;
+        sweep_dense(problem, coefficients, z, w);
         Ok(())
     }
 }
 
-/// `omega / M_ii` for every row, kept with the diagonal and `omega` they
-/// came from (buffers reused: nothing is allocated once warmed up).
+/// What a dense sweep needs from `M` and `omega` besides `M`'s columns:
+/// `omega / M_ii` per row and, per block of [`SWEEP_BLOCK`] rows, how each
+/// row's move changes the later rows' moves. Kept with the matrix and
+/// `omega` they came from, so the public `sweep`, called once per sweep,
+/// computes them once per problem (buffers reused: nothing is allocated
+/// once warmed up).
 #[derive(Clone, Debug, Default)]
-struct RowSteps {
-    /// The steps.
+struct SweepCoefficients {
+    /// `omega / M_ii`. The sweep divides by the diagonal: folding `omega`
+    /// in takes one multiplication off the chain of dependent operations
+    /// from one row to the next.
     steps: Vec<f64>,
-    /// `M_ii` (bits) they were computed from.
-    diagonal: Vec<u64>,
-    /// `omega` (bits) they were computed from.
+    /// Per whole block starting at row `s`: `chain[k][j] = -steps[s + j]
+    /// M[s + j, s + k]` for `j > k` (0 otherwise), the change in row
+    /// `s + j`'s unprojected move per unit move of row `s + k`.
+    chains: Vec<[[f64; SWEEP_BLOCK]; SWEEP_BLOCK]>,
+    /// [`Lcp::matrix_id`](crate::Lcp) of the matrix they came from
+    /// (0: none).
+    matrix: u64,
+    /// `omega` (bits) they came from.
     omega: u64,
 }
 
-impl RowSteps {
-    /// The steps of `problem` with `omega`. The sweep divides by the
-    /// diagonal, so a row with `M_ii <= 0` or NaN is refused with
-    /// [`LcpError::NonPositiveDiagonal`] before any sweep; folding `omega`
-    /// in takes one multiplication off the chain of dependent operations
-    /// from one row to the next. When the diagonal and `omega` are those
-    /// of the last call (bit for bit), the kept steps are returned: the
-    /// public `sweep` is called once per sweep, and its n divisions
-    /// measured about 10 % of a sweep at n = 16, where comparing n words
-    /// costs little.
-    fn of(&mut self, problem: &BoxLcp, omega: f64) -> Result<&[f64], LcpError> {
+impl SweepCoefficients {
+    /// The coefficients of `problem` with `omega`, computed again unless
+    /// they are those of the last call (the same matrix and `omega`). A row
+    /// with `M_ii <= 0` is refused with [`LcpError::NonPositiveDiagonal`]
+    /// before any sweep (`M` is finite: checked on construction).
+    fn of(&mut self, problem: &BoxLcp, omega: f64) -> Result<&Self, LcpError> {
+        let lcp = problem.lcp();
+        if self.matrix == lcp.matrix_id() && self.omega == omega.to_bits() {
+            return Ok(self);
+        }
         let m = problem.m();
         let n = problem.dim();
-        let same = self.omega == omega.to_bits()
-            && self.diagonal.len() == n
-            && self
-                .diagonal
-                .iter()
-                .enumerate()
-                .all(|(i, &d)| m[(i, i)].to_bits() == d);
-        if !same {
-            self.steps.clear();
-            self.diagonal.clear();
-            // Not valid until every row has passed.
-            self.omega = f64::NAN.to_bits();
-            for i in 0..n {
-                let d = m[(i, i)];
-                if d.is_nan() || d <= 0.0 {
-                    self.diagonal.clear();
-                    return Err(LcpError::NonPositiveDiagonal { row: i, value: d });
-                }
-                self.steps.push(omega / d);
-                self.diagonal.push(d.to_bits());
+        self.steps.clear();
+        self.chains.clear();
+        // Not valid until every row has passed.
+        self.matrix = 0;
+        for i in 0..n {
+            let d = m[(i, i)];
+            if d.is_nan() || d <= 0.0 {
+                return Err(LcpError::NonPositiveDiagonal { row: i, value: d });
             }
-            self.omega = omega.to_bits();
+            self.steps.push(omega / d);
         }
-        Ok(&self.steps)
+        for start in (0..n / SWEEP_BLOCK).map(|b| b * SWEEP_BLOCK) {
+            let steps = &self.steps;
+            self.chains.push(std::array::from_fn(|k| {
+                std::array::from_fn(|j| {
+                    if j > k {
+                        -steps[start + j] * m[(start + j, start + k)]
+                    } else {
+                        0.0
+                    }
+                })
+            }));
+        }
+        self.matrix = lcp.matrix_id();
+        self.omega = omega.to_bits();
+        Ok(self)
     }
 }
 
@@ -356,17 +368,24 @@ const SWEEP_BLOCK: usize = 4;
 /// q` up to date by adding `delta_i M[:, i]` when `z_i` moves; a row that
 /// stays at its bound costs O(1).
 ///
-/// Rows go in blocks of [`SWEEP_BLOCK`]: inside a block each row updates
-/// only the block's entries of `w` (the next rows of the block need them at
-/// once), and the rest of `w` gets the block's moves in one pass over four
-/// columns. The order of the visits is unchanged, so this is the same
-/// iteration; what changes is that `w` is read and written once per block
-/// instead of once per row, as in a matrix-vector kernel (measured in the
-/// commit that introduced it).
-fn sweep_dense(problem: &BoxLcp, row_steps: &[f64], z: &mut [f64], w: &mut [f64]) {
+/// Rows go in blocks of [`SWEEP_BLOCK`]. Row `i`'s move is
+///     d_i = clamp(t_i, lo_i - z_i, hi_i - z_i),   t_i = -omega w_i / M_ii,
+/// the same step as `clamp(z_i - omega w_i / M_ii, lo_i, hi_i) - z_i`
+/// with the bounds shifted by `z_i` (and `z_i` lands exactly on a bound it
+/// reaches). Inside a block, each row's `t_i` gets the moves of the block's
+/// earlier rows as one fused multiply-add each (`SweepCoefficients::chains`;
+/// `f64::mul_add` rounds once on every machine, in software where the CPU
+/// has no FMA, so the bits do not depend on the machine), so
+/// the chain of dependent operations from one row to the next is a clamp
+/// and a multiply-add; after the block, all of `w` gets the block's moves
+/// in one pass over its four columns, so `w` is read and written once per
+/// block instead of once per row, as in a matrix-vector kernel. The order
+/// of the visits is unchanged: this is the same iteration, rounded
+/// differently (measured in the commit that introduced it).
+fn sweep_dense(problem: &BoxLcp, coefficients: &SweepCoefficients, z: &mut [f64], w: &mut [f64]) {
     with_best_lanes(DenseSweep {
         problem,
-        row_steps,
+        coefficients,
         z,
         w,
     });
@@ -376,7 +395,7 @@ fn sweep_dense(problem: &BoxLcp, row_steps: &[f64], z: &mut [f64], w: &mut [f64]
 /// [`Lanes`] of the machine (lanes.rs: the same bits on every machine).
 struct DenseSweep<'a> {
     problem: &'a BoxLcp,
-    row_steps: &'a [f64],
+    coefficients: &'a SweepCoefficients,
     z: &'a mut [f64],
     w: &'a mut [f64],
 }
@@ -388,71 +407,84 @@ impl LanesOp for DenseSweep<'_> {
     fn run<L: Lanes>(self, l: L) {
         let DenseSweep {
             problem,
-            row_steps,
+            coefficients,
             z,
             w,
         } = self;
         let bounds = problem.bounds();
         let lcp = problem.lcp();
         let n = z.len();
-        let mut start = 0;
-        while start < n {
-            let end = (start + SWEEP_BLOCK).min(n);
+        let steps = &coefficients.steps[..n];
+        for (b, chain) in coefficients.chains.iter().enumerate() {
+            let start = b * SWEEP_BLOCK;
+            let block = start..start + SWEEP_BLOCK;
+            // Every per-row value of the block as a fixed-size array: one
+            // length check each here, none in the rows.
+            let cols: [&[f64]; SWEEP_BLOCK] = std::array::from_fn(|k| &lcp.col(start + k)[..n]);
+            let step: &[f64; SWEEP_BLOCK] = steps[block.clone()].try_into().expect("4");
+            let lo: &[f64; SWEEP_BLOCK] = bounds.lo()[block.clone()].try_into().expect("4");
+            let hi: &[f64; SWEEP_BLOCK] = bounds.hi()[block.clone()].try_into().expect("4");
+            let coupled: &[Option<usize>; SWEEP_BLOCK] =
+                bounds.coupled_rows()[block.clone()].try_into().expect("4");
+            let wb: &[f64; SWEEP_BLOCK] = w[block].try_into().expect("4");
+            let mut t: [f64; SWEEP_BLOCK] = std::array::from_fn(|k| -(step[k] * wb[k]));
+            // z in three parts, so that a coupled row can read its normal
+            // force wherever it is while the block's own entries are
+            // written in place.
+            let (before, rest) = z.split_at_mut(start);
+            let (zb, after) = rest.split_at_mut(SWEEP_BLOCK);
+            let zb: &mut [f64; SWEEP_BLOCK] = zb.try_into().expect("4");
             let mut delta = [0.0; SWEEP_BLOCK];
-            let mut moved = 0;
-            if end - start == SWEEP_BLOCK {
-                // A whole block keeps its four entries of w in registers:
-                // each row's step reads what the rows before it wrote,
-                // and through memory every such hand-over waited on a
-                // store (same operations in the same order as below).
-                let cols: [&[f64]; SWEEP_BLOCK] = std::array::from_fn(|k| lcp.col(start + k));
-                let mut wb = [w[start], w[start + 1], w[start + 2], w[start + 3]];
-                for (k, col) in cols.iter().enumerate() {
-                    let i = start + k;
-                    let (lo, hi) = bounds.effective(i, z);
-                    let zi = z[i];
-                    let new = clamp(zi - wb[k] * row_steps[i], lo, hi);
-                    let d = new - zi;
-                    if d != 0.0 {
-                        z[i] = new;
-                        for (wj, &mji) in wb.iter_mut().zip(&col[start..end]) {
-                            *wj += d * mji;
-                        }
-                        delta[k] = d;
-                        moved += 1;
+            for k in 0..SWEEP_BLOCK {
+                let (lo, hi) = match coupled[k] {
+                    None => (lo[k], hi[k]),
+                    Some(c) => {
+                        let c = &bounds.couplings()[c];
+                        let normal = match c.normal_row.checked_sub(start) {
+                            None => before[c.normal_row],
+                            Some(j) if j < SWEEP_BLOCK => zb[j],
+                            Some(j) => after[j - SWEEP_BLOCK],
+                        };
+                        let r = c.mu * normal.max(0.0);
+                        (-r, r)
                     }
+                };
+                let zk = zb[k];
+                let (down, up) = (lo - zk, hi - zk);
+                let d = clamp(t[k], down, up);
+                zb[k] = if d == down {
+                    lo
+                } else if d == up {
+                    hi
+                } else {
+                    zk + d
+                };
+                for j in k + 1..SWEEP_BLOCK {
+                    t[j] = d.mul_add(chain[k][j], t[j]);
                 }
-                w[start..end].copy_from_slice(&wb);
-            } else {
-                for i in start..end {
-                    let (lo, hi) = bounds.effective(i, z);
-                    let zi = z[i];
-                    let new = clamp(zi - w[i] * row_steps[i], lo, hi);
-                    let d = new - zi;
-                    if d != 0.0 {
-                        z[i] = new;
-                        for (w, &mji) in w[start..end].iter_mut().zip(&lcp.col(i)[start..end]) {
-                            *w += d * mji;
-                        }
-                        delta[i - start] = d;
-                        moved += 1;
-                    }
-                }
+                delta[k] = d;
             }
-            if moved > 1 && end - start == SWEEP_BLOCK {
-                let cols: [&[f64]; SWEEP_BLOCK] = std::array::from_fn(|k| lcp.col(start + k));
-                add_block_columns(l, &mut w[..start], &cols, &delta, 0);
-                add_block_columns(l, &mut w[end..], &cols, &delta, end);
-            } else if moved > 0 {
-                for (k, &d) in delta[..end - start].iter().enumerate() {
-                    if d != 0.0 {
-                        let col = lcp.col(start + k);
-                        add_column(l, &mut w[..start], d, col);
-                        add_column(l, &mut w[end..], d, &col[end..]);
-                    }
+            // Rows at a bound stay there in a sweep near the end of a
+            // solve: one column, or none, is then all `w` needs.
+            match delta.iter().filter(|&&d| d != 0.0).count() {
+                0 => {}
+                1 => {
+                    let k = delta.iter().position(|&d| d != 0.0).unwrap_or(0);
+                    add_column(l, w, delta[k], cols[k]);
                 }
+                _ => add_block_columns(l, w, &cols, &delta),
             }
-            start = end;
+        }
+        // The last n mod 4 rows one at a time, each updating all of w.
+        for i in n / SWEEP_BLOCK * SWEEP_BLOCK..n {
+            let (lo, hi) = bounds.effective(i, z);
+            let zi = z[i];
+            let new = clamp(zi - w[i] * steps[i], lo, hi);
+            let d = new - zi;
+            if d != 0.0 {
+                z[i] = new;
+                add_column(l, w, d, lcp.col(i));
+            }
         }
     }
 }
@@ -466,19 +498,17 @@ fn clamp(x: f64, lo: f64, hi: f64) -> f64 {
     if x < hi { x } else { hi }
 }
 
-/// `w += sum_k delta_k cols[k][offset..]`: the moves of one block of rows,
-/// applied to the entries of `w` outside the block (`w` starts at row
-/// `offset`).
+/// `w += sum_k delta_k cols[k]`: the moves of one block of rows, applied to
+/// all of `w` (every column has `w`'s length).
 #[inline(always)]
 fn add_block_columns<L: Lanes>(
     l: L,
     w: &mut [f64],
     cols: &[&[f64]; SWEEP_BLOCK],
     delta: &[f64; SWEEP_BLOCK],
-    offset: usize,
 ) {
     let len = w.len();
-    let [c0, c1, c2, c3] = cols.map(|c| &c[offset..offset + len]);
+    let [c0, c1, c2, c3] = cols.map(|c| &c[..len]);
     let (w4, w_rest) = pulp::as_arrays_mut::<4, f64>(w);
     let ((a4, a_rest), (b4, b_rest)) = (pulp::as_arrays::<4, f64>(c0), pulp::as_arrays(c1));
     let ((c4, c_rest), (d4, d_rest)) = (pulp::as_arrays::<4, f64>(c2), pulp::as_arrays(c3));
@@ -555,31 +585,60 @@ mod tests {
     use faer::Mat;
 
     #[test]
-    fn kept_row_steps_follow_the_diagonal_and_omega() {
-        let problem = |d: [f64; 2]| {
-            let m = Mat::from_fn(2, 2, |i, j| if i == j { d[i] } else { 0.1 });
+    fn kept_coefficients_follow_the_matrix_and_omega() {
+        let problem = |d: [f64; 5]| {
+            let m = Mat::from_fn(5, 5, |i, j| {
+                if i == j {
+                    d[i]
+                } else {
+                    0.1 * (i + 2 * j) as f64
+                }
+            });
             BoxLcp::new(
                 m,
-                vec![-1.0; 2],
-                vec![0.0; 2],
-                vec![f64::INFINITY; 2],
+                vec![-1.0; 5],
+                vec![0.0; 5],
+                vec![f64::INFINITY; 5],
                 vec![],
             )
             .unwrap()
         };
-        let mut cache = RowSteps::default();
-        assert_eq!(cache.of(&problem([2.0, 4.0]), 1.0).unwrap(), [0.5, 0.25]);
-        // Another problem, another diagonal: new steps.
-        assert_eq!(cache.of(&problem([2.0, 8.0]), 1.0).unwrap(), [0.5, 0.125]);
-        // The same diagonal, another omega.
-        assert_eq!(cache.of(&problem([2.0, 8.0]), 1.5).unwrap(), [0.75, 0.1875]);
+        let mut cache = SweepCoefficients::default();
+        let first = problem([2.0, 4.0, 1.0, 8.0, 0.5]);
+        let c = cache.of(&first, 1.0).unwrap();
+        assert_eq!(c.steps, [0.5, 0.25, 1.0, 0.125, 2.0]);
+        // One whole block (rows 0..4): row j's move changes by
+        // -steps[j] M[j, k] per unit move of an earlier row k.
+        assert_eq!(c.chains.len(), 1);
+        for k in 0..4 {
+            for j in 0..4 {
+                let expect = if j > k {
+                    -c.steps[j] * 0.1 * (j + 2 * k) as f64
+                } else {
+                    0.0
+                };
+                assert_eq!(c.chains[0][k][j], expect, "k {k} j {j}");
+            }
+        }
+        // A clone has the same matrix and is served from the cache; another
+        // construction, even of the same matrix, is another matrix to it.
+        let clone = first.clone();
+        assert_eq!(clone.lcp().matrix_id(), first.lcp().matrix_id());
+        let second = problem([2.0, 4.0, 1.0, 8.0, 0.5]);
+        assert_ne!(second.lcp().matrix_id(), first.lcp().matrix_id());
+        // Another diagonal: new steps.
+        let other = problem([2.0, 8.0, 1.0, 8.0, 0.5]);
+        assert_eq!(cache.of(&other, 1.0).unwrap().steps[1], 0.125);
+        // The same matrix, another omega.
+        assert_eq!(cache.of(&other, 1.5).unwrap().steps[..2], [0.75, 0.1875]);
         // A refused diagonal leaves nothing to reuse: the next call
-        // computes its steps again.
+        // computes its coefficients again.
         assert!(matches!(
-            cache.of(&problem([2.0, -1.0]), 1.5),
+            cache.of(&problem([2.0, -1.0, 1.0, 1.0, 1.0]), 1.5),
             Err(LcpError::NonPositiveDiagonal { row: 1, .. })
         ));
-        assert_eq!(cache.of(&problem([2.0, 8.0]), 1.5).unwrap(), [0.75, 0.1875]);
+        assert_eq!(cache.matrix, 0);
+        assert_eq!(cache.of(&other, 1.5).unwrap().steps[..2], [0.75, 0.1875]);
     }
 
     #[test]
@@ -778,15 +837,15 @@ mod tests {
             let q: Vec<f64> = (0..n).map(|_| uniform() * 3.0).collect();
             let (lo, hi) = ((0..n).map(|_| -0.3).collect(), vec![0.5; n]);
             let p = BoxLcp::new(m, q.clone(), lo, hi, vec![]).unwrap();
-            let mut cache = RowSteps::default();
-            let steps = cache.of(&p, 1.2).unwrap().to_vec();
+            let mut cache = SweepCoefficients::default();
+            let coefficients = cache.of(&p, 1.2).unwrap();
             let (mut z_best, mut w_best) = (vec![0.0; n], q.clone());
             let (mut z_array, mut w_array) = (vec![0.0; n], q);
             for sweep in 0..4 {
-                sweep_dense(&p, &steps, &mut z_best, &mut w_best);
+                sweep_dense(&p, coefficients, &mut z_best, &mut w_best);
                 DenseSweep {
                     problem: &p,
-                    row_steps: &steps,
+                    coefficients,
                     z: &mut z_array,
                     w: &mut w_array,
                 }
