@@ -7,7 +7,9 @@
 //! (`pulp::x86::V3`, chosen at run time when the CPU has AVX2 and FMA).
 //! Both compute the same IEEE operations in the same order, lane by lane,
 //! and no multiply-add is fused, so a result never depends on which one
-//! ran. faer's own SIMD layer, pulp, provides the runtime dispatch and the
+//! ran. (Scalar code around these kernels may fuse explicitly with
+//! `f64::mul_add`: it rounds once on every machine, in software where the
+//! CPU has no FMA, so the same holds.) faer's own SIMD layer, pulp, provides the runtime dispatch and the
 //! safe intrinsics (no unsafe code here).
 
 /// The operations of a four-lane vector of `f64`.

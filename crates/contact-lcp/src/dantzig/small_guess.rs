@@ -32,7 +32,9 @@
 // yet, nothing else moves. Nothing calls into faer, and the whole solve
 // runs inside one `with_best_lanes` dispatch (lanes.rs), so the plain
 // loops are compiled for AVX2 where the machine has it; no multiply-add is
-// fused and no sum reordered, so the bits are those of the plain build
+// fused by the compiler and no sum reordered (the 4 x 4 triangles of
+// upper_factor.rs fuse theirs explicitly with `f64::mul_add`, which rounds
+// once on every machine), so the bits are those of the plain build
 // (tested). Measured (callgrind, instructions per whole Dantzig solve,
 // certificate included, the peers' problems; before: a right-looking L L'
 // with a matrix shift per refused row, in scalar loops): spd_16 27.6k ->
@@ -160,8 +162,9 @@ pub(crate) struct SmallGuess {
 
 /// One solve, run inside [`with_best_lanes`] so that the plain loops of
 /// the kernels are compiled for the machine's vectors (AVX2 where there is
-/// one). No multiply-add is fused and every sum keeps its order, so the
-/// bits do not depend on which vectors ran (checked in the tests).
+/// one). No multiply-add is fused implicitly (only the explicit
+/// `f64::mul_add` of upper_factor.rs) and every sum keeps its order, so
+/// the bits do not depend on which vectors ran (checked in the tests).
 struct Solve<'a, 'b> {
     guess: &'a mut SmallGuess,
     m: &'a Lcp,
