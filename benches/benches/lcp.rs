@@ -38,10 +38,11 @@
 //!   include the n reciprocals of the diagonal that `sweep` recomputes.
 
 use contact_benches::{
-    Notes, ROWS_PER_BOX, box_stack_lcp, box_towers_problem, random_positive_definite, settled_stack,
+    Notes, ROWS_PER_BOX, box_stack_lcp, box_towers_problem, faer_matvec, random_positive_definite,
+    settled_stack,
 };
 use contact_lcp::faer::linalg::solvers::Solve;
-use contact_lcp::faer::{Accum, Mat, Par, Side};
+use contact_lcp::faer::{Mat, Side};
 use contact_lcp::{
     BoxLcp, Dantzig, DantzigParams, Lcp, LcpSolution, Lemke, LemkeParams, PgsParams,
     ProjectedGaussSeidel, Solver,
@@ -303,14 +304,7 @@ fn pgs_sweep(c: &mut Criterion) {
         let mut y = Mat::<f64>::zeros(n, 1);
         group.bench_with_input(BenchmarkId::new("faer_matvec", n), &m, |b, m| {
             b.iter(|| {
-                contact_lcp::faer::linalg::matmul::matmul(
-                    y.as_mut(),
-                    Accum::Replace,
-                    black_box(m).as_ref(),
-                    x.as_ref(),
-                    1.0,
-                    Par::Seq,
-                );
+                faer_matvec(y.as_mut(), black_box(m).as_ref(), x.as_ref());
                 y[(0, 0)]
             })
         });

@@ -17,8 +17,8 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use contact_benches::random_positive_definite;
-use contact_lcp::faer::{Accum, Mat, Par};
+use contact_benches::{faer_matvec, random_positive_definite};
+use contact_lcp::faer::Mat;
 use contact_lcp::{BoxLcp, Lcp, ProjectedGaussSeidel};
 
 /// Pairs of batches per size and state.
@@ -102,14 +102,7 @@ fn interleaved(
     let mut products = || {
         let start = Instant::now();
         for _ in 0..batch {
-            contact_lcp::faer::linalg::matmul::matmul(
-                y.as_mut(),
-                Accum::Replace,
-                black_box(m).as_ref(),
-                x.as_ref(),
-                1.0,
-                Par::Seq,
-            );
+            faer_matvec(y.as_mut(), black_box(m).as_ref(), x.as_ref());
             black_box(y[(0, 0)]);
         }
         start.elapsed().as_secs_f64() / batch as f64

@@ -11,7 +11,7 @@ pub use contact_problem::{ContactProblem, ROWS_PER_BOX, StackOperator, box_tower
 pub use notes::Notes;
 pub use settled_stack::{SettledStack, settled_stack};
 
-use contact_lcp::faer::Mat;
+use contact_lcp::faer::{Accum, Mat, MatMut, MatRef, Par};
 use contact_sim::scenes::{BoxStack, box_stack};
 use contact_sim::{FixedStepParams, FixedStepper};
 use glam::DVec3;
@@ -45,6 +45,12 @@ impl Rng {
     pub fn vector(&mut self, lo: f64, hi: f64) -> DVec3 {
         DVec3::new(self.unit(), self.unit(), self.unit()) * (hi - lo) + DVec3::splat(lo)
     }
+}
+
+/// `y = M x` by faer's dense product on one thread: the yardstick a
+/// projected Gauss-Seidel sweep is measured against (issue 3: within 2x).
+pub fn faer_matvec(y: MatMut<'_, f64>, m: MatRef<'_, f64>, x: MatRef<'_, f64>) {
+    contact_lcp::faer::linalg::matmul::matmul(y, Accum::Replace, m, x, 1.0, Par::Seq);
 }
 
 /// A dense symmetric positive definite LCP of size `n`:
