@@ -725,19 +725,26 @@ mod tests {
                     + if i == j { 0.5 } else { 0.0 }
             });
             let q: Vec<f64> = (0..n).map(|_| uniform()).collect();
-            // Every third row a normal (z >= 0) with the next row a friction
-            // row coupled to it; the rest boxes [-0.2, 0.3].
+            // Every third row j a normal (z >= 0); row j + 1 a friction row
+            // coupled to it (its normal visited before it, in its block or
+            // an earlier one) and row j + 2 one coupled to the normal two
+            // ahead, j + 6, or else to the next one, j + 3 (visited after
+            // it, in its block or a later one, at any place in that
+            // block); the rows left over boxes [-0.2, 0.3].
             let (mut lo, mut hi, mut couplings) = (vec![-0.2; n], vec![0.3; n], vec![]);
             for j in (0..n).step_by(3) {
                 lo[j] = 0.0;
                 hi[j] = f64::INFINITY;
-                if j + 1 < n {
-                    couplings.push(Coupling {
-                        row: j + 1,
-                        normal_row: j,
-                        mu: 0.4,
-                    });
-                    (lo[j + 1], hi[j + 1]) = (f64::NEG_INFINITY, f64::INFINITY);
+                let ahead = if j + 6 < n { j + 6 } else { j + 3 };
+                for (row, normal_row) in [(j + 1, j), (j + 2, ahead)] {
+                    if row < n && normal_row < n {
+                        couplings.push(Coupling {
+                            row,
+                            normal_row,
+                            mu: 0.4,
+                        });
+                        (lo[row], hi[row]) = (f64::NEG_INFINITY, f64::INFINITY);
+                    }
                 }
             }
             let p = BoxLcp::new(m.clone(), q.clone(), lo, hi, couplings).unwrap();
