@@ -210,22 +210,29 @@ impl BoxBounds {
 
     /// Projects `z` onto the bounds: the uncoupled rows first, then the
     /// coupled rows onto the bounds of the (projected) normals, so the
-    /// coupling holds exactly at the returned point.
-    pub(crate) fn project(&self, z: &mut [f64]) {
+    /// coupling holds exactly at the returned point. Returns whether any
+    /// entry changed value (a NaN counts as changed; -0 and +0 as equal).
+    pub(crate) fn project(&self, z: &mut [f64]) -> bool {
+        let mut moved = false;
         if self.couplings.is_empty() {
             for ((zi, &lo), &hi) in z.iter_mut().zip(&self.lo).zip(&self.hi) {
-                *zi = zi.max(lo).min(hi);
+                let p = zi.max(lo).min(hi);
+                moved |= p != *zi;
+                *zi = p;
             }
-            return;
+            return moved;
         }
         for coupled in [false, true] {
             for i in 0..self.lo.len() {
                 if self.coupled[i].is_some() == coupled {
                     let (lo, hi) = self.effective(i, z);
-                    z[i] = z[i].max(lo).min(hi);
+                    let p = z[i].max(lo).min(hi);
+                    moved |= p != z[i];
+                    z[i] = p;
                 }
             }
         }
+        moved
     }
 
     /// The bounds `(lo, hi)` that row `i` has at the point `z`: its own for

@@ -178,12 +178,25 @@ impl Lcp {
     ///
     /// Preconditions: `z.len() == out.len() == self.dim()`.
     pub(crate) fn affine(&self, z: &[f64], out: &mut [f64]) {
-        with_best_lanes(Affine {
-            m: &self.m,
-            q: &self.q,
-            z,
-            out,
-        });
+        with_best_lanes(Affine { lcp: self, z, out });
+    }
+
+    /// [`Lcp::affine`] on given lanes, for a caller already inside a
+    /// dispatch (small_guess.rs): column by column (columns with `z_j = 0`
+    /// skipped), four rows at a time; each `out_i` adds `M_ij z_j` in the
+    /// order of `j`, as a scalar loop would, so the bits are those of
+    /// [`Lcp::affine`] on any machine.
+    ///
+    /// Preconditions: `z.len() == out.len() == self.dim()`.
+    #[inline(always)]
+    pub(crate) fn affine_in<L: Lanes>(&self, l: L, z: &[f64], out: &mut [f64]) {
+        out.copy_from_slice(&self.q);
+        for (j, &zj) in z.iter().enumerate() {
+            if zj == 0.0 {
+                continue;
+            }
+            add_column(l, out, zj, self.col(j));
+        }
     }
 
     /// Largest absolute entry of `M` (0 for the empty problem); kept from
@@ -215,12 +228,9 @@ impl Lcp {
     }
 }
 
-/// `out = M z + q` column by column (columns with `z_j = 0` skipped), four
-/// rows at a time: each `out_i` adds `M_ij z_j` in the order of `j`, as
-/// the scalar loop did, so the bits are those of any machine.
+/// [`Lcp::affine`] as one lanes operation.
 struct Affine<'a> {
-    m: &'a Mat<f64>,
-    q: &'a [f64],
+    lcp: &'a Lcp,
     z: &'a [f64],
     out: &'a mut [f64],
 }
@@ -230,14 +240,7 @@ impl LanesOp for Affine<'_> {
 
     #[inline(always)]
     fn run<L: Lanes>(self, l: L) {
-        let Self { m, q, z, out } = self;
-        out.copy_from_slice(q);
-        for (j, &zj) in z.iter().enumerate() {
-            if zj == 0.0 {
-                continue;
-            }
-            add_column(l, out, zj, m.col_as_slice(j));
-        }
+        self.lcp.affine_in(l, self.z, self.out);
     }
 }
 
@@ -307,13 +310,7 @@ mod tests {
         lcp.affine(&z, &mut out);
         assert_eq!(out, reference);
         let mut by_arrays = vec![f64::NAN; n];
-        Affine {
-            m: &lcp.m,
-            q: lcp.q(),
-            z: &z,
-            out: &mut by_arrays,
-        }
-        .run(crate::lanes::ArrayLanes);
+        lcp.affine_in(crate::lanes::ArrayLanes, &z, &mut by_arrays);
         assert_eq!(by_arrays, reference);
     }
 

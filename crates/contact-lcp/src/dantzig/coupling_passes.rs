@@ -356,7 +356,15 @@ impl Dantzig {
         let settled = self
             .coupled_guess
             .run(problem.lcp(), problem.bounds(), w_tol);
-        if settled && accept_guess(problem, &self.coupled_guess.z, COUPLED_GUESS_ACCEPT, out) {
+        if settled
+            && accept_guess(
+                problem,
+                &self.coupled_guess.z,
+                None,
+                COUPLED_GUESS_ACCEPT,
+                out,
+            )
+        {
             // Added to the first pass's block guesses, if any.
             self.stats.block_guesses += self.coupled_guess.guesses;
             self.stats.rounds = 1;
@@ -377,7 +385,15 @@ impl Dantzig {
         let settled =
             self.coupled_guess
                 .run_from(problem.lcp(), problem.bounds(), w_tol, &self.core.state);
-        if settled && accept_guess(problem, &self.coupled_guess.z, COUPLED_GUESS_ACCEPT, out) {
+        if settled
+            && accept_guess(
+                problem,
+                &self.coupled_guess.z,
+                None,
+                COUPLED_GUESS_ACCEPT,
+                out,
+            )
+        {
             self.stats.block_guesses += self.coupled_guess.guesses;
             return true;
         }

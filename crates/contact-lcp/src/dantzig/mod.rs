@@ -59,7 +59,7 @@ mod small_guess;
 mod upper_factor;
 
 use crate::box_problem::BoxLcp;
-use crate::box_verify::finish_box_answer;
+use crate::box_verify::{finish_box_answer, finish_box_answer_with_w};
 use crate::error::LcpError;
 use crate::solution::{LcpSolution, Method};
 use crate::verify::max_abs;
@@ -397,7 +397,13 @@ impl Dantzig {
                 q_max,
             };
             if self.small_guess.run(lcp, &set, SMALL_GUESS_LIMIT)
-                && accept_guess(problem, &self.small_guess.z, SMALL_GUESS_ACCEPT, out)
+                && accept_guess(
+                    problem,
+                    &self.small_guess.z,
+                    self.small_guess.w_of_z(),
+                    SMALL_GUESS_ACCEPT,
+                    out,
+                )
             {
                 self.stats.block_guesses = self.small_guess.guesses;
                 self.stats.rounds = 1;
@@ -410,12 +416,23 @@ impl Dantzig {
 
 /// Puts a settled guess `z` in `out` with its certificate (`finish_box_answer`)
 /// and tells whether it is a solution to the scaled error `accept`; `out`
-/// is overwritten either way.
-fn accept_guess(problem: &BoxLcp, z: &[f64], accept: f64, out: &mut LcpSolution) -> bool {
+/// is overwritten either way. `w_of_z`, if given, is `M z + q` with the
+/// bits of `Lcp::affine` (the small guess has it), used unless projecting
+/// `z` moves it.
+fn accept_guess(
+    problem: &BoxLcp,
+    z: &[f64],
+    w_of_z: Option<&[f64]>,
+    accept: f64,
+    out: &mut LcpSolution,
+) -> bool {
     out.method = Method::Dantzig;
     out.z.clear();
     out.z.extend_from_slice(z);
-    finish_box_answer(problem, out);
+    match w_of_z {
+        Some(w) => finish_box_answer_with_w(problem, out, w),
+        None => finish_box_answer(problem, out),
+    }
     let solved = out.report.is_solution(accept);
     if solved {
         out.iterations = 1;
