@@ -344,6 +344,18 @@ impl Dantzig {
         Ok(())
     }
 
+    /// Puts the coupled guess's settled `z` in `out` with its certificate;
+    /// true when it certifies to `COUPLED_GUESS_ACCEPT`.
+    fn accept_coupled_guess(&self, problem: &BoxLcp, out: &mut LcpSolution) -> bool {
+        accept_guess(
+            problem,
+            &self.coupled_guess.z,
+            None,
+            COUPLED_GUESS_ACCEPT,
+            out,
+        )
+    }
+
     /// Runs the coupled guess; true when it settled on an answer that
     /// certifies, then in `out` (its `pivots` left to the caller; `out` is
     /// overwritten either way).
@@ -356,15 +368,7 @@ impl Dantzig {
         let settled = self
             .coupled_guess
             .run(problem.lcp(), problem.bounds(), w_tol);
-        if settled
-            && accept_guess(
-                problem,
-                &self.coupled_guess.z,
-                None,
-                COUPLED_GUESS_ACCEPT,
-                out,
-            )
-        {
+        if settled && self.accept_coupled_guess(problem, out) {
             // Added to the first pass's block guesses, if any.
             self.stats.block_guesses += self.coupled_guess.guesses;
             self.stats.rounds = 1;
@@ -385,15 +389,7 @@ impl Dantzig {
         let settled =
             self.coupled_guess
                 .run_from(problem.lcp(), problem.bounds(), w_tol, &self.core.state);
-        if settled
-            && accept_guess(
-                problem,
-                &self.coupled_guess.z,
-                None,
-                COUPLED_GUESS_ACCEPT,
-                out,
-            )
-        {
+        if settled && self.accept_coupled_guess(problem, out) {
             self.stats.block_guesses += self.coupled_guess.guesses;
             return true;
         }
