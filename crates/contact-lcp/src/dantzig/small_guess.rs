@@ -450,17 +450,18 @@ impl SmallGuess {
         // w = M z + q where it is read: outside C (0 on C by the solve).
         // Either as `Lcp::affine` computes it, column by column over the
         // z_j != 0 (C's, when every bound is 0), on every row and to the
-        // bit: a guess that
-        // settles then hands w to the certificate, which need not compute
-        // it again (`w_of_z`); or by one dot product per row outside C
-        // (M symmetric: row i is column i). The first costs k columns, the
-        // second n - k rows plus the certificate's k columns when the
-        // guess settles, so the columns are taken while k <= 2 (n - k).
-        // Measured (callgrind, instructions a whole solve, the certificate
-        // included): spd_16 11.86k -> 11.04k, spd_64 130.3k -> 122.1k;
-        // columns on every guess cost normal_stack_5 15.46k -> 15.88k and
-        // normal_stack_20 178.4k -> 182.0k (most rows in C, and the
-        // certificate computes w again when it projects a z_C at -1e-17).
+        // bit: a guess that settles then hands w to the certificate, which
+        // need not compute it again (`w_of_z`). Or by one dot product per
+        // row outside C (M symmetric: row i is column i). The first costs
+        // k columns, the second n - k rows plus the certificate's k
+        // columns when the guess settles, so the columns are taken while
+        // k <= 2 (n - k). Measured (callgrind, instructions a whole solve,
+        // the certificate included): spd_16 11.86k -> 11.06k, spd_64
+        // 130.3k -> 122.2k, normal_stack_5 15.46k -> 15.51k. Columns on
+        // every guess cost normal_stack_5 15.88k and normal_stack_20
+        // 182.0k instead of 178.4k: most of their rows are in C, and the
+        // certificate computes w again anyway when it projects a z_C of
+        // -1e-17 onto its bound.
         self.w_affine = k <= 2 * (n - k);
         if self.w_affine {
             m.affine_in(lanes, z, &mut self.w);
