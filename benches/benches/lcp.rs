@@ -38,8 +38,8 @@
 //!   include the n reciprocals of the diagonal that `sweep` recomputes.
 
 use contact_benches::{
-    Notes, ROWS_PER_BOX, box_stack_lcp, box_towers_problem, faer_matvec, random_positive_definite,
-    settled_stack,
+    Notes, ROWS_PER_BOX, SweepCases, box_stack_lcp, box_towers_problem, faer_matvec,
+    pgs_sweep_cases, random_positive_definite, settled_stack,
 };
 use contact_lcp::faer::linalg::solvers::Solve;
 use contact_lcp::faer::{Mat, Side};
@@ -299,7 +299,14 @@ fn sweep(c: &mut Group<'_>, name: &str, problem: &BoxLcp, z: &[f64], w: &[f64]) 
 fn pgs_sweep(c: &mut Criterion) {
     let mut group = c.benchmark_group("pgs_sweep");
     for n in [16, 64, 256, 1024] {
-        let (m, q) = random_positive_definite(n, 0x5EED + n as u64);
+        let SweepCases {
+            m,
+            q,
+            mid_solve,
+            z,
+            w,
+            every_row,
+        } = pgs_sweep_cases(n);
         let x = Mat::from_fn(n, 1, |i, _| q[i]);
         let mut y = Mat::<f64>::zeros(n, 1);
         group.bench_with_input(BenchmarkId::new("faer_matvec", n), &m, |b, m| {
@@ -323,24 +330,14 @@ fn pgs_sweep(c: &mut Criterion) {
             })
         });
 
-        let lcp = Lcp::new(m.clone(), q.clone()).expect("finite");
-        let problem = BoxLcp::from_lcp(&lcp);
-        let mut solver = ProjectedGaussSeidel::default();
-        let (mut z, mut w) = (vec![0.0; n], q.clone());
-        for _ in 0..10 {
-            solver.sweep(&problem, &mut z, &mut w).expect("valid");
-        }
-        sweep(&mut group, "pgs_sweep", &problem, &z, &w);
-
-        let free = BoxLcp::new(
-            m,
-            q.clone(),
-            vec![f64::NEG_INFINITY; n],
-            vec![f64::INFINITY; n],
-            vec![],
-        )
-        .expect("valid bounds");
-        sweep(&mut group, "pgs_sweep_every_row", &free, &vec![0.0; n], &q);
+        sweep(&mut group, "pgs_sweep", &mid_solve, &z, &w);
+        sweep(
+            &mut group,
+            "pgs_sweep_every_row",
+            &every_row,
+            &vec![0.0; n],
+            &q,
+        );
     }
     group.finish();
 }

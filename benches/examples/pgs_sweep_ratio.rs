@@ -17,9 +17,9 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use contact_benches::{faer_matvec, random_positive_definite};
+use contact_benches::{SweepCases, faer_matvec, pgs_sweep_cases};
 use contact_lcp::faer::Mat;
-use contact_lcp::{BoxLcp, Lcp, ProjectedGaussSeidel};
+use contact_lcp::{BoxLcp, ProjectedGaussSeidel};
 
 /// Pairs of batches per size and state.
 const PAIRS: usize = 200;
@@ -38,22 +38,14 @@ fn main() {
         // About 0.2-1 ms a batch: long against the clock, short against
         // the machine's phases.
         let batch = (200_000 / (n * n)).clamp(4, 1000);
-        let (m, q) = random_positive_definite(n, 0x5EED + n as u64);
-        let lcp = Lcp::new(m.clone(), q.clone()).expect("finite");
-        let mid_solve = BoxLcp::from_lcp(&lcp);
-        let mut solver = ProjectedGaussSeidel::default();
-        let (mut z, mut w) = (vec![0.0; n], q.clone());
-        for _ in 0..10 {
-            solver.sweep(&mid_solve, &mut z, &mut w).expect("valid");
-        }
-        let every_row = BoxLcp::new(
-            m.clone(),
-            q.clone(),
-            vec![f64::NEG_INFINITY; n],
-            vec![f64::INFINITY; n],
-            vec![],
-        )
-        .expect("valid bounds");
+        let SweepCases {
+            m,
+            q,
+            mid_solve,
+            z,
+            w,
+            every_row,
+        } = pgs_sweep_cases(n);
         for (name, problem, z0, w0) in [
             ("mid-solve", &mid_solve, z, w),
             ("every row", &every_row, vec![0.0; n], q.clone()),

@@ -12,6 +12,7 @@ pub use notes::Notes;
 pub use settled_stack::{SettledStack, settled_stack};
 
 use contact_lcp::faer::{Accum, Mat, MatMut, MatRef, Par};
+use contact_lcp::{BoxLcp, Lcp, ProjectedGaussSeidel};
 use contact_sim::scenes::{BoxStack, box_stack};
 use contact_sim::{FixedStepParams, FixedStepper};
 use glam::DVec3;
@@ -51,6 +52,59 @@ impl Rng {
 /// projected Gauss-Seidel sweep is measured against (issue 3: within 2x).
 pub fn faer_matvec(y: MatMut<'_, f64>, m: MatRef<'_, f64>, x: MatRef<'_, f64>) {
     contact_lcp::faer::linalg::matmul::matmul(y, Accum::Replace, m, x, 1.0, Par::Seq);
+}
+
+/// The problems and states a projected Gauss-Seidel sweep is timed in
+/// (criterion group `pgs_sweep`, example `pgs_sweep_ratio`): the random SPD
+/// problem of size `n` (seed `0x5EED + n`, as the other groups), mid-solve
+/// at its 10th iterate, and with every row moving (bounds lifted, from
+/// `z = 0`).
+#[derive(Clone, Debug)]
+pub struct SweepCases {
+    /// The matrix, for the `M x` yardstick.
+    pub m: Mat<f64>,
+    /// `q`, also the `x` of the yardstick.
+    pub q: Vec<f64>,
+    /// The LCP.
+    pub mid_solve: BoxLcp,
+    /// Its 10th iterate `z`.
+    pub z: Vec<f64>,
+    /// `w = M z + q` at that iterate.
+    pub w: Vec<f64>,
+    /// The same `M` and `q` with free rows (start at `z = 0`, `w = q`).
+    pub every_row: BoxLcp,
+}
+
+/// The [`SweepCases`] of size `n`.
+///
+/// # Panics
+/// Never for `n >= 1`: the problem is finite and its bounds valid.
+#[must_use]
+pub fn pgs_sweep_cases(n: usize) -> SweepCases {
+    let (m, q) = random_positive_definite(n, 0x5EED + n as u64);
+    let lcp = Lcp::new(m.clone(), q.clone()).expect("finite");
+    let mid_solve = BoxLcp::from_lcp(&lcp);
+    let mut solver = ProjectedGaussSeidel::default();
+    let (mut z, mut w) = (vec![0.0; n], q.clone());
+    for _ in 0..10 {
+        solver.sweep(&mid_solve, &mut z, &mut w).expect("valid");
+    }
+    let every_row = BoxLcp::new(
+        m.clone(),
+        q.clone(),
+        vec![f64::NEG_INFINITY; n],
+        vec![f64::INFINITY; n],
+        vec![],
+    )
+    .expect("valid bounds");
+    SweepCases {
+        m,
+        q,
+        mid_solve,
+        z,
+        w,
+        every_row,
+    }
 }
 
 /// A dense symmetric positive definite LCP of size `n`:
