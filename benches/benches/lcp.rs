@@ -9,6 +9,9 @@
 //! - `lcp_random_pd`: dense random SPD problems, n = 16, 64, 256, 1024;
 //!   Lemke, Dantzig and projected Gauss-Seidel against faer's Cholesky;
 //!   at n <= 64 also Dantzig with both guesses off (`dantzig_pivoting`).
+//! - `lcp_random_pd_set`: 64 different random SPD problems per iteration,
+//!   n = 16 and 64, Dantzig against faer's Cholesky of each: one problem
+//!   solved over and over lets the branch predictors learn its path.
 //! - `lcp_contact_psd`: the bounded-friction problem `M = J W J'` of unit
 //!   cubes resting on the ground and on each other after 3 steps from rest:
 //!   one cube, one tower of 5, 4 and 17 towers of 5 side by side (4 contacts
@@ -190,6 +193,69 @@ fn random_pd(c: &mut Criterion) {
     group.finish();
 }
 
+/// Problems of one size that differ: the random SPD generator on `count`
+/// seeds of their own.
+fn random_pd_set(n: usize, count: usize) -> Vec<(Mat<f64>, Vec<f64>)> {
+    (0..count as u64)
+        .map(|k| random_positive_definite(n, 0xD1FF_0000 + 1000 * n as u64 + k))
+        .collect()
+}
+
+/// Dantzig and faer's Cholesky on a set of different problems of one size,
+/// each solved once per iteration. Solving one problem over and over lets
+/// the branch predictors learn its pivoting path, which no simulation
+/// gives them (consecutive islands differ); on these sets the branches that
+/// follow the data cost what they cost in use.
+fn random_pd_sets(c: &mut Criterion) {
+    let mut group = c.benchmark_group("lcp_random_pd_set");
+    let mut notes = Notes::new("lcp_random_pd_set");
+    for n in [16, 64] {
+        let set = random_pd_set(n, SET_SIZE);
+        let problems: Vec<BoxLcp> = set
+            .iter()
+            .map(|(m, q)| BoxLcp::from_lcp(&Lcp::new(m.clone(), q.clone()).expect("finite")))
+            .collect();
+        let factors: Vec<(Mat<f64>, Mat<f64>)> = set
+            .iter()
+            .map(|(m, q)| (m.clone(), Mat::from_fn(n, 1, |i, _| -q[i])))
+            .collect();
+        group.bench_with_input(BenchmarkId::new("faer_cholesky", n), &factors, |b, set| {
+            b.iter(|| {
+                for (m, rhs) in set {
+                    black_box(black_box(m).llt(Side::Lower).expect("SPD").solve(rhs));
+                }
+            })
+        });
+        let mut solver = Dantzig::new(DantzigParams::default());
+        let mut out = LcpSolution::default();
+        // The notes hold the worst residual of the set.
+        let mut worst: Option<(f64, Result<LcpSolution, contact_lcp::LcpError>)> = None;
+        for problem in &problems {
+            let outcome = solver.solve_into(problem, &mut out).map(|()| out.clone());
+            let residual = outcome
+                .as_ref()
+                .map_or(f64::INFINITY, |o| o.report.natural_residual);
+            if worst.as_ref().is_none_or(|(r, _)| residual > *r) {
+                worst = Some((residual, outcome));
+            }
+        }
+        if let Some((_, outcome)) = &worst {
+            notes.record("dantzig", n, outcome.as_ref());
+        }
+        group.bench_with_input(BenchmarkId::new("dantzig", n), &problems, |b, set| {
+            b.iter(|| {
+                set.iter()
+                    .all(|problem| solver.solve_into(black_box(problem), &mut out).is_ok())
+            })
+        });
+    }
+    notes.write();
+    group.finish();
+}
+
+/// Problems in each set of `lcp_random_pd_set`.
+const SET_SIZE: usize = 64;
+
 fn contact_psd(c: &mut Criterion) {
     let mut group = c.benchmark_group("lcp_contact_psd");
     let mut notes = Notes::new("lcp_contact_psd");
@@ -345,6 +411,7 @@ fn pgs_sweep(c: &mut Criterion) {
 criterion_group!(
     benches,
     random_pd,
+    random_pd_sets,
     contact_psd,
     normal_stacks,
     box_stacks,
