@@ -183,7 +183,7 @@ impl Lcp {
 
     /// [`Lcp::affine`] on given lanes, for a caller already inside a
     /// dispatch (small_guess.rs): column by column (columns with `z_j = 0`
-    /// skipped), four rows at a time; each `out_i` adds `M_ij z_j` in the
+    /// skipped, without a branch on `z_j`), four rows at a time; each `out_i` adds `M_ij z_j` in the
     /// order of `j`, as a scalar loop would, so the bits are those of
     /// [`Lcp::affine`] on any machine.
     ///
@@ -191,11 +191,26 @@ impl Lcp {
     #[inline(always)]
     pub(crate) fn affine_in<L: Lanes>(&self, l: L, z: &[f64], out: &mut [f64]) {
         out.copy_from_slice(&self.q);
-        for (j, &zj) in z.iter().enumerate() {
-            if zj == 0.0 {
-                continue;
+        // The columns with z_j != 0 are listed first, a chunk of z at a
+        // time, without a branch per column: the index is always written,
+        // the count moves past it only for a nonzero. Which z_j are 0
+        // follows the data, so a branch on it is mispredicted on problems
+        // that differ from one solve to the next. Measured (Dantzig on 64
+        // different random SPD problems in turn, 60 alternating runs,
+        // median ratio): n = 16 0.93x, n = 32 0.92x; on one problem solved
+        // over and over, whose branches the predictor learns, 1.03x.
+        const CHUNK: usize = 64;
+        let mut nonzero = [0_u32; CHUNK];
+        for (first, chunk) in (0..).step_by(CHUNK).zip(z.chunks(CHUNK)) {
+            let mut count = 0;
+            for (j, &zj) in (0..).zip(chunk) {
+                nonzero[count] = j;
+                count += usize::from(zj != 0.0);
             }
-            add_column(l, out, zj, self.col(j));
+            for &j in &nonzero[..count] {
+                let j = first + j as usize;
+                add_column(l, out, z[j], self.col(j));
+            }
         }
     }
 
@@ -258,6 +273,42 @@ mod tests {
         lcp.affine(&[1.0, 1.0], &mut w);
         assert_eq!(w, [8.0, 13.0]);
         assert_eq!(lcp.m_max_abs(), 4.0);
+    }
+
+    /// `affine` lists the nonzero z_j a chunk of 64 at a time: across
+    /// chunk boundaries, with zeros (of both signs) in runs and alone, it
+    /// must give the bits of the plain loop over the nonzero columns in
+    /// order of j (each `out_i` one product and one sum per column, as the
+    /// lanes add them).
+    #[test]
+    fn affine_matches_a_plain_loop_over_the_nonzero_columns() {
+        for n in [1, 63, 64, 65, 130, 200] {
+            let m: Vec<f64> = (0..n * n)
+                .map(|k| ((k * 7919 % 1013) as f64 - 506.0) / 97.0)
+                .collect();
+            let q: Vec<f64> = (0..n).map(|i| (i as f64).sin()).collect();
+            let lcp = Lcp::from_row_major(n, &m, &q).unwrap();
+            // Zeros: every third, a run of 70 (a whole chunk), -0.0 too.
+            let z: Vec<f64> = (0..n)
+                .map(|j| match j {
+                    _ if j % 3 == 0 => 0.0,
+                    _ if (60..130).contains(&j) => -0.0,
+                    _ => 1.0 + j as f64 / 7.0,
+                })
+                .collect();
+            let mut expected = q.clone();
+            for (j, &zj) in z.iter().enumerate() {
+                if zj != 0.0 {
+                    for (i, e) in expected.iter_mut().enumerate() {
+                        *e += zj * m[i * n + j];
+                    }
+                }
+            }
+            let mut w = vec![f64::NAN; n];
+            lcp.affine(&z, &mut w);
+            let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(&w), bits(&expected), "n = {n}");
+        }
     }
 
     #[test]
