@@ -140,6 +140,50 @@ fn repeats(n: usize, quick: bool) -> usize {
     if quick { (k / 4).max(3) } else { k }
 }
 
+/// Rounds of solves per problem: the solvers take turns, so that each
+/// ratio compares times measured close together (see `compare`). One for
+/// the large problems, whose peers can take seconds a solve.
+fn rounds(n: usize, quick: bool) -> usize {
+    match (n, quick) {
+        (0..=128, false) => 7,
+        (0..=128, true) => 3,
+        _ => 1,
+    }
+}
+
+/// Adds a later round's outcome of the same solver to `row`: its time
+/// joins the round times when its claim and verdict are the same; a
+/// correct row that meets anything else (an error, a wrong answer) takes
+/// that instead, and a row that already failed keeps its first failure, so
+/// a failure in any round is what the report shows.
+fn merge_round(row: &mut Row, next: Row) {
+    let correct = |outcome: &Outcome| {
+        matches!(outcome, Outcome::Ran { claim, report, .. }
+            if report::verdict(claim, report) == "ok")
+    };
+    let was_correct = correct(&row.outcome);
+    match (&mut row.outcome, next.outcome) {
+        (
+            Outcome::Ran {
+                seconds,
+                claim,
+                report,
+            },
+            Outcome::Ran {
+                seconds: more,
+                claim: next_claim,
+                report: next_report,
+            },
+        ) if *claim == next_claim
+            && report::verdict(claim, report) == report::verdict(&next_claim, &next_report) =>
+        {
+            seconds.extend(more);
+        }
+        (_, outcome) if was_correct => row.outcome = outcome,
+        _ => {}
+    }
+}
+
 /// Generates the problems, runs ours and every installed peer on each, and
 /// writes the report; returns its path.
 fn compare(setup: &Setup, quick: bool) -> Result<PathBuf, String> {
@@ -165,16 +209,32 @@ fn compare(setup: &Setup, quick: bool) -> Result<PathBuf, String> {
         let files = problem_set::write(&dir, problem)?;
         let n = problem.problem.dim();
         let repeat = repeats(n, quick);
-        println!("{} (n = {n}, K = {repeat})", problem.name);
-        for solver in ours::ALL {
-            rows.push(run_ours(solver, problem, repeat));
-        }
-        for peer in drivers::ALL {
-            if !installed.contains(&peer.library()) {
-                continue;
+        let rounds = rounds(n, quick);
+        println!("{} (n = {n}, K = {repeat}, {rounds} rounds)", problem.name);
+        // Every solver once per round, ours first: each round's ratios
+        // compare times taken seconds apart, and the machine's speed moves
+        // between rounds (docs/benchmarks.md, "Session 11": on this kind of
+        // host both ODE and ours took twice as long for seconds at a time).
+        let mut merged: Vec<Row> = Vec::new();
+        for round in 0..rounds {
+            let mut this_round = Vec::new();
+            for solver in ours::ALL {
+                this_round.push(run_ours(solver, problem, repeat));
             }
-            rows.push(run_peer(setup, peer, problem, &files, repeat));
+            for peer in drivers::ALL {
+                if installed.contains(&peer.library()) {
+                    this_round.push(run_peer(setup, peer, problem, &files, repeat));
+                }
+            }
+            if round == 0 {
+                merged = this_round;
+            } else {
+                for (row, next) in merged.iter_mut().zip(this_round) {
+                    merge_round(row, next);
+                }
+            }
         }
+        rows.extend(merged);
     }
     let out = setup.root.join("target/bench-report");
     std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
@@ -191,7 +251,7 @@ fn run_ours(solver: ours::Ours, problem: &Problem, repeat: usize) -> Row {
         None => {
             let timed = ours::time(solver, &problem.problem, repeat);
             Outcome::Ran {
-                seconds: timed.seconds,
+                seconds: vec![timed.seconds],
                 report: report::certify(&problem.problem, &timed.z),
                 claim: timed.failure.map_or(Claim::Solved, Claim::Failed),
             }
@@ -222,7 +282,7 @@ fn run_peer(
                     Outcome::NotApplicable(line.reason.unwrap_or(line.status))
                 }
                 status => Outcome::Ran {
-                    seconds: line.seconds,
+                    seconds: vec![line.seconds],
                     report: report::certify(&problem.problem, &line.z),
                     claim: match status {
                         "solved" => Claim::Solved,
@@ -281,6 +341,60 @@ mod tests {
         assert!(hook(&strings(&[])).is_none());
         // A criterion group with `peers` is refused rather than ignored.
         assert_eq!(hook(&strings(&["peers", "lcp"])), Some(ExitCode::FAILURE));
+    }
+
+    /// Later rounds add their times; a round that fails replaces a correct
+    /// row and a later success never replaces a failure, so a failure in
+    /// any round is what the report shows.
+    #[test]
+    fn rounds_merge_times_and_keep_failures() {
+        let lcp = contact_lcp::Lcp::from_row_major(1, &[1.0], &[-1.0]).unwrap();
+        let problem = contact_lcp::LcpProblem::Plain(lcp);
+        let row = |seconds: f64, z: f64| Row {
+            problem: "p".into(),
+            n: 1,
+            solver: "s".into(),
+            outcome: Outcome::Ran {
+                seconds: vec![seconds],
+                claim: Claim::Silent,
+                report: report::certify(&problem, &[z]),
+            },
+        };
+        let mut merged = row(1.0, 1.0);
+        merge_round(&mut merged, row(2.0, 1.0));
+        let Outcome::Ran { seconds, .. } = &merged.outcome else {
+            panic!("still ran")
+        };
+        assert_eq!(seconds, &[1.0, 2.0]);
+        // z = 0 gives w = -1 < 0: a wrong answer in round 3.
+        merge_round(&mut merged, row(3.0, 0.0));
+        let Outcome::Ran {
+            seconds,
+            claim,
+            report,
+        } = &merged.outcome
+        else {
+            panic!("still ran")
+        };
+        assert_eq!(seconds, &[3.0]);
+        assert_eq!(report::verdict(claim, report), "WRONG, no report");
+        let mut failed = row(1.0, 1.0);
+        merge_round(
+            &mut failed,
+            Row {
+                outcome: Outcome::Error("crashed".into()),
+                ..row(0.0, 0.0)
+            },
+        );
+        assert!(matches!(failed.outcome, Outcome::Error(_)));
+        merge_round(&mut failed, row(1.0, 1.0));
+        assert!(matches!(failed.outcome, Outcome::Error(_)), "kept");
+        let mut wrong = row(1.0, 0.0);
+        merge_round(&mut wrong, row(1.0, 1.0));
+        let Outcome::Ran { claim, report, .. } = &wrong.outcome else {
+            panic!("still ran")
+        };
+        assert_eq!(report::verdict(claim, report), "WRONG, no report", "kept");
     }
 
     #[test]

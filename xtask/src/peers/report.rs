@@ -38,10 +38,11 @@ pub struct Row {
 /// What happened when a solver met a problem.
 #[derive(Clone, Debug)]
 pub enum Outcome {
-    /// It ran: median seconds, its claim, and our certificate of its answer.
+    /// It ran: its times, its claim, and our certificate of its answer.
     Ran {
-        /// Median seconds of the timed solve calls.
-        seconds: f64,
+        /// Median seconds of the timed solve calls, one per round (the
+        /// rounds alternate the solvers, see `peers::compare`).
+        seconds: Vec<f64>,
         /// Its own verdict.
         claim: Claim,
         /// `verify` / `verify_box` of its `z` (with `w = M z + q`).
@@ -74,6 +75,24 @@ pub fn verdict(claim: &Claim, report: &VerifyReport) -> &'static str {
     }
 }
 
+/// The `/ ours` and `rounds' range` cells: the median and the range of
+/// `times[r] / base[r]` over the rounds `r` both ran ("-" for the range of
+/// a single round).
+fn ratio_columns(times: &[f64], base: &[f64], label: &str) -> (String, String) {
+    let ratios: Vec<f64> = times.iter().zip(base).map(|(t, b)| t / b).collect();
+    let (low, high) = ratios
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &r| {
+            (lo.min(r), hi.max(r))
+        });
+    let range = if ratios.len() > 1 {
+        format!("{low:.2}-{high:.2}")
+    } else {
+        "-".into()
+    };
+    (format!("{:.2} {label}", median(&ratios)), range)
+}
+
 /// A time with a unit that keeps three significant digits readable.
 pub fn seconds(s: f64) -> String {
     if !s.is_finite() {
@@ -95,10 +114,21 @@ fn scientific(x: f64) -> String {
     }
 }
 
-/// The yardstick time of a problem: our Dantzig's, or our Lemke's where
-/// Dantzig does not apply (non-symmetric problems); `None` when neither
-/// solved it correctly.
-fn yardstick(rows: &[Row], problem: &str) -> Option<(f64, &'static str)> {
+/// The median of `values` (NaN for none).
+pub fn median(values: &[f64]) -> f64 {
+    let mut sorted = values.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    match sorted.len() {
+        0 => f64::NAN,
+        len if len % 2 == 1 => sorted[len / 2],
+        len => 0.5 * (sorted[len / 2 - 1] + sorted[len / 2]),
+    }
+}
+
+/// The yardstick times of a problem, one per round: our Dantzig's, or our
+/// Lemke's where Dantzig does not apply (non-symmetric problems); `None`
+/// when neither solved it correctly.
+fn yardstick<'a>(rows: &'a [Row], problem: &str) -> Option<(&'a [f64], &'static str)> {
     for (name, label) in [("ours_dantzig", "D"), ("ours_lemke", "L")] {
         let found = rows
             .iter()
@@ -113,8 +143,8 @@ fn yardstick(rows: &[Row], problem: &str) -> Option<(f64, &'static str)> {
             ..
         }) = found
         {
-            if verdict(claim, report) == "ok" && *seconds > 0.0 {
-                return Some((*seconds, label));
+            if verdict(claim, report) == "ok" && seconds.iter().all(|&s| s > 0.0) {
+                return Some((seconds, label));
             }
         }
     }
@@ -135,19 +165,22 @@ pub fn markdown(header: &str, skipped: &[String], rows: &[Row]) -> String {
     }
     let _ = writeln!(
         out,
-        "Times are medians of K solve calls after one warm-up, measured in this run. \
+        "Times are medians of K solve calls after one warm-up, measured in this run, \
+         in rounds that take every solver in turn (the median over the rounds is shown). \
          `/ ours` is the time over our Dantzig's on the same problem (D), or over our \
-         Lemke's where Dantzig does not apply (L). `residual` is the scaled natural \
+         Lemke's where Dantzig does not apply (L), in the same round: the median of \
+         the rounds' ratios, and their range, which shows how much the machine's \
+         speed moved between rounds. `residual` is the scaled natural \
          residual and `max error` the largest scaled error of our `verify` (plain) or \
          `verify_box` (bounded, coupled) on the solver's z; `ok` means max error <= {TOLERANCE:e}.\n"
     );
     let _ = writeln!(
         out,
-        "| problem | n | solver | median time | / ours | residual | max error | verdict |"
+        "| problem | n | solver | median time | / ours | rounds' range | residual | max error | verdict |"
     );
     let _ = writeln!(
         out,
-        "| --- | ---: | --- | ---: | ---: | ---: | ---: | --- |"
+        "| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | --- |"
     );
     let mut not_applicable: Vec<String> = Vec::new();
     for row in rows {
@@ -157,21 +190,23 @@ pub fn markdown(header: &str, skipped: &[String], rows: &[Row]) -> String {
                 claim,
                 report,
             } => {
-                let ratio = yardstick(rows, &row.problem).map_or("-".into(), |(base, label)| {
-                    format!("{:.2} {label}", s / base)
-                });
+                let (ratio, range) = yardstick(rows, &row.problem).map_or_else(
+                    || ("-".into(), "-".into()),
+                    |(base, label)| ratio_columns(s, base, label),
+                );
                 let mut verdict = verdict(claim, report).to_string();
                 if let Claim::Failed(reason) = claim {
                     let _ = write!(verdict, ": {}", reason.replace('|', "/"));
                 }
                 let _ = writeln!(
                     out,
-                    "| {} | {} | {} | {} | {} | {} | {} | {} |",
+                    "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
                     row.problem,
                     row.n,
                     row.solver,
-                    seconds(*s),
+                    seconds(median(s)),
                     ratio,
+                    range,
                     scientific(report.scaled_natural_residual()),
                     scientific(report.scaled_max()),
                     verdict
@@ -180,7 +215,7 @@ pub fn markdown(header: &str, skipped: &[String], rows: &[Row]) -> String {
             Outcome::Error(message) => {
                 let _ = writeln!(
                     out,
-                    "| {} | {} | {} | - | - | - | - | error: {} |",
+                    "| {} | {} | {} | - | - | - | - | - | error: {} |",
                     row.problem,
                     row.n,
                     row.solver,
@@ -209,7 +244,7 @@ mod tests {
     use super::*;
     use contact_lcp::Lcp;
 
-    fn ran(problem: &str, solver: &str, seconds: f64, claim: Claim, z: &[f64]) -> Row {
+    fn ran(problem: &str, solver: &str, seconds: &[f64], claim: Claim, z: &[f64]) -> Row {
         let lcp = Lcp::from_row_major(2, &[2.0, 1.0, 1.0, 2.0], &[-5.0, -6.0]).unwrap();
         let report = certify(&LcpProblem::Plain(lcp), z);
         Row {
@@ -217,7 +252,7 @@ mod tests {
             n: 2,
             solver: solver.into(),
             outcome: Outcome::Ran {
-                seconds,
+                seconds: seconds.to_vec(),
                 claim,
                 report,
             },
@@ -237,7 +272,7 @@ mod tests {
             (Claim::Failed("x".into()), &wrong, "failed (reported)"),
         ];
         for (claim, z, expected) in cases {
-            let Outcome::Ran { claim, report, .. } = ran("p", "s", 1.0, claim, z).outcome else {
+            let Outcome::Ran { claim, report, .. } = ran("p", "s", &[1.0], claim, z).outcome else {
                 unreachable!()
             };
             assert_eq!(verdict(&claim, &report), expected);
@@ -251,8 +286,8 @@ mod tests {
     fn ratios_are_to_our_dantzig_and_skips_are_listed() {
         let right = [4.0 / 3.0, 7.0 / 3.0];
         let rows = vec![
-            ran("p", "ours_dantzig", 2e-6, Claim::Solved, &right),
-            ran("p", "ode_dantzig", 1e-6, Claim::Silent, &right),
+            ran("p", "ours_dantzig", &[2e-6], Claim::Solved, &right),
+            ran("p", "ode_dantzig", &[1e-6], Claim::Silent, &right),
             Row {
                 problem: "p".into(),
                 n: 2,
@@ -263,14 +298,45 @@ mod tests {
         let text = markdown("# Peers", &["skipped: drake not installed".into()], &rows);
         assert!(text.contains("- skipped: drake not installed"));
         assert!(
-            text.contains("| p | 2 | ode_dantzig | 1.00 us | 0.50 D |"),
+            text.contains("| p | 2 | ode_dantzig | 1.00 us | 0.50 D | - |"),
             "{text}"
         );
         assert!(
-            text.contains("| p | 2 | ours_dantzig | 2.00 us | 1.00 D |"),
+            text.contains("| p | 2 | ours_dantzig | 2.00 us | 1.00 D | - |"),
             "{text}"
         );
         assert!(text.contains("- siconos_enum: n > 16"));
+    }
+
+    /// Each round's time is divided by our time of the same round, so a
+    /// machine twice as slow in one round leaves the ratio alone; the
+    /// median of those ratios is not the ratio of the median times.
+    #[test]
+    fn ratios_pair_the_rounds() {
+        let right = [4.0 / 3.0, 7.0 / 3.0];
+        let rows = vec![
+            ran(
+                "p",
+                "ours_dantzig",
+                &[1e-6, 2e-6, 1e-6],
+                Claim::Solved,
+                &right,
+            ),
+            ran(
+                "p",
+                "ode_dantzig",
+                &[2e-6, 4e-6, 3e-6],
+                Claim::Silent,
+                &right,
+            ),
+        ];
+        let text = markdown("# Peers", &[], &rows);
+        // Ratios 2, 2, 3: median 2 (the median times give 3e-6 / 1e-6 = 3).
+        assert!(
+            text.contains("| p | 2 | ode_dantzig | 3.00 us | 2.00 D | 2.00-3.00 |"),
+            "{text}"
+        );
+        assert_eq!(median(&[3.0, 1.0, 2.0, 10.0]), 2.5);
     }
 
     #[test]
