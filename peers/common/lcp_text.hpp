@@ -11,6 +11,10 @@
 //                                 findex = j:  friction coupled to row j,
 //                                 bounds [-hi |z_j|, hi |z_j|] (ODE's and
 //                                 Bullet's convention, lo = -hi = -mu)
+//
+// A file may hold a set of problems of one size, one after another: the
+// drivers then solve each in turn per pass and print the answers one after
+// another as one z (see time_per_problem).
 #pragma once
 
 #include <algorithm>
@@ -51,11 +55,7 @@ inline double read_number(std::istream& in, const char* what) {
     return value;
 }
 
-inline Problem read_problem(const std::string& path) {
-    std::ifstream file(path);
-    if (!file) throw std::runtime_error("cannot open " + path);
-    std::stringstream in;
-    in << file.rdbuf();
+inline Problem read_one(std::istream& in) {
     Problem p;
     double n = read_number(in, "n");
     if (!(n >= 1 && n <= 100000 && n == std::floor(n))) throw std::runtime_error("bad n");
@@ -78,6 +78,21 @@ inline Problem read_problem(const std::string& path) {
     return p;
 }
 
+// Every problem of the file (at least one; all of one size n).
+inline std::vector<Problem> read_problems(const std::string& path) {
+    std::ifstream file(path);
+    if (!file) throw std::runtime_error("cannot open " + path);
+    std::stringstream in;
+    in << file.rdbuf();
+    std::vector<Problem> set;
+    while (!(in >> std::ws).eof()) {
+        set.push_back(read_one(in));
+        if (set.back().n != set.front().n) throw std::runtime_error("the problems of a set differ in n");
+    }
+    if (set.empty()) throw std::runtime_error("missing n");
+    return set;
+}
+
 inline int parse_repeat(const char* text) {
     char* end = nullptr;
     long k = std::strtol(text, &end, 10);
@@ -92,19 +107,30 @@ inline double median(std::vector<double> times) {
     return n % 2 == 1 ? times[n / 2] : 0.5 * (times[n / 2 - 1] + times[n / 2]);
 }
 
-// Runs `prepare` (untimed: restores the inputs the solver overwrites) then
-// `solve` (timed), once to warm up and `repeat` more times; returns the
-// median seconds of the timed calls and the last call's result.
-template <class Prepare, class Solve>
-double time_median(int repeat, Prepare prepare, Solve solve, bool& ok) {
+// Solves a set of `count` problems in passes, problem i by `prepare(i)`
+// (untimed: loads the inputs the solver overwrites) then `solve(i)` (timed)
+// then `keep(i)` (untimed: copies the answer out); one pass to warm up and
+// `repeat` more. A pass's time is the sum of its timed calls. Returns the
+// median pass time over `count`, the time of one solve; `ok` is whether
+// every solve of the last pass succeeded. With one problem this is the
+// median of `repeat` timed calls.
+template <class Prepare, class Solve, class Keep>
+double time_per_problem(int count, int repeat, Prepare prepare, Solve solve, Keep keep, bool& ok) {
     std::vector<double> times;
     times.reserve(static_cast<size_t>(repeat));
     for (int k = 0; k <= repeat; ++k) {
-        prepare();
-        auto start = std::chrono::steady_clock::now();
-        ok = solve();
-        auto stop = std::chrono::steady_clock::now();
-        if (k > 0) times.push_back(std::chrono::duration<double>(stop - start).count());
+        double pass = 0.0;
+        ok = true;
+        for (int i = 0; i < count; ++i) {
+            prepare(i);
+            auto start = std::chrono::steady_clock::now();
+            const bool solved = solve(i);
+            auto stop = std::chrono::steady_clock::now();
+            pass += std::chrono::duration<double>(stop - start).count();
+            ok = ok && solved;
+            if (k == repeat) keep(i);
+        }
+        if (k > 0) times.push_back(pass / count);
     }
     return median(times);
 }

@@ -1,5 +1,6 @@
 // ODE's Dantzig LCP solver (libode 0.16, Debian libode-dev) on one problem
-// file, for `cargo xtask bench peers`. Usage: ode_dantzig PROBLEM.txt K
+// file (one problem or a set, see lcp_text.hpp), for `cargo xtask bench
+// peers`. Usage: ode_dantzig PROBLEM.txt K
 //
 // ODE solves A x = b + w with lo <= x <= hi and friction rows coupled via
 // findex (ode/src/lcp.h). Its entry point dxSolveLCP is exported by
@@ -61,7 +62,7 @@ int main(int argc, char** argv) {
         return 0;
     }
     try {
-        const peers::Problem p = peers::read_problem(argv[1]);
+        const std::vector<peers::Problem> set = peers::read_problems(argv[1]);
         const int repeat = peers::parse_repeat(argv[2]);
         double diagonal = 0.0;
         if (argc == 4) {
@@ -71,7 +72,7 @@ int main(int argc, char** argv) {
                 throw std::runtime_error("DIAGONAL must be a finite number >= 0");
         }
         dInitODE2(0);
-        const unsigned n = static_cast<unsigned>(p.n);
+        const unsigned n = static_cast<unsigned>(set.front().n);
         const unsigned nskip = dPAD(n);
         const size_t memreq = dxEstimateSolveLCPMemoryReq(n, true);
         dxWorldProcessMemArena* arena = dxAllocateTemporaryWorldProcessMemArena(memreq, nullptr, nullptr);
@@ -79,9 +80,11 @@ int main(int argc, char** argv) {
 
         std::vector<dReal> a(static_cast<size_t>(n) * nskip), bx(2 * n), lohi(2 * n), w(n);
         std::vector<int> findex(n);
+        std::vector<double> z(set.size() * n);
         bool arena_ok = true;
-        auto prepare = [&] {
+        auto prepare = [&](int k) {
             // dxSolveLCP factors A in place and rewrites b, x, lo, hi.
+            const peers::Problem& p = set[k];
             for (unsigned i = 0; i < n; ++i) {
                 for (unsigned j = 0; j < n; ++j) a[i * nskip + j] = p.m[i * n + j];
                 a[i * nskip + i] += diagonal;
@@ -93,15 +96,17 @@ int main(int argc, char** argv) {
             }
             arena_ok = arena_ok && reset_arena(arena, memreq);
         };
-        auto solve = [&] {
+        auto solve = [&](int) {
             if (!arena_ok) return false;
             dxSolveLCP(arena, n, a.data(), bx.data(), w.data(), 0, lohi.data(), findex.data());
             return true;
         };
+        auto keep = [&](int k) {
+            for (unsigned i = 0; i < n; ++i) z[k * n + i] = bx[2 * i + 1];
+        };
         bool ok = false;
-        const double seconds = peers::time_median(repeat, prepare, solve, ok);
-        std::vector<double> z(n);
-        for (unsigned i = 0; i < n; ++i) z[i] = bx[2 * i + 1];
+        const double seconds = peers::time_per_problem(static_cast<int>(set.size()), repeat, prepare,
+                                                       solve, keep, ok);
         dxFreeTemporaryWorldProcessMemArena(arena);
         if (!arena_ok) {
             peers::print_skip("ode_dantzig", "unexpected layout of ODE's work arena");

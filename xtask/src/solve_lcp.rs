@@ -13,6 +13,7 @@
 //! stdout, the reason to stderr); 2 for bad arguments or a bad file (the
 //! error names the field).
 
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -162,93 +163,126 @@ pub(crate) fn solve(
     choice: Choice,
     repeat: usize,
 ) -> Result<SolutionLine, Failure> {
-    // The box form of a plain LCP, for the solvers that take only box LCPs
-    // (built here, outside the timed calls).
-    let widened;
-    let as_box = match problem {
-        LcpProblem::Box(p) => p,
-        LcpProblem::Plain(lcp) => {
-            widened = BoxLcp::from_lcp(lcp);
-            &widened
-        }
-    };
-    // `method` names the solver in the line of a failed solve; a successful
-    // line takes it from the solution (the policy reports which answered).
-    let (method, mut call): (Method, SolveCall<'_>) = match (choice, problem) {
-        // The policy returns only its fail-safe's errors.
-        (Choice::Auto, LcpProblem::Plain(lcp)) => {
-            let mut solver = Solver::default();
-            // `solve_lcp` picks Dantzig or Lemke from the symmetry of M (and
-            // copies M into a box form when symmetric: one copy per call).
-            (
-                Method::ProjectedGaussSeidel,
-                Box::new(move |out| {
-                    *out = solver.solve_lcp(lcp)?;
-                    Ok(())
-                }),
-            )
-        }
-        (Choice::Auto, LcpProblem::Box(p)) => {
-            let mut solver = Solver::default();
-            (
-                Method::ProjectedGaussSeidel,
-                Box::new(move |out| solver.solve_into(p, out)),
-            )
-        }
-        (Choice::Lemke, LcpProblem::Plain(lcp)) => {
-            let mut solver = Lemke::default();
-            (
-                Method::Lemke,
-                Box::new(move |out| solver.solve_into(lcp, out)),
-            )
-        }
-        (Choice::Lemke, LcpProblem::Box(p)) => {
-            let mut solver = Lemke::default();
-            (
-                Method::Lemke,
-                Box::new(move |out| solver.solve_box_into(p, out)),
-            )
-        }
-        (Choice::Pgs, _) => {
-            let mut solver = ProjectedGaussSeidel::default();
-            (
-                Method::ProjectedGaussSeidel,
-                Box::new(move |out| solver.solve_into(as_box, None, out)),
-            )
-        }
-        (Choice::Dantzig, _) => {
-            let mut solver = Dantzig::default();
-            (
-                Method::Dantzig,
-                Box::new(move |out| solver.solve_into(as_box, out)),
-            )
-        }
-    };
-    let mut out = LcpSolution::default();
-    let mut times = Vec::with_capacity(repeat.min(1 << 16));
-    for k in 0..=repeat {
-        let start = Instant::now();
-        let result = call(&mut out);
-        let seconds = start.elapsed().as_secs_f64();
-        if let Err(error) = result {
-            return Err(Failure::Solver {
-                line: Box::new(SolutionLine::failed(&error, method, seconds)),
-                reason: format!("{method:?}: {error}"),
-            });
-        }
-        if k > 0 {
-            times.push(seconds);
-        }
-    }
-    Ok(SolutionLine::solved(&out, median(&mut times)))
+    let mut lines = solve_set(std::slice::from_ref(problem), choice, repeat)?;
+    Ok(lines.remove(0))
 }
 
-/// One solve call, into the given output, with the solver's workspace
-/// captured.
-type SolveCall<'a> = Box<dyn FnMut(&mut LcpSolution) -> Result<(), LcpError> + 'a>;
+/// Solves every problem of `set` in turn with one solver of the chosen
+/// method (its workspace reused from one to the next, as a simulation's
+/// solver meets one island after another), in one pass to warm up and
+/// `repeat` more; a pass's time is the sum of its timed solve calls.
+/// Returns each problem's solution from the last pass, each line's
+/// `seconds` the median pass time over the set's size (the time of one
+/// solve). With one problem: the median of `repeat` timed calls. On a
+/// failed solve, its line and the reason (prefixed with the problem's index
+/// in a set of more than one).
+pub(crate) fn solve_set(
+    set: &[LcpProblem],
+    choice: Choice,
+    repeat: usize,
+) -> Result<Vec<SolutionLine>, Failure> {
+    // The box forms of plain LCPs, for the solvers that take only box LCPs
+    // (built here, outside the timed calls).
+    let boxes: Vec<Cow<'_, BoxLcp>> = set
+        .iter()
+        .map(|problem| match problem {
+            LcpProblem::Plain(lcp) => Cow::Owned(BoxLcp::from_lcp(lcp)),
+            LcpProblem::Box(p) => Cow::Borrowed(p),
+        })
+        .collect();
+    let mut runner = Runner::new(choice);
+    let mut outs = vec![LcpSolution::default(); set.len()];
+    let mut times = Vec::with_capacity(repeat.min(1 << 16));
+    for k in 0..=repeat {
+        let mut pass = 0.0;
+        for (i, ((problem, as_box), out)) in set.iter().zip(&boxes).zip(&mut outs).enumerate() {
+            let start = Instant::now();
+            let result = runner.call(problem, as_box, out);
+            let seconds = start.elapsed().as_secs_f64();
+            if let Err(error) = result {
+                let method = runner.method();
+                let at = if set.len() > 1 {
+                    format!("problem {i}: ")
+                } else {
+                    String::new()
+                };
+                return Err(Failure::Solver {
+                    line: Box::new(SolutionLine::failed(&error, method, seconds)),
+                    reason: format!("{at}{method:?}: {error}"),
+                });
+            }
+            pass += seconds;
+        }
+        if k > 0 {
+            times.push(pass / set.len() as f64);
+        }
+    }
+    let seconds = median(&mut times);
+    Ok(outs
+        .iter()
+        .map(|out| SolutionLine::solved(out, seconds))
+        .collect())
+}
+
+/// One solver of each method, with its workspace (boxed: the workspaces
+/// differ in size by kilobytes).
+enum Runner {
+    /// The policy.
+    Auto(Box<Solver>),
+    /// Lemke's method.
+    Lemke(Box<Lemke>),
+    /// Projected Gauss-Seidel.
+    Pgs(Box<ProjectedGaussSeidel>),
+    /// Dantzig's principal pivoting.
+    Dantzig(Box<Dantzig>),
+}
+
+impl Runner {
+    fn new(choice: Choice) -> Self {
+        match choice {
+            Choice::Auto => Self::Auto(Box::default()),
+            Choice::Lemke => Self::Lemke(Box::default()),
+            Choice::Pgs => Self::Pgs(Box::default()),
+            Choice::Dantzig => Self::Dantzig(Box::default()),
+        }
+    }
+
+    /// The solver named in the line of a failed solve; a successful line
+    /// takes it from the solution (the policy reports which answered, and
+    /// returns only its fail-safe's errors).
+    fn method(&self) -> Method {
+        match self {
+            Self::Auto(_) | Self::Pgs(_) => Method::ProjectedGaussSeidel,
+            Self::Lemke(_) => Method::Lemke,
+            Self::Dantzig(_) => Method::Dantzig,
+        }
+    }
+
+    /// One solve call of `problem` (`as_box`: its box form) into `out`.
+    fn call(
+        &mut self,
+        problem: &LcpProblem,
+        as_box: &BoxLcp,
+        out: &mut LcpSolution,
+    ) -> Result<(), LcpError> {
+        match (self, problem) {
+            // `solve_lcp` picks Dantzig or Lemke from the symmetry of M (and
+            // copies M into a box form when symmetric: one copy per call).
+            (Self::Auto(solver), LcpProblem::Plain(lcp)) => {
+                *out = solver.solve_lcp(lcp)?;
+                Ok(())
+            }
+            (Self::Auto(solver), LcpProblem::Box(p)) => solver.solve_into(p, out),
+            (Self::Lemke(solver), LcpProblem::Plain(lcp)) => solver.solve_into(lcp, out),
+            (Self::Lemke(solver), LcpProblem::Box(p)) => solver.solve_box_into(p, out),
+            (Self::Pgs(solver), _) => solver.solve_into(as_box, None, out),
+            (Self::Dantzig(solver), _) => solver.solve_into(as_box, out),
+        }
+    }
+}
 
 /// The median (the mean of the middle two for an even count; 0 when empty).
-fn median(times: &mut [f64]) -> f64 {
+pub(crate) fn median(times: &mut [f64]) -> f64 {
     times.sort_by(f64::total_cmp);
     match times.len() {
         0 => 0.0,
@@ -416,6 +450,40 @@ mod tests {
                 ),
                 "{method:?} solved an infeasible problem"
             );
+        }
+    }
+
+    /// Problems solved in turn by one solver keep their own answers, and a
+    /// failure names the problem of the set that failed.
+    #[test]
+    fn a_set_is_solved_in_turn_and_a_failure_names_its_problem() {
+        let lcp = |m: &[f64], q: &[f64]| {
+            LcpProblem::Plain(contact_lcp::Lcp::from_row_major(2, m, q).unwrap())
+        };
+        // Closed forms: z = (4/3, 7/3) as above; z = (1, 0) with w_1 =
+        // 1 + 2 > 0 (M = I, q = (-1, 2)); z = (0, 3) for q = (1, -3).
+        let set = [
+            lcp(&[2.0, 1.0, 1.0, 2.0], &[-5.0, -6.0]),
+            lcp(&[1.0, 0.0, 0.0, 1.0], &[-1.0, 2.0]),
+            lcp(&[1.0, 0.0, 0.0, 1.0], &[1.0, -3.0]),
+        ];
+        let expected = [[4.0 / 3.0, 7.0 / 3.0], [1.0, 0.0], [0.0, 3.0]];
+        for method in [Choice::Auto, Choice::Lemke, Choice::Dantzig] {
+            let lines = solve_set(&set, method, 2).unwrap();
+            assert_eq!(lines.len(), 3);
+            for (line, e) in lines.iter().zip(expected) {
+                assert!((line.z[0] - e[0]).abs() < 1e-12, "{method:?} {line:?}");
+                assert!((line.z[1] - e[1]).abs() < 1e-12, "{method:?} {line:?}");
+                assert_eq!(line.seconds, lines[0].seconds);
+            }
+        }
+        // The second problem has no solution (w_0 = -z_0 - 1 < 0).
+        let bad = [set[0].clone(), lcp(&[-1.0, 0.0, 0.0, 1.0], &[-1.0, 1.0])];
+        match solve_set(&bad, Choice::Lemke, 1) {
+            Err(Failure::Solver { reason, .. }) => {
+                assert!(reason.starts_with("problem 1: Lemke"), "{reason}");
+            }
+            other => panic!("expected a solver failure, got {other:?}"),
         }
     }
 

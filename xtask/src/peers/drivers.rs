@@ -112,6 +112,13 @@ impl Peer {
             Self::OdeDantzig | Self::OdeDantzigCfm | Self::BulletDantzig
         )
     }
+
+    /// Whether its driver solves a set of problems (the C++ drivers read a
+    /// text file of several, see peers/common/lcp_text.hpp; the Python
+    /// ones read our JSON format, which holds one).
+    pub fn takes_sets(self) -> bool {
+        self.library() == Library::Ode || self.library() == Library::Bullet
+    }
 }
 
 /// ODE's default constraint force mixing (`dWorldGetCFM` of a new world in

@@ -151,6 +151,18 @@ fn rounds(n: usize, quick: bool) -> usize {
     }
 }
 
+/// `row` with the yardstick time measured just before it (`None`: the row
+/// is the yardstick's own, its own time).
+fn paired(mut row: Row, before: Option<f64>) -> Row {
+    if let Outcome::Ran {
+        seconds, paired, ..
+    } = &mut row.outcome
+    {
+        *paired = vec![before.unwrap_or(seconds[0])];
+    }
+    row
+}
+
 /// Adds a later round's outcome of the same solver to `row`: its time
 /// joins the round times when its claim and verdict are the same; a
 /// correct row that meets anything else (an error, a wrong answer) takes
@@ -166,11 +178,13 @@ fn merge_round(row: &mut Row, next: Row) {
         (
             Outcome::Ran {
                 seconds,
+                paired,
                 claim,
                 report,
             },
             Outcome::Ran {
                 seconds: more,
+                paired: more_paired,
                 claim: next_claim,
                 report: next_report,
             },
@@ -178,6 +192,7 @@ fn merge_round(row: &mut Row, next: Row) {
             && report::verdict(claim, report) == report::verdict(&next_claim, &next_report) =>
         {
             seconds.extend(more);
+            paired.extend(more_paired);
         }
         (_, outcome) if was_correct => row.outcome = outcome,
         _ => {}
@@ -207,23 +222,42 @@ fn compare(setup: &Setup, quick: bool) -> Result<PathBuf, String> {
     let mut rows = Vec::new();
     for problem in &problems {
         let files = problem_set::write(&dir, problem)?;
-        let n = problem.problem.dim();
-        let repeat = repeats(n, quick);
+        let n = problem.problem().dim();
+        // A pass over a set solves all of it: fewer passes.
+        let repeat = if problem.is_set() {
+            (repeats(n, quick) / 8).max(5)
+        } else {
+            repeats(n, quick)
+        };
         let rounds = rounds(n, quick);
         println!("{} (n = {n}, K = {repeat}, {rounds} rounds)", problem.name);
-        // Every solver once per round, ours first: each round's ratios
-        // compare times taken seconds apart, and the machine's speed moves
-        // between rounds (docs/benchmarks.md, "Session 11": on this kind of
-        // host both ODE and ours took twice as long for seconds at a time).
+        // Every solver once per round, each right after a run of the
+        // yardstick (our Dantzig, or our Lemke where Dantzig does not
+        // apply): the machine's speed moves between rounds and even within
+        // one (docs/benchmarks.md, "Session 11": on this kind of host ODE
+        // and ours both took twice as long for seconds at a time), so each
+        // ratio compares two runs taken back to back.
+        let yardstick = if ours::Ours::Dantzig
+            .not_applicable(problem.problem(), problem.symmetric)
+            .is_none()
+        {
+            ours::Ours::Dantzig
+        } else {
+            ours::Ours::Lemke
+        };
+        let yardstick_run = || ours::time(yardstick, &problem.instances, repeat).seconds;
         let mut merged: Vec<Row> = Vec::new();
         for round in 0..rounds {
             let mut this_round = Vec::new();
             for solver in ours::ALL {
-                this_round.push(run_ours(solver, problem, repeat));
+                let before = (solver != yardstick).then(yardstick_run);
+                this_round.push(paired(run_ours(solver, problem, repeat), before));
             }
             for peer in drivers::ALL {
                 if installed.contains(&peer.library()) {
-                    this_round.push(run_peer(setup, peer, problem, &files, repeat));
+                    let before = Some(yardstick_run());
+                    let row = run_peer(setup, peer, problem, &files, repeat);
+                    this_round.push(paired(row, before));
                 }
             }
             if round == 0 {
@@ -246,20 +280,21 @@ fn compare(setup: &Setup, quick: bool) -> Result<PathBuf, String> {
 }
 
 fn run_ours(solver: ours::Ours, problem: &Problem, repeat: usize) -> Row {
-    let outcome = match solver.not_applicable(&problem.problem, problem.symmetric) {
+    let outcome = match solver.not_applicable(problem.problem(), problem.symmetric) {
         Some(reason) => Outcome::NotApplicable(reason.into()),
         None => {
-            let timed = ours::time(solver, &problem.problem, repeat);
+            let timed = ours::time(solver, &problem.instances, repeat);
             Outcome::Ran {
                 seconds: vec![timed.seconds],
-                report: report::certify(&problem.problem, &timed.z),
+                paired: Vec::new(),
+                report: problem.certify(&timed.z),
                 claim: timed.failure.map_or(Claim::Solved, Claim::Failed),
             }
         }
     };
     Row {
         problem: problem.name.clone(),
-        n: problem.problem.dim(),
+        n: problem.problem().dim(),
         solver: solver.name().into(),
         outcome,
     }
@@ -274,6 +309,8 @@ fn run_peer(
 ) -> Row {
     let outcome = if peer.needs_symmetric() && !problem.symmetric {
         Outcome::NotApplicable("M is not symmetric".into())
+    } else if problem.is_set() && !peer.takes_sets() {
+        Outcome::NotApplicable("sets of problems (its driver reads one JSON problem)".into())
     } else {
         match setup.run(peer, files, repeat, DRIVER_TIMEOUT) {
             Err(message) => Outcome::Error(message),
@@ -283,7 +320,8 @@ fn run_peer(
                 }
                 status => Outcome::Ran {
                     seconds: vec![line.seconds],
-                    report: report::certify(&problem.problem, &line.z),
+                    paired: Vec::new(),
+                    report: problem.certify(&line.z),
                     claim: match status {
                         "solved" => Claim::Solved,
                         "returned" => Claim::Silent,
@@ -295,7 +333,7 @@ fn run_peer(
     };
     Row {
         problem: problem.name.clone(),
-        n: problem.problem.dim(),
+        n: problem.problem().dim(),
         solver: peer.name().into(),
         outcome,
     }
@@ -319,7 +357,7 @@ fn header(problems: &[Problem], quick: bool) -> String {
         text.push_str(&format!(
             "- `{}` (n = {}): {}{}\n",
             problem.name,
-            problem.problem.dim(),
+            problem.problem().dim(),
             problem.family.describe(),
             problem
                 .note
@@ -356,22 +394,28 @@ mod tests {
             solver: "s".into(),
             outcome: Outcome::Ran {
                 seconds: vec![seconds],
+                paired: vec![seconds / 2.0],
                 claim: Claim::Silent,
                 report: report::certify(&problem, &[z]),
             },
         };
         let mut merged = row(1.0, 1.0);
         merge_round(&mut merged, row(2.0, 1.0));
-        let Outcome::Ran { seconds, .. } = &merged.outcome else {
+        let Outcome::Ran {
+            seconds, paired, ..
+        } = &merged.outcome
+        else {
             panic!("still ran")
         };
         assert_eq!(seconds, &[1.0, 2.0]);
+        assert_eq!(paired, &[0.5, 1.0]);
         // z = 0 gives w = -1 < 0: a wrong answer in round 3.
         merge_round(&mut merged, row(3.0, 0.0));
         let Outcome::Ran {
             seconds,
             claim,
             report,
+            ..
         } = &merged.outcome
         else {
             panic!("still ran")

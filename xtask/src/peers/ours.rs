@@ -4,7 +4,7 @@
 
 use contact_lcp::LcpProblem;
 
-use crate::solve_lcp::{Choice, Failure, solve};
+use crate::solve_lcp::{Choice, Failure, solve_set};
 
 /// One of our solvers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,17 +51,19 @@ pub struct Timed {
     pub failure: Option<String>,
 }
 
-/// Solves `problem` with `solver`, once to warm up and `repeat` timed times.
-pub fn time(solver: Ours, problem: &LcpProblem, repeat: usize) -> Timed {
+/// Solves `set` (one problem, or several solved in turn) with `solver`, in
+/// one pass to warm up and `repeat` timed passes (`solve_lcp::solve_set`):
+/// the answers one after another as one `z`, and the time of one solve.
+pub fn time(solver: Ours, set: &[LcpProblem], repeat: usize) -> Timed {
     let choice = match solver {
         Ours::Dantzig => Choice::Dantzig,
         Ours::Lemke => Choice::Lemke,
         Ours::Pgs => Choice::Pgs,
     };
-    match solve(problem, choice, repeat) {
-        Ok(line) => Timed {
-            z: line.z,
-            seconds: line.seconds,
+    match solve_set(set, choice, repeat) {
+        Ok(lines) => Timed {
+            seconds: lines.first().map_or(0.0, |line| line.seconds),
+            z: lines.into_iter().flat_map(|line| line.z).collect(),
             failure: None,
         },
         Err(Failure::Solver { line, reason }) => Timed {
@@ -90,7 +92,7 @@ mod tests {
         let problem = LcpProblem::Plain(lcp.clone());
         for solver in ALL {
             assert_eq!(solver.not_applicable(&problem, true), None);
-            let timed = time(solver, &problem, 3);
+            let timed = time(solver, std::slice::from_ref(&problem), 3);
             assert_eq!(timed.failure, None, "{}", solver.name());
             assert!(
                 verify_z(&lcp, &timed.z).is_solution(1e-7),

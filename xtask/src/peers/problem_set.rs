@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use contact_benches::{box_stack_lcp, random_positive_definite, settled_stack};
 use contact_lcp::faer::Mat;
-use contact_lcp::{Lcp, LcpProblem, ProblemFile};
+use contact_lcp::{Lcp, LcpProblem, ProblemFile, VerifyReport};
 
 use super::text_format;
 
@@ -17,8 +17,9 @@ pub struct Problem {
     pub name: String,
     /// What it is, for the report.
     pub family: Family,
-    /// The problem itself.
-    pub problem: LcpProblem,
+    /// The problem itself, or a set of problems of one size solved in turn
+    /// (never empty).
+    pub instances: Vec<LcpProblem>,
     /// Whether `M` is symmetric to Dantzig's tolerance (the Dantzig solvers,
     /// ours and the peers', need it).
     pub symmetric: bool,
@@ -40,6 +41,10 @@ pub enum Family {
     /// The box-friction problem of a settled stack: friction rows in
     /// `[-mu z_n, mu z_n]` (ODE's and Bullet's model), symmetric PSD.
     FrictionBox,
+    /// A set of different `RandomSpd` problems of one size, solved in turn:
+    /// one problem solved over and over lets the branch predictors learn
+    /// its pivoting path, which a simulation never gives them.
+    RandomSpdSet,
 }
 
 impl Family {
@@ -50,9 +55,18 @@ impl Family {
             Self::AnitescuPotra => "Anitescu-Potra LCP of a box stack (non-symmetric, singular)",
             Self::NormalContact => "frictionless contact LCP of a box stack (PSD, singular)",
             Self::FrictionBox => "box-friction LCP of a box stack (PSD, singular, coupled bounds)",
+            Self::RandomSpdSet => "different random SPD problems of one size, solved in turn",
         }
     }
 }
+
+/// The sets of different random SPD problems: (n, how many). Their seeds
+/// are those of the `lcp_random_pd_set` criterion group.
+const SETS: [(usize, usize); 2] = [(16, 64), (64, 16)];
+
+/// The seed of a set's problem k at size n is `SET_SEED + 1000 n + k`
+/// (benches/benches/lcp.rs, `random_pd_set`).
+const SET_SEED: u64 = 0xD1FF_0000;
 
 /// Steps a stack takes before its problem is taken (the stack has landed
 /// and carries its weight).
@@ -75,6 +89,22 @@ pub fn generate(quick: bool) -> Result<Vec<Problem>, String> {
         // The seed of benches/benches/lcp.rs, so the sizes match its groups.
         let (m, q) = random_positive_definite(n, 0x5EED + n as u64);
         set.push(plain(format!("spd_{n}"), Family::RandomSpd, m, q)?);
+    }
+    for (n, count) in SETS {
+        let lcps = (0..count as u64)
+            .map(|k| {
+                let (m, q) = random_positive_definite(n, SET_SEED + 1000 * n as u64 + k);
+                Lcp::new(m, q).map_err(|e| format!("spd_{n}_set: {e}"))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let symmetric = lcps.iter().all(Lcp::is_symmetric);
+        set.push(Problem {
+            name: format!("spd_{n}_set"),
+            family: Family::RandomSpdSet,
+            instances: lcps.into_iter().map(LcpProblem::Plain).collect(),
+            symmetric,
+            note: Some(format!("{count} problems")),
+        });
     }
     for &boxes in ap_boxes {
         let (m, q) = box_stack_lcp(boxes);
@@ -99,10 +129,40 @@ fn plain(name: String, family: Family, m: Mat<f64>, q: Vec<f64>) -> Result<Probl
     Ok(Problem {
         name,
         family,
-        problem: LcpProblem::Plain(lcp),
+        instances: vec![LcpProblem::Plain(lcp)],
         symmetric,
         note: None,
     })
+}
+
+impl Problem {
+    /// The problem (a set's first).
+    pub fn problem(&self) -> &LcpProblem {
+        &self.instances[0]
+    }
+
+    /// Whether this is a set of problems.
+    pub fn is_set(&self) -> bool {
+        self.instances.len() > 1
+    }
+
+    /// Certifies answers given one after another as one `z` (our `verify`
+    /// or `verify_box`, see `report::certify`): the report of the worst
+    /// (largest scaled error); a `z` of the wrong length gets infinite
+    /// errors.
+    pub fn certify(&self, z: &[f64]) -> VerifyReport {
+        let n = self.problem().dim();
+        if z.len() != n * self.instances.len() {
+            // An empty z is the wrong length for any problem (n >= 1).
+            return super::report::certify(self.problem(), &[]);
+        }
+        self.instances
+            .iter()
+            .zip(z.chunks(n))
+            .map(|(problem, z)| super::report::certify(problem, z))
+            .max_by(|a, b| a.scaled_max().total_cmp(&b.scaled_max()))
+            .expect("at least one problem")
+    }
 }
 
 /// The frictionless and the box-friction problem of a stack of `boxes`
@@ -123,7 +183,7 @@ fn friction_stack(boxes: usize) -> Result<(Problem, Problem), String> {
     let friction = Problem {
         name: format!("friction_stack_{boxes}"),
         family: Family::FrictionBox,
-        problem: LcpProblem::Box(stack.friction),
+        instances: vec![LcpProblem::Box(stack.friction)],
         symmetric,
         note: stack.failed_step,
     };
@@ -132,9 +192,11 @@ fn friction_stack(boxes: usize) -> Result<(Problem, Problem), String> {
 
 /// The paths of one problem's files.
 pub struct ProblemFiles {
-    /// Our JSON format (Siconos, Drake and our own solvers read it).
+    /// Our JSON format (Siconos, Drake and our own solvers read it); a
+    /// set's first problem only (our format holds one).
     pub json: PathBuf,
-    /// The plain-text form the C++ drivers read.
+    /// The plain-text form the C++ drivers read; a set's problems one
+    /// after another.
     pub text: PathBuf,
 }
 
@@ -146,11 +208,11 @@ pub fn write(dir: &Path, problem: &Problem) -> Result<ProblemFiles, String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let json = dir.join(format!("{}.json", problem.name));
     let text = dir.join(format!("{}.txt", problem.name));
-    let file = ProblemFile::from_problem(&problem.problem);
+    let file = ProblemFile::from_problem(problem.problem());
     let encoded = serde_json::to_string(&file).map_err(|e| format!("{}: {e}", json.display()))?;
     std::fs::write(&json, encoded).map_err(|e| format!("{}: {e}", json.display()))?;
-    std::fs::write(&text, text_format::write(&problem.problem))
-        .map_err(|e| format!("{}: {e}", text.display()))?;
+    let plain_text: String = problem.instances.iter().map(text_format::write).collect();
+    std::fs::write(&text, plain_text).map_err(|e| format!("{}: {e}", text.display()))?;
     Ok(ProblemFiles { json, text })
 }
 
@@ -166,7 +228,7 @@ mod tests {
         assert!(problem.symmetric, "A A'/n + I/10 is symmetric");
         let files = write(&dir, &problem).unwrap();
         let back = crate::solve_lcp::load(&files.json).unwrap();
-        let (LcpProblem::Plain(a), LcpProblem::Plain(b)) = (&problem.problem, &back) else {
+        let (LcpProblem::Plain(a), LcpProblem::Plain(b)) = (problem.problem(), &back) else {
             panic!("a plain LCP reads back as a plain LCP");
         };
         // serde_json writes the shortest round-trip form but, without its
@@ -182,13 +244,63 @@ mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
+    /// A set's text file holds its problems one after another (what the
+    /// C++ drivers read in turn), its problems differ, and its certificate
+    /// is the worst of its problems'.
+    #[test]
+    fn a_set_is_written_in_order_and_certified_by_its_worst_problem() {
+        let problems = generate(true).unwrap();
+        let set = problems.iter().find(|p| p.name == "spd_16_set").unwrap();
+        assert_eq!(set.instances.len(), 64);
+        assert!(set.is_set() && set.symmetric);
+        let dir = std::env::temp_dir().join(format!("xtask-peers-set-{}", std::process::id()));
+        let files = write(&dir, set).unwrap();
+        let text = std::fs::read_to_string(&files.text).unwrap();
+        // Each problem's text is 1 + 16 * 16 + 16 + 3 * 16 tokens.
+        let tokens: Vec<&str> = text.split_whitespace().collect();
+        let per = 1 + 16 * 16 + 16 + 3 * 16;
+        assert_eq!(tokens.len(), 64 * per);
+        for (k, instance) in set.instances.iter().enumerate() {
+            let read = text_format::parse(&tokens[k * per..(k + 1) * per].join(" ")).unwrap();
+            let (LcpProblem::Plain(a), LcpProblem::Plain(b)) = (instance, &read) else {
+                panic!("plain problems");
+            };
+            assert_eq!(a.q(), b.q(), "problem {k}");
+        }
+        let (LcpProblem::Plain(first), LcpProblem::Plain(second)) =
+            (&set.instances[0], &set.instances[1])
+        else {
+            panic!("plain problems");
+        };
+        assert_ne!(first.q(), second.q(), "the problems differ");
+        std::fs::remove_dir_all(&dir).unwrap();
+
+        // Every answer right: a passing certificate; one wrong (z = 0 where
+        // some q_i < 0 gives w_i < 0): the set fails; a short z fails.
+        let mut dantzig = contact_lcp::Dantzig::default();
+        let mut z = Vec::new();
+        for instance in &set.instances {
+            let LcpProblem::Plain(lcp) = instance else {
+                panic!("plain problems");
+            };
+            let out = dantzig.solve(&contact_lcp::BoxLcp::from_lcp(lcp)).unwrap();
+            z.extend_from_slice(&out.z);
+        }
+        assert!(set.certify(&z).is_solution(1e-9));
+        let mut wrong = z.clone();
+        wrong[40 * 16..41 * 16].fill(0.0);
+        let worst = set.certify(&wrong);
+        assert!(!worst.is_solution(1e-6), "{worst:?}");
+        assert!(!set.certify(&z[..16]).is_solution(1e-6));
+    }
+
     #[test]
     fn the_friction_stack_couples_every_tangent_row_with_the_stack_friction() {
         // The bounds come from the stepper: check them against the scene
         // (default stack friction) and the row layout the family promises.
         let (normal, friction) = friction_stack(2).unwrap();
-        let contacts = normal.problem.dim();
-        let LcpProblem::Box(problem) = &friction.problem else {
+        let contacts = normal.problem().dim();
+        let LcpProblem::Box(problem) = friction.problem() else {
             panic!("the friction problem is a box LCP");
         };
         assert_eq!(problem.dim(), 3 * contacts);

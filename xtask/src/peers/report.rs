@@ -43,6 +43,9 @@ pub enum Outcome {
         /// Median seconds of the timed solve calls, one per round (the
         /// rounds alternate the solvers, see `peers::compare`).
         seconds: Vec<f64>,
+        /// The yardstick's time (our Dantzig's, or our Lemke's) measured
+        /// just before this solver in each round: the ratios pair them.
+        paired: Vec<f64>,
         /// Its own verdict.
         claim: Claim,
         /// `verify` / `verify_box` of its `z` (with `w = M z + q`).
@@ -76,8 +79,8 @@ pub fn verdict(claim: &Claim, report: &VerifyReport) -> &'static str {
 }
 
 /// The `/ ours` and `rounds' range` cells: the median and the range of
-/// `times[r] / base[r]` over the rounds `r` both ran ("-" for the range of
-/// a single round).
+/// `times[r] / base[r]` over the rounds `r` ("-" for the range of a single
+/// round), `base[r]` the yardstick's time just before `times[r]`.
 fn ratio_columns(times: &[f64], base: &[f64], label: &str) -> (String, String) {
     let ratios: Vec<f64> = times.iter().zip(base).map(|(t, b)| t / b).collect();
     let (low, high) = ratios
@@ -114,37 +117,26 @@ fn scientific(x: f64) -> String {
     }
 }
 
-/// The median of `values` (NaN for none).
+/// The median of `values` (0 for none).
 pub fn median(values: &[f64]) -> f64 {
-    let mut sorted = values.to_vec();
-    sorted.sort_by(f64::total_cmp);
-    match sorted.len() {
-        0 => f64::NAN,
-        len if len % 2 == 1 => sorted[len / 2],
-        len => 0.5 * (sorted[len / 2 - 1] + sorted[len / 2]),
-    }
+    crate::solve_lcp::median(&mut values.to_vec())
 }
 
-/// The yardstick times of a problem, one per round: our Dantzig's, or our
-/// Lemke's where Dantzig does not apply (non-symmetric problems); `None`
-/// when neither solved it correctly.
-fn yardstick<'a>(rows: &'a [Row], problem: &str) -> Option<(&'a [f64], &'static str)> {
+/// The yardstick of a problem: "D" for our Dantzig, or "L" for our Lemke
+/// where Dantzig does not apply (non-symmetric problems); `None` when
+/// neither solved it correctly.
+fn yardstick(rows: &[Row], problem: &str) -> Option<&'static str> {
     for (name, label) in [("ours_dantzig", "D"), ("ours_lemke", "L")] {
         let found = rows
             .iter()
             .find(|r| r.problem == problem && r.solver == name);
         if let Some(Row {
-            outcome:
-                Outcome::Ran {
-                    seconds,
-                    claim,
-                    report,
-                },
+            outcome: Outcome::Ran { claim, report, .. },
             ..
         }) = found
         {
-            if verdict(claim, report) == "ok" && seconds.iter().all(|&s| s > 0.0) {
-                return Some((seconds, label));
+            if verdict(claim, report) == "ok" {
+                return Some(label);
             }
         }
     }
@@ -168,9 +160,9 @@ pub fn markdown(header: &str, skipped: &[String], rows: &[Row]) -> String {
         "Times are medians of K solve calls after one warm-up, measured in this run, \
          in rounds that take every solver in turn (the median over the rounds is shown). \
          `/ ours` is the time over our Dantzig's on the same problem (D), or over our \
-         Lemke's where Dantzig does not apply (L), in the same round: the median of \
+         Lemke's where Dantzig does not apply (L), run just before it: the median of \
          the rounds' ratios, and their range, which shows how much the machine's \
-         speed moved between rounds. `residual` is the scaled natural \
+         speed moved. `residual` is the scaled natural \
          residual and `max error` the largest scaled error of our `verify` (plain) or \
          `verify_box` (bounded, coupled) on the solver's z; `ok` means max error <= {TOLERANCE:e}.\n"
     );
@@ -187,12 +179,13 @@ pub fn markdown(header: &str, skipped: &[String], rows: &[Row]) -> String {
         match &row.outcome {
             Outcome::Ran {
                 seconds: s,
+                paired,
                 claim,
                 report,
             } => {
                 let (ratio, range) = yardstick(rows, &row.problem).map_or_else(
                     || ("-".into(), "-".into()),
-                    |(base, label)| ratio_columns(s, base, label),
+                    |label| ratio_columns(s, paired, label),
                 );
                 let mut verdict = verdict(claim, report).to_string();
                 if let Claim::Failed(reason) = claim {
@@ -244,7 +237,15 @@ mod tests {
     use super::*;
     use contact_lcp::Lcp;
 
-    fn ran(problem: &str, solver: &str, seconds: &[f64], claim: Claim, z: &[f64]) -> Row {
+    /// A row with our Dantzig's time `base[r]` just before each `seconds[r]`.
+    fn ran_paired(
+        problem: &str,
+        solver: &str,
+        seconds: &[f64],
+        base: &[f64],
+        claim: Claim,
+        z: &[f64],
+    ) -> Row {
         let lcp = Lcp::from_row_major(2, &[2.0, 1.0, 1.0, 2.0], &[-5.0, -6.0]).unwrap();
         let report = certify(&LcpProblem::Plain(lcp), z);
         Row {
@@ -253,10 +254,15 @@ mod tests {
             solver: solver.into(),
             outcome: Outcome::Ran {
                 seconds: seconds.to_vec(),
+                paired: base.to_vec(),
                 claim,
                 report,
             },
         }
+    }
+
+    fn ran(problem: &str, solver: &str, seconds: &[f64], claim: Claim, z: &[f64]) -> Row {
+        ran_paired(problem, solver, seconds, seconds, claim, z)
     }
 
     #[test]
@@ -287,7 +293,7 @@ mod tests {
         let right = [4.0 / 3.0, 7.0 / 3.0];
         let rows = vec![
             ran("p", "ours_dantzig", &[2e-6], Claim::Solved, &right),
-            ran("p", "ode_dantzig", &[1e-6], Claim::Silent, &right),
+            ran_paired("p", "ode_dantzig", &[1e-6], &[2e-6], Claim::Silent, &right),
             Row {
                 problem: "p".into(),
                 n: 2,
@@ -308,7 +314,7 @@ mod tests {
         assert!(text.contains("- siconos_enum: n > 16"));
     }
 
-    /// Each round's time is divided by our time of the same round, so a
+    /// Each round's time is divided by our time just before it, so a
     /// machine twice as slow in one round leaves the ratio alone; the
     /// median of those ratios is not the ratio of the median times.
     #[test]
@@ -318,14 +324,15 @@ mod tests {
             ran(
                 "p",
                 "ours_dantzig",
-                &[1e-6, 2e-6, 1e-6],
+                &[1e-6, 1e-6, 1e-6],
                 Claim::Solved,
                 &right,
             ),
-            ran(
+            ran_paired(
                 "p",
                 "ode_dantzig",
                 &[2e-6, 4e-6, 3e-6],
+                &[1e-6, 2e-6, 1e-6],
                 Claim::Silent,
                 &right,
             ),
