@@ -25,7 +25,7 @@
 use crate::box_problem::{BoxBounds, BoxLcp};
 use crate::lane_scan::{combine_max, max_abs_if_finite};
 use crate::solution::LcpSolution;
-use crate::verify::{VerifyReport, max_abs, scales};
+use crate::verify::{VerifyReport, scales};
 
 /// Certifies a claimed solution `(z, w)` of the box LCP `problem`.
 ///
@@ -62,7 +62,7 @@ pub(crate) fn verify_box_into(
     match w {
         Some(w) => box_report(
             problem.bounds(),
-            problem.q(),
+            problem.lcp().q_max_abs(),
             problem.lcp().m_max_abs(),
             z,
             w,
@@ -70,7 +70,7 @@ pub(crate) fn verify_box_into(
         ),
         None => box_report(
             problem.bounds(),
-            problem.q(),
+            problem.lcp().q_max_abs(),
             problem.lcp().m_max_abs(),
             z,
             scratch,
@@ -116,7 +116,7 @@ pub(crate) fn finish_box_answer_with_w(problem: &BoxLcp, out: &mut LcpSolution, 
 fn finish_report(problem: &BoxLcp, out: &mut LcpSolution) {
     out.report = box_report(
         problem.bounds(),
-        problem.q(),
+        problem.lcp().q_max_abs(),
         problem.lcp().m_max_abs(),
         &out.z,
         &out.w,
@@ -124,13 +124,13 @@ fn finish_report(problem: &BoxLcp, out: &mut LcpSolution) {
     );
 }
 
-/// The report of `(z, w)` for the given bounds, `q` and `||M||_max`;
+/// The report of `(z, w)` for the given bounds, `||q||_inf` and `||M||_max`;
 /// `exact = M z + q` if known (for the `residual` field; 0 if `None`).
 ///
 /// Preconditions: all slices have length `bounds.len()`.
 pub(crate) fn box_report(
     bounds: &BoxBounds,
-    q: &[f64],
+    q_max: f64,
     m_norm: f64,
     z: &[f64],
     w: &[f64],
@@ -140,7 +140,7 @@ pub(crate) fn box_report(
     let (Some(z_inf), Some(_)) = (max_abs_if_finite(z), max_abs_if_finite(w)) else {
         return VerifyReport::infinite();
     };
-    let (scale, z_scale) = scales(m_norm, z_inf, max_abs(q));
+    let (scale, z_scale) = scales(m_norm, z_inf, q_max);
     let c = z_scale / scale;
     let mut r = VerifyReport {
         scale,
@@ -277,6 +277,7 @@ mod tests {
     use super::*;
     use crate::box_problem::Coupling;
     use crate::problem::Lcp;
+    use crate::verify::max_abs;
     use crate::verify::verify;
     use faer::Mat;
 
@@ -577,7 +578,7 @@ mod tests {
                 }
             }
             for e in [None, Some(exact.as_slice())] {
-                let lean = box_report(&bounds, &q, m_norm, &z, &w, e);
+                let lean = box_report(&bounds, max_abs(&q), m_norm, &z, &w, e);
                 let reference = reference_report(&bounds, &q, m_norm, &z, &w, e);
                 assert_eq!(
                     bits(&lean),

@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use faer::{Mat, MatRef};
 
 use crate::error::LcpError;
-use crate::lane_scan::max_abs_if_finite;
+use crate::lane_scan::{max_abs, max_abs_if_finite};
 use crate::lanes::{Lanes, LanesOp, add_column, with_best_lanes};
 
 /// A linear complementarity problem LCP(M, q): find `z` with
@@ -27,6 +27,10 @@ pub struct Lcp {
     /// solver and certificate scales by it, and a second O(n^2) pass per
     /// solve measured 5 % of a Dantzig solve at n = 64.
     m_max_abs: f64,
+    /// `||q||_inf`, kept for the same reason: the tolerances and every
+    /// certificate scale by it, and on small problems each scan of q is a
+    /// fixed cost of a solve.
+    q_max_abs: f64,
     /// The first pair `(i, j)`, `i < j`, in column order with
     /// `|M_ij - M_ji| > SYMMETRY_TOLERANCE ||M||_max` (`None`: symmetric),
     /// found on first use: Dantzig asks on every solve, and the transposed
@@ -150,10 +154,12 @@ impl Lcp {
     /// `m_max_abs = ||m||_max` as the caller found it while building.
     pub(crate) fn from_validated_parts(m: Mat<f64>, q: Vec<f64>, m_max_abs: f64) -> Self {
         debug_assert!(m.nrows() == m.ncols() && q.len() == m.nrows());
+        let q_max_abs = max_abs(&q);
         Self {
             m,
             q,
             m_max_abs,
+            q_max_abs,
             asymmetry: OnceLock::new(),
             matrix_id: NEXT_MATRIX_ID.fetch_add(1, Ordering::Relaxed),
         }
@@ -220,6 +226,11 @@ impl Lcp {
         self.m_max_abs
     }
 
+    /// `||q||_inf` (0 for the empty problem); kept from construction.
+    pub(crate) fn q_max_abs(&self) -> f64 {
+        self.q_max_abs
+    }
+
     /// Whether `M` is symmetric to [`SYMMETRY_TOLERANCE`] (relative to
     /// `||M||_max`). Scanned once, on the first call, and kept.
     #[must_use]
@@ -273,6 +284,9 @@ mod tests {
         lcp.affine(&[1.0, 1.0], &mut w);
         assert_eq!(w, [8.0, 13.0]);
         assert_eq!(lcp.m_max_abs(), 4.0);
+        assert_eq!(lcp.q_max_abs(), 6.0);
+        let negative = Lcp::from_row_major(2, &[1.0, 0.0, 0.0, 1.0], &[-7.0, 3.0]).unwrap();
+        assert_eq!(negative.q_max_abs(), 7.0);
     }
 
     /// `affine` lists the nonzero z_j a chunk of 64 at a time: across

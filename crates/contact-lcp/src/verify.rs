@@ -166,7 +166,7 @@ pub(crate) fn verify_into(
     }
     let w = w.unwrap_or(exact);
 
-    let (scale, z_scale) = scales(lcp.m_max_abs(), max_abs(z), max_abs(lcp.q()));
+    let (scale, z_scale) = scales(lcp.m_max_abs(), max_abs(z), lcp.q_max_abs());
     let c = z_scale / scale;
     let mut report = VerifyReport {
         scale,

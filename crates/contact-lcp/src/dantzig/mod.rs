@@ -62,7 +62,6 @@ use crate::box_problem::BoxLcp;
 use crate::box_verify::{finish_box_answer, finish_box_answer_with_w};
 use crate::error::LcpError;
 use crate::solution::{LcpSolution, Method};
-use crate::verify::max_abs;
 use block_guess::BlockGuess;
 use coupled_guess::CoupledGuess;
 use pivot::{Core, State};
@@ -386,7 +385,7 @@ impl Dantzig {
 
         let bounds = problem.bounds();
         let coupled = !bounds.couplings().is_empty();
-        let q_max = max_abs(problem.q());
+        let q_max = lcp.q_max_abs();
         let w_tol = params.zero_tolerance * q_max.max(f64::MIN_POSITIVE);
         if !coupled && symmetric && n <= params.small_guess_up_to && !params.record_trace {
             let set = SmallSettings {

@@ -26,6 +26,7 @@ use crate::box_problem::BoxBounds;
 use crate::box_verify::box_report;
 use crate::error::LcpError;
 use crate::solution::{LcpSolution, Method};
+use crate::verify::max_abs;
 
 use super::{ProjectedGaussSeidel, project_coupled, start};
 
@@ -175,6 +176,8 @@ impl ProjectedGaussSeidel {
             });
         }
         let m_norm = self.free.load(op)?;
+        // Once, not per sweep's certificate.
+        let q_max = max_abs(q);
         start(bounds, warm_start, &mut out.z)?;
         out.method = Method::ProjectedGaussSeidel;
         out.pivots = 0;
@@ -201,13 +204,14 @@ impl ProjectedGaussSeidel {
                 *w = qi + row.dot_v(&ws.v);
             }
             let mut r =
-                box_report(bounds, q, m_norm, &out.z, &out.w, None).scaled_natural_residual();
+                box_report(bounds, q_max, m_norm, &out.z, &out.w, None).scaled_natural_residual();
             if r <= params.tolerance {
                 project_coupled(bounds, &mut out.z);
                 ws.recompute(&out.z, q, &mut out.w);
-                r = box_report(bounds, q, m_norm, &out.z, &out.w, None).scaled_natural_residual();
+                r = box_report(bounds, q_max, m_norm, &out.z, &out.w, None)
+                    .scaled_natural_residual();
                 if r <= params.tolerance {
-                    out.report = box_report(bounds, q, m_norm, &out.z, &out.w, None);
+                    out.report = box_report(bounds, q_max, m_norm, &out.z, &out.w, None);
                     return Ok(());
                 }
             }
@@ -218,7 +222,7 @@ impl ProjectedGaussSeidel {
         }
         out.z.copy_from_slice(&self.best_z);
         ws.recompute(&out.z, q, &mut out.w);
-        out.report = box_report(bounds, q, m_norm, &out.z, &out.w, None);
+        out.report = box_report(bounds, q_max, m_norm, &out.z, &out.w, None);
         Err(LcpError::IterationLimit {
             sweeps: out.iterations,
             residual: out.report.scaled_natural_residual(),

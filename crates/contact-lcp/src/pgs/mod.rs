@@ -213,19 +213,19 @@ impl ProjectedGaussSeidel {
         self.best_z.clone_from(&out.z);
         let mut best = f64::INFINITY;
         let bounds = problem.bounds();
-        let m_norm = problem.lcp().m_max_abs();
+        let (m_norm, q_max) = (problem.lcp().m_max_abs(), problem.lcp().q_max_abs());
 
         for sweep in 1..=params.max_sweeps {
             out.iterations = sweep;
             sweep_dense(problem, &self.coefficients, &mut out.z, &mut out.w);
-            let mut r = box_report(bounds, problem.q(), m_norm, &out.z, &out.w, None)
-                .scaled_natural_residual();
+            let mut r =
+                box_report(bounds, q_max, m_norm, &out.z, &out.w, None).scaled_natural_residual();
             if r <= params.tolerance {
                 // Make the couplings exact, drop the drift of the incremental
                 // updates, and test again.
                 project_coupled(bounds, &mut out.z);
                 problem.lcp().affine(&out.z, &mut out.w);
-                r = box_report(bounds, problem.q(), m_norm, &out.z, &out.w, None)
+                r = box_report(bounds, q_max, m_norm, &out.z, &out.w, None)
                     .scaled_natural_residual();
                 if r <= params.tolerance {
                     out.report = verify_box_into(problem, &out.z, Some(&out.w), &mut self.scratch);
