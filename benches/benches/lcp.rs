@@ -42,7 +42,7 @@
 
 use contact_benches::{
     Notes, ROWS_PER_BOX, SweepCases, box_stack_lcp, box_towers_problem, faer_matvec,
-    pgs_sweep_cases, random_positive_definite, settled_stack,
+    pgs_sweep_cases, random_positive_definite, random_positive_definite_set, settled_stack,
 };
 use contact_lcp::faer::linalg::solvers::Solve;
 use contact_lcp::faer::{Mat, Side};
@@ -193,14 +193,6 @@ fn random_pd(c: &mut Criterion) {
     group.finish();
 }
 
-/// Problems of one size that differ: the random SPD generator on `count`
-/// seeds of their own.
-fn random_pd_set(n: usize, count: usize) -> Vec<(Mat<f64>, Vec<f64>)> {
-    (0..count as u64)
-        .map(|k| random_positive_definite(n, 0xD1FF_0000 + 1000 * n as u64 + k))
-        .collect()
-}
-
 /// Dantzig and faer's Cholesky on a set of different problems of one size,
 /// each solved once per iteration. Solving one problem over and over lets
 /// the branch predictors learn its pivoting path, which no simulation
@@ -210,7 +202,7 @@ fn random_pd_sets(c: &mut Criterion) {
     let mut group = c.benchmark_group("lcp_random_pd_set");
     let mut notes = Notes::new("lcp_random_pd_set");
     for n in [16, 64] {
-        let set = random_pd_set(n, SET_SIZE);
+        let set = random_positive_definite_set(n, SET_SIZE);
         let problems: Vec<BoxLcp> = set
             .iter()
             .map(|(m, q)| BoxLcp::from_lcp(&Lcp::new(m.clone(), q.clone()).expect("finite")))

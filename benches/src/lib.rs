@@ -122,6 +122,16 @@ pub fn random_positive_definite(n: usize, seed: u64) -> (Mat<f64>, Vec<f64>) {
     (m, q)
 }
 
+/// `count` different random SPD problems of size `n`
+/// ([`random_positive_definite`] on seeds of their own): the sets of the
+/// `lcp_random_pd_set` criterion group and of the peers' `spd_*_set`.
+#[must_use]
+pub fn random_positive_definite_set(n: usize, count: usize) -> Vec<(Mat<f64>, Vec<f64>)> {
+    (0..count as u64)
+        .map(|k| random_positive_definite(n, 0xD1FF_0000 + 1000 * n as u64 + k))
+        .collect()
+}
+
 /// The Anitescu-Potra contact LCP of a settled stack of `boxes` unit cubes
 /// (4 contacts per face, 4 friction directions: 24 unknowns per box). Its
 /// matrix is non-symmetric and singular (redundant contacts).

@@ -5,7 +5,9 @@
 
 use std::path::{Path, PathBuf};
 
-use contact_benches::{box_stack_lcp, random_positive_definite, settled_stack};
+use contact_benches::{
+    box_stack_lcp, random_positive_definite, random_positive_definite_set, settled_stack,
+};
 use contact_lcp::faer::Mat;
 use contact_lcp::{Lcp, LcpProblem, ProblemFile, VerifyReport};
 
@@ -60,13 +62,10 @@ impl Family {
     }
 }
 
-/// The sets of different random SPD problems: (n, how many). Their seeds
-/// are those of the `lcp_random_pd_set` criterion group.
+/// The sets of different random SPD problems: (n, how many), those of the
+/// `lcp_random_pd_set` criterion group
+/// (`contact_benches::random_positive_definite_set`).
 const SETS: [(usize, usize); 2] = [(16, 64), (64, 16)];
-
-/// The seed of a set's problem k at size n is `SET_SEED + 1000 n + k`
-/// (benches/benches/lcp.rs, `random_pd_set`).
-const SET_SEED: u64 = 0xD1FF_0000;
 
 /// Steps a stack takes before its problem is taken (the stack has landed
 /// and carries its weight).
@@ -91,11 +90,9 @@ pub fn generate(quick: bool) -> Result<Vec<Problem>, String> {
         set.push(plain(format!("spd_{n}"), Family::RandomSpd, m, q)?);
     }
     for (n, count) in SETS {
-        let lcps = (0..count as u64)
-            .map(|k| {
-                let (m, q) = random_positive_definite(n, SET_SEED + 1000 * n as u64 + k);
-                Lcp::new(m, q).map_err(|e| format!("spd_{n}_set: {e}"))
-            })
+        let lcps = random_positive_definite_set(n, count)
+            .into_iter()
+            .map(|(m, q)| Lcp::new(m, q).map_err(|e| format!("spd_{n}_set: {e}")))
             .collect::<Result<Vec<_>, _>>()?;
         let symmetric = lcps.iter().all(Lcp::is_symmetric);
         set.push(Problem {
