@@ -189,9 +189,9 @@ impl Lcp {
 
     /// [`Lcp::affine`] on given lanes, for a caller already inside a
     /// dispatch (small_guess.rs): column by column (columns with `z_j = 0`
-    /// skipped, without a branch on `z_j`), four rows at a time; each `out_i` adds `M_ij z_j` in the
-    /// order of `j`, as a scalar loop would, so the bits are those of
-    /// [`Lcp::affine`] on any machine.
+    /// skipped, without a branch on `z_j`), four rows at a time; each
+    /// `out_i` adds `M_ij z_j` in the order of `j`, as a scalar loop would,
+    /// so the bits are those of [`Lcp::affine`] on any machine.
     ///
     /// Preconditions: `z.len() == out.len() == self.dim()`.
     #[inline(always)]

@@ -85,7 +85,6 @@ pub fn verdict(claim: &Claim, report: &VerifyReport) -> &'static str {
 /// ("-" for the range of a single round).
 fn ratio_columns(times: &[f64], base: &[f64], label: &str) -> [String; 3] {
     let ratios: Vec<f64> = times.iter().zip(base).map(|(t, b)| t / b).collect();
-    let least = |v: &[f64]| v.iter().copied().fold(f64::INFINITY, f64::min);
     let range = if ratios.len() > 1 {
         format!(
             "{:.2}-{:.2}",
@@ -100,6 +99,11 @@ fn ratio_columns(times: &[f64], base: &[f64], label: &str) -> [String; 3] {
         format!("{:.2} {label}", median(&ratios)),
         range,
     ]
+}
+
+/// The smallest of `values` (+inf for none).
+fn least(values: &[f64]) -> f64 {
+    values.iter().copied().fold(f64::INFINITY, f64::min)
 }
 
 /// A time with a unit that keeps three significant digits readable.
@@ -206,7 +210,7 @@ pub fn markdown(header: &str, skipped: &[String], rows: &[Row]) -> String {
                     row.n,
                     row.solver,
                     seconds(median(s)),
-                    seconds(s.iter().copied().fold(f64::INFINITY, f64::min)),
+                    seconds(least(s)),
                     best,
                     ratio,
                     range,
