@@ -32,7 +32,9 @@
 // without it (block guess from `block_guess_from` rows, else pivoting).
 // Measured (release, random SPD): n = 16 3.2 -> 1.9 us, n = 32 11.0 ->
 // 4.6 us against the pivoting alone; from 48 to 128 rows it also beat the
-// faer-based block guess 1.2-1.7x (see `small_guess_up_to`).
+// faer-based block guess 1.2-1.7x (see `small_guess_up_to`). Up to
+// `TINY_MAX` (8) rows the same method runs in arrays of fixed size
+// (tiny_guess.rs), without the small kernels' fixed costs.
 //
 // Friction coupling: the passes of fixed-bound problems and their fixed
 // point, with the coupled guess between them, are in coupling_passes.rs.
@@ -56,6 +58,7 @@ mod factor;
 mod inverse;
 mod pivot;
 mod small_guess;
+mod tiny_guess;
 mod upper_factor;
 
 use crate::box_problem::BoxLcp;
@@ -66,6 +69,7 @@ use block_guess::BlockGuess;
 use coupled_guess::CoupledGuess;
 use pivot::{Core, State};
 use small_guess::{SmallGuess, SmallSettings};
+use tiny_guess::{TINY_MAX, TinyGuess};
 
 /// Settings of [`Dantzig`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -172,6 +176,14 @@ impl DantzigParams {
     }
 
     fn check(&self) -> Result<(), LcpError> {
+        // The usual case in a few instructions (the loop below built its
+        // array of names on every solve: 78 instructions, 7 % of a
+        // one-row solve).
+        let valid = |value: f64| value >= 0.0 && value.is_finite();
+        if valid(self.pivot_tolerance) & valid(self.zero_tolerance) & valid(self.coupling_tolerance)
+        {
+            return Ok(());
+        }
         for (what, value) in [
             ("pivot_tolerance", self.pivot_tolerance),
             ("zero_tolerance", self.zero_tolerance),
@@ -288,6 +300,7 @@ pub struct Dantzig {
     guess: BlockGuess,
     coupled_guess: CoupledGuess,
     small_guess: SmallGuess,
+    tiny_guess: TinyGuess,
     lo: Vec<f64>,
     hi: Vec<f64>,
     order: Vec<usize>,
@@ -395,16 +408,23 @@ impl Dantzig {
                 w_tol,
                 q_max,
             };
-            if self.small_guess.run(lcp, &set, SMALL_GUESS_LIMIT)
-                && accept_guess(
-                    problem,
-                    &self.small_guess.z,
-                    self.small_guess.w_of_z(),
-                    SMALL_GUESS_ACCEPT,
-                    out,
-                )
-            {
-                self.stats.block_guesses = self.small_guess.guesses;
+            // Tiny problems in arrays of fixed size (tiny_guess.rs), the
+            // others with the small guess's kernels: the same method.
+            let settled_in = if n <= TINY_MAX {
+                let tiny = &mut self.tiny_guess;
+                (tiny.run(lcp, &set, SMALL_GUESS_LIMIT) && {
+                    let (z, w) = (&tiny.z[..n], &tiny.w[..n]);
+                    accept_guess(problem, z, Some(w), SMALL_GUESS_ACCEPT, out)
+                })
+                .then_some(tiny.guesses)
+            } else {
+                let small = &mut self.small_guess;
+                (small.run(lcp, &set, SMALL_GUESS_LIMIT)
+                    && accept_guess(problem, &small.z, small.w_of_z(), SMALL_GUESS_ACCEPT, out))
+                .then_some(small.guesses)
+            };
+            if let Some(guesses) = settled_in {
+                self.stats.block_guesses = guesses;
                 self.stats.rounds = 1;
                 return Ok(());
             }

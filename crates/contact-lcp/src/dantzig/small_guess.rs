@@ -79,11 +79,11 @@ use crate::lanes::{Lanes, LanesOp, with_best_lanes};
 use crate::problem::Lcp;
 
 /// Guesses without fewer violated rows before giving up.
-const STALL: usize = 3;
+pub(super) const STALL: usize = 3;
 
 /// Rows with `|q_i|` at most this times `||q||_inf` start clamped, as
 /// resting contacts (block_guess.rs's rule and value).
-const RESTING_Q: f64 = 1e-6;
+pub(super) const RESTING_Q: f64 = 1e-6;
 
 /// Tolerances of one small solve (those of the pivoting, pivot.rs).
 pub(crate) struct SmallSettings<'a> {
@@ -101,7 +101,7 @@ pub(crate) struct SmallSettings<'a> {
 
 /// Where a row of the guess is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Row {
+pub(super) enum Row {
     /// In C: `z` solved for, `w = 0`.
     Clamped,
     /// At its lower bound.
@@ -231,17 +231,12 @@ impl SmallGuess {
             // b + b == b exactly for b = ±0 and ±inf (not for other
             // numbers): no branch per row.
             zero_bounds &= (lo + lo == lo) & (hi + hi == hi);
-            *row = if lo >= hi {
-                *z = lo;
-                Row::Fixed
-            } else if lo == 0.0 && qi > resting {
-                Row::AtLo
-            } else if hi == 0.0 && qi < -resting {
-                Row::AtHi
-            } else {
-                self.rows.push(i);
-                Row::Clamped
-            };
+            *row = first_guess(lo, hi, qi, resting);
+            match *row {
+                Row::Fixed => *z = lo,
+                Row::Clamped => self.rows.push(i),
+                _ => {}
+            }
         }
         // The most negative q first: those rows are the likeliest to stay
         // in C, and the factor of the rows before the first that leaves C
@@ -540,16 +535,10 @@ impl SmallGuess {
         let i = self.rows.remove(j);
         self.refused[i] = true;
         self.singular = true;
-        let z = 0.0_f64.max(set.lo[i]).min(set.hi[i]);
+        let (z, row) = refused(set.lo[i], set.hi[i]);
         self.z[i] = z;
-        self.row[i] = if z <= set.lo[i] {
-            Row::AtLo
-        } else if z >= set.hi[i] {
-            Row::AtHi
-        } else {
-            self.parked += 1;
-            Row::Parked
-        };
+        self.row[i] = row;
+        self.parked += usize::from(row == Row::Parked);
     }
 
     /// Solves `M_CC x = rhs[..k]` in place with the factor: `U' y = b`,
@@ -575,19 +564,10 @@ impl SmallGuess {
         let w_tol = set.w_tol;
         let rows = self.row.iter_mut().zip(self.z.iter_mut().zip(&self.w));
         for (i, ((row, (z, &w)), (&lo, &hi))) in rows.zip(set.lo.iter().zip(set.hi)).enumerate() {
-            let next = match *row {
-                Row::Clamped if *z < lo - z_tol => {
-                    *z = lo;
-                    Row::AtLo
-                }
-                Row::Clamped if *z > hi + z_tol => {
-                    *z = hi;
-                    Row::AtHi
-                }
-                Row::AtLo if w < -w_tol => Row::Clamped,
-                Row::AtHi if w > w_tol => Row::Clamped,
-                Row::Parked if w.abs() > w_tol => return None,
-                _ => continue,
+            let next = match exchanged(*row, z, w, (lo, hi), z_tol, w_tol) {
+                Exchange::Keep => continue,
+                Exchange::To(next) => next,
+                Exchange::GiveUp => return None,
             };
             violated += 1;
             // A refused row that must join C goes first, so that its
@@ -606,6 +586,78 @@ impl SmallGuess {
             *row = next;
         }
         Some(violated)
+    }
+}
+
+/// The first guess of a row with bounds `lo <= hi` and `q_i`: `Fixed` when
+/// `lo >= hi`; at a zero bound whose `w = q_i` fits it by more than
+/// `resting` (`RESTING_Q ||q||`); else clamped (module comment).
+#[inline(always)]
+pub(super) fn first_guess(lo: f64, hi: f64, qi: f64, resting: f64) -> Row {
+    if lo >= hi {
+        Row::Fixed
+    } else if lo == 0.0 && qi > resting {
+        Row::AtLo
+    } else if hi == 0.0 && qi < -resting {
+        Row::AtHi
+    } else {
+        Row::Clamped
+    }
+}
+
+/// Where a row refused from C goes: `z = 0` within its bounds, at the
+/// bound that holds it or, strictly inside them, parked.
+#[inline(always)]
+pub(super) fn refused(lo: f64, hi: f64) -> (f64, Row) {
+    let z = 0.0_f64.max(lo).min(hi);
+    let row = if z <= lo {
+        Row::AtLo
+    } else if z >= hi {
+        Row::AtHi
+    } else {
+        Row::Parked
+    };
+    (z, row)
+}
+
+/// What the exchange of a guess does with one row.
+pub(super) enum Exchange {
+    /// The row meets its guess.
+    Keep,
+    /// The row breaks its guess and goes there (a clamped row's `z` is set
+    /// to the bound it crossed).
+    To(Row),
+    /// A parked row's `w` moved off 0: no exchange of its own can fix
+    /// that, the guesses give up.
+    GiveUp,
+}
+
+/// The exchange rule of one row (module comment): a clamped row outside
+/// its bounds (by more than `z_tol`) goes to the bound it crossed, a row
+/// at a bound whose `w` has the wrong sign (by more than `w_tol`) is
+/// clamped.
+#[inline(always)]
+pub(super) fn exchanged(
+    row: Row,
+    z: &mut f64,
+    w: f64,
+    (lo, hi): (f64, f64),
+    z_tol: f64,
+    w_tol: f64,
+) -> Exchange {
+    match row {
+        Row::Clamped if *z < lo - z_tol => {
+            *z = lo;
+            Exchange::To(Row::AtLo)
+        }
+        Row::Clamped if *z > hi + z_tol => {
+            *z = hi;
+            Exchange::To(Row::AtHi)
+        }
+        Row::AtLo if w < -w_tol => Exchange::To(Row::Clamped),
+        Row::AtHi if w > w_tol => Exchange::To(Row::Clamped),
+        Row::Parked if w.abs() > w_tol => Exchange::GiveUp,
+        _ => Exchange::Keep,
     }
 }
 

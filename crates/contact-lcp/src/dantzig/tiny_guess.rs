@@ -1,0 +1,509 @@
+// Block principal pivoting on problems of at most `TINY_MAX` rows, in
+// arrays of fixed size.
+//
+// A single contact, a box on the ground (4 rows) or two (8): most contact
+// islands of a scene are this small, and there a solve of small_guess.rs
+// spends most of its instructions on what does not grow with n (measured,
+// callgrind, a box resting on the ground, n = 4: 3.0k instructions a
+// whole Dantzig solve, of which about 2.0k in small_guess.rs for some 60
+// multiply-adds): sizing its vectors, sorting the first guess, dispatching
+// to vector kernels blocked by four, keeping factor rows between guesses.
+// ODE's Dantzig solver was faster there (0.63 against 0.83 us, one box
+// resting).
+//
+// The method and its rules are small_guess.rs's (Kostreva 1978; Judice &
+// Pires 1994, block principal pivoting; the shared rules are
+// `first_guess`, `refused` and `exchanged` there): guess the clamped set
+// C, factor M_CC = L L' by bordering (Golub & Van Loan, Matrix
+// Computations, sec. 4.2.6), refusing a row whose pivot is at most
+// `pivot_tol` (a redundant contact), solve for z_C with the rows outside C
+// at their bounds, compute w and exchange every row that breaks its guess.
+// What differs is the bookkeeping: every array has a fixed size and lives
+// in the workspace, and the factor is rebuilt on each guess (at most 8
+// rows, about 85 multiply-adds). C is ordered as small_guess.rs orders it,
+// so both take the same decisions (tested): q ascending in the first
+// guess (an insertion sort), then the refused rows that rejoin C (so that
+// another row of their dependent group is refused), the rows that stay
+// in their order, and the rows that join. w is computed on every row as
+// `Lcp::affine` computes it (columns with z_j != 0 in order of j, one
+// product and one sum each), so a settled guess hands w to the
+// certificate with the bits it would compute.
+// Measured (callgrind, instructions a whole Dantzig solve, certificate
+// included; 64 different random SPD problems in turn): n = 1 1645 ->
+// 1072, n = 2 2059 -> 1365, n = 4 2942 -> 2088, n = 8 4452 -> 3748; the
+// box resting on the ground (n = 4, singular) 3324 -> 2227. Beyond about
+// 10 rows the blocked vector kernels of small_guess.rs win (n = 16: 9.2k
+// against 11.0k in these arrays).
+//
+// When the guesses do not settle (the stall rule and limit of
+// small_guess.rs, a parked row whose w moved, a z that is not finite) the
+// caller solves the problem as without this module.
+
+use super::small_guess::{
+    Exchange, RESTING_Q, Row, STALL, SmallSettings, exchanged, first_guess, refused,
+};
+use crate::problem::Lcp;
+
+/// Largest dimension solved here.
+pub(crate) const TINY_MAX: usize = 8;
+
+/// Workspace of the tiny-problem block pivoting: fixed-size arrays, so a
+/// solve allocates nothing.
+#[derive(Clone, Debug)]
+pub(crate) struct TinyGuess {
+    /// Where each row is.
+    row: [Row; TINY_MAX],
+    /// The guess's z (the answer on success).
+    pub(crate) z: [f64; TINY_MAX],
+    /// `w = M z + q` of the last guess on every row, with the bits of
+    /// `Lcp::affine`.
+    pub(crate) w: [f64; TINY_MAX],
+    /// The factor of `M_CC = L L'`, by rows: `l[j][t]` for `t < j` (the
+    /// diagonal is kept as `1 / L_jj` in `inv_diag`).
+    l: [[f64; TINY_MAX]; TINY_MAX],
+    /// `1 / L_jj`.
+    inv_diag: [f64; TINY_MAX],
+    /// The rows of C in factor order.
+    order: [usize; TINY_MAX],
+    /// Right-hand side, then solution, of the `z_C` solve in factor order.
+    x: [f64; TINY_MAX],
+    /// Whether the last factorisation refused the row.
+    refused: [bool; TINY_MAX],
+    /// Whether the row joins C first in the next factorisation (refused by
+    /// the last one, its w then had the wrong sign).
+    priority: [bool; TINY_MAX],
+    /// Guesses of the last solve.
+    pub(crate) guesses: usize,
+}
+
+impl Default for TinyGuess {
+    fn default() -> Self {
+        Self {
+            row: [Row::Clamped; TINY_MAX],
+            z: [0.0; TINY_MAX],
+            w: [0.0; TINY_MAX],
+            l: [[0.0; TINY_MAX]; TINY_MAX],
+            inv_diag: [0.0; TINY_MAX],
+            order: [0; TINY_MAX],
+            x: [0.0; TINY_MAX],
+            refused: [false; TINY_MAX],
+            priority: [false; TINY_MAX],
+            guesses: 0,
+        }
+    }
+}
+
+impl TinyGuess {
+    /// Solves the box LCP `m` (dimension at most [`TINY_MAX`], symmetric)
+    /// with the fixed bounds of `set` by block pivoting; true when
+    /// `self.z[..n]` holds an answer that meets the tolerances and
+    /// `self.w[..n]` its `M z + q`, false when the caller must solve the
+    /// problem otherwise.
+    pub(crate) fn run(&mut self, m: &Lcp, set: &SmallSettings<'_>, max_guesses: usize) -> bool {
+        let n = m.dim();
+        if n > TINY_MAX {
+            return false;
+        }
+        let q = m.q();
+        let resting = RESTING_Q * set.q_max;
+        // C in order of q, the most negative first (small_guess.rs's
+        // first order: those rows are the likeliest to stay in C, so a
+        // redundant row refused is the one that carries least), by
+        // insertion.
+        let mut k = 0;
+        let rows = self.row.iter_mut().zip(&mut self.z).zip(&mut self.priority);
+        for (i, ((row, z), priority)) in rows.take(n).enumerate() {
+            let (lo, qi) = (set.lo[i], q[i]);
+            *row = first_guess(lo, set.hi[i], qi, resting);
+            // A row at a bound in the first guess is at a zero bound.
+            *z = if *row == Row::Fixed { lo } else { 0.0 };
+            *priority = false;
+            if *row == Row::Clamped {
+                let mut at = k;
+                while at > 0 && q[self.order[at - 1]] > qi {
+                    self.order[at] = self.order[at - 1];
+                    at -= 1;
+                }
+                self.order[at] = i;
+                k += 1;
+            }
+        }
+        let mut best = usize::MAX;
+        let mut stalled = 0;
+        for guess in 1..=max_guesses {
+            self.guesses = guess;
+            k = self.factor(m, set, k);
+            if !self.solve_clamped(m, k) {
+                return false;
+            }
+            self.affine_w(m);
+            let Some(violated) = self.exchange(set) else {
+                return false;
+            };
+            if violated == 0 {
+                return true;
+            }
+            if violated < best {
+                best = violated;
+                stalled = 0;
+            } else {
+                stalled += 1;
+                if stalled >= STALL {
+                    return false;
+                }
+            }
+            k = self.reorder(n, k);
+        }
+        false
+    }
+
+    /// The order of C for the next guess: the rows refused by the last
+    /// factorisation that rejoin it, then the rows of the last order still
+    /// in C, in that order, then the rows that joined (parked rows offered
+    /// again, since the rows they depended on may have left C), each by
+    /// index. Returns the size of C.
+    fn reorder(&mut self, n: usize, k: usize) -> usize {
+        let mut in_order = [false; TINY_MAX];
+        for &i in &self.order[..k] {
+            in_order[i] = true;
+        }
+        let previous = self.order;
+        let mut len = 0;
+        for i in 0..n {
+            if self.priority[i] {
+                self.order[len] = i;
+                len += 1;
+            }
+        }
+        for &i in &previous[..k] {
+            if self.row[i] == Row::Clamped {
+                self.order[len] = i;
+                len += 1;
+            }
+        }
+        for (i, row) in self.row[..n].iter_mut().enumerate() {
+            if *row == Row::Parked {
+                *row = Row::Clamped;
+            }
+            if *row == Row::Clamped && !in_order[i] && !self.priority[i] {
+                self.order[len] = i;
+                len += 1;
+            }
+        }
+        self.priority = [false; TINY_MAX];
+        len
+    }
+
+    /// Factors `M_CC = L L'` for the first `k` rows of `order` by
+    /// bordering: row `j` solves `L_11 l = M_1j` and takes the pivot
+    /// `M_jj - l'l`; a pivot at most `pivot_tol` (or not finite) refuses
+    /// its row, which leaves C for `z = 0` within its bounds (the rows
+    /// after it are not factored yet, so nothing else moves). Returns the
+    /// number of rows left in C.
+    fn factor(&mut self, m: &Lcp, set: &SmallSettings<'_>, mut k: usize) -> usize {
+        self.refused = [false; TINY_MAX];
+        let mut j = 0;
+        while j < k {
+            let i = self.order[j];
+            let col = m.col(i);
+            let mut squares = 0.0;
+            for t in 0..j {
+                let (row_j, row_t) = (&self.l[j], &self.l[t]);
+                let mut s = col[self.order[t]];
+                for u in 0..t {
+                    s -= row_j[u] * row_t[u];
+                }
+                let x = s * self.inv_diag[t];
+                self.l[j][t] = x;
+                squares += x * x;
+            }
+            let d2 = col[i] - squares;
+            if d2 > set.pivot_tol && d2.is_finite() {
+                self.inv_diag[j] = 1.0 / d2.sqrt();
+                j += 1;
+            } else {
+                self.order.copy_within(j + 1..k, j);
+                k -= 1;
+                self.refused[i] = true;
+                (self.z[i], self.row[i]) = refused(set.lo[i], set.hi[i]);
+            }
+        }
+        k
+    }
+
+    /// Solves `M_CC z_C = -(q_C + M_CN z_N)` with the factor of the first
+    /// `k` rows of `order`; false when z_C is not finite.
+    fn solve_clamped(&mut self, m: &Lcp, k: usize) -> bool {
+        let n = m.dim();
+        let q = m.q();
+        for j in 0..k {
+            self.x[j] = -q[self.order[j]];
+        }
+        for c in 0..n {
+            let zc = self.z[c];
+            if self.row[c] != Row::Clamped && zc != 0.0 {
+                let col = m.col(c);
+                for j in 0..k {
+                    self.x[j] -= col[self.order[j]] * zc;
+                }
+            }
+        }
+        // L y = b, then L' x = y.
+        for j in 0..k {
+            let mut s = self.x[j];
+            for t in 0..j {
+                s -= self.l[j][t] * self.x[t];
+            }
+            self.x[j] = s * self.inv_diag[j];
+        }
+        for j in (0..k).rev() {
+            let mut s = self.x[j];
+            for t in j + 1..k {
+                s -= self.l[t][j] * self.x[t];
+            }
+            self.x[j] = s * self.inv_diag[j];
+        }
+        for j in 0..k {
+            self.z[self.order[j]] = self.x[j];
+        }
+        self.x[..k].iter().all(|x| x.is_finite())
+    }
+
+    /// `w = M z + q` on every row, as `Lcp::affine` computes it.
+    fn affine_w(&mut self, m: &Lcp) {
+        let n = m.dim();
+        self.w[..n].copy_from_slice(m.q());
+        for j in 0..n {
+            let zj = self.z[j];
+            if zj != 0.0 {
+                for (w, &c) in self.w[..n].iter_mut().zip(m.col(j)) {
+                    *w += zj * c;
+                }
+            }
+        }
+    }
+
+    /// Exchanges the rows that break their guess (`exchanged`) and returns
+    /// how many; `None` when a parked row's `w` moved off 0.
+    fn exchange(&mut self, set: &SmallSettings<'_>) -> Option<usize> {
+        let n = set.lo.len();
+        let z_max = self.z[..n].iter().fold(0.0_f64, |a, z| a.max(z.abs()));
+        let z_tol = 1e-12 * z_max;
+        let mut violated = 0;
+        for i in 0..n {
+            let bounds = (set.lo[i], set.hi[i]);
+            match exchanged(
+                self.row[i],
+                &mut self.z[i],
+                self.w[i],
+                bounds,
+                z_tol,
+                set.w_tol,
+            ) {
+                Exchange::Keep => {}
+                Exchange::GiveUp => return None,
+                Exchange::To(next) => {
+                    violated += 1;
+                    self.priority[i] = next == Row::Clamped && self.refused[i];
+                    self.row[i] = next;
+                }
+            }
+        }
+        Some(violated)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::box_problem::BoxBounds;
+    use crate::box_verify::box_report;
+    use crate::dantzig::small_guess::SmallGuess;
+
+    /// A seeded generator of numbers in [-1, 1).
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> f64 {
+            self.0 = self
+                .0
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1);
+            (self.0 >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+        }
+    }
+
+    /// `A A' + shift I` with `A` of `rank` random columns, row-major.
+    fn random_psd(rng: &mut Rng, n: usize, rank: usize, shift: f64) -> Vec<f64> {
+        let a: Vec<f64> = (0..n * rank).map(|_| rng.next()).collect();
+        let mut m = vec![0.0; n * n];
+        for i in 0..n {
+            for j in 0..n {
+                let d: f64 = (0..rank).map(|t| a[i * rank + t] * a[j * rank + t]).sum();
+                m[i * n + j] = d + if i == j { shift } else { 0.0 };
+            }
+        }
+        m
+    }
+
+    /// Bounds of one of four kinds per row: plain (0, inf), bilateral,
+    /// a finite box around 0, an upper bound of 0.
+    fn random_bounds(rng: &mut Rng, n: usize) -> (Vec<f64>, Vec<f64>) {
+        let inf = f64::INFINITY;
+        (0..n)
+            .map(|_| match ((rng.next() + 1.0) * 2.0) as usize {
+                0 => (0.0, inf),
+                1 => (-inf, inf),
+                2 => (-0.5, 0.75),
+                _ => (-inf, 0.0),
+            })
+            .unzip()
+    }
+
+    struct Outcome {
+        settled: usize,
+        small_settled: usize,
+        agreed: usize,
+    }
+
+    /// Runs the tiny and the small guess on `count` random problems of
+    /// dimension `n` (`rank` of M; q = -M x + y with x, y >= 0
+    /// complementary, so a plain LCP has a solution), checking every
+    /// settled tiny answer: its w is `Lcp::affine`'s to the bit and it
+    /// certifies to 1e-12 (scaled). Counts the tiny guesses that settled
+    /// and, among the problems both settled, the answers within 1e-9 of
+    /// the small guess's (unique when M is positive definite).
+    fn compare(n: usize, rank: usize, shift: f64, boxed: bool, count: usize) -> Outcome {
+        let mut rng = Rng(0x7140 + 31 * n as u64 + rank as u64);
+        let mut out = Outcome {
+            settled: 0,
+            small_settled: 0,
+            agreed: 0,
+        };
+        for _ in 0..count {
+            let m = random_psd(&mut rng, n, rank, shift);
+            let x: Vec<f64> = (0..n).map(|_| rng.next().max(0.0)).collect();
+            let mut q = vec![0.0; n];
+            for i in 0..n {
+                let mx: f64 = (0..n).map(|j| m[i * n + j] * x[j]).sum();
+                q[i] = -mx + if x[i] > 0.0 { 0.0 } else { rng.next().abs() };
+            }
+            let lcp = Lcp::from_row_major(n, &m, &q).unwrap();
+            let (lo, hi) = if boxed {
+                random_bounds(&mut rng, n)
+            } else {
+                (vec![0.0; n], vec![f64::INFINITY; n])
+            };
+            let bounds = BoxBounds::new(lo.clone(), hi.clone(), vec![]).unwrap();
+            let set = SmallSettings {
+                lo: &lo,
+                hi: &hi,
+                pivot_tol: 1e-10 * lcp.m_max_abs(),
+                w_tol: 1e-13 * lcp.q_max_abs().max(f64::MIN_POSITIVE),
+                q_max: lcp.q_max_abs(),
+            };
+            let mut small = SmallGuess::default();
+            let small_settled = small.run(&lcp, &set, 16);
+            out.small_settled += usize::from(small_settled);
+            let mut tiny = TinyGuess::default();
+            if !tiny.run(&lcp, &set, 16) {
+                continue;
+            }
+            out.settled += 1;
+            let (z, w) = (&tiny.z[..n], &tiny.w[..n]);
+            let mut affine = vec![0.0; n];
+            lcp.affine(z, &mut affine);
+            assert!(
+                w.iter()
+                    .zip(&affine)
+                    .all(|(a, b)| a.to_bits() == b.to_bits()),
+                "w as Lcp::affine: {w:?} {affine:?}"
+            );
+            let mut projected = z.to_vec();
+            bounds.project(&mut projected);
+            lcp.affine(&projected, &mut affine);
+            let report = box_report(
+                &bounds,
+                lcp.q_max_abs(),
+                lcp.m_max_abs(),
+                &projected,
+                &affine,
+                None,
+            );
+            assert!(report.is_solution(1e-12), "n = {n}: {report:?}");
+            if small_settled {
+                let scale = small.z.iter().fold(1.0_f64, |a, v| a.max(v.abs()));
+                let close = z
+                    .iter()
+                    .zip(&small.z)
+                    .all(|(a, b)| (a - b).abs() <= 1e-9 * scale);
+                out.agreed += usize::from(close);
+            }
+        }
+        out
+    }
+
+    /// The same method as small_guess.rs in other bookkeeping: on every
+    /// problem both settle or both hand over, with the same answer (to
+    /// 1e-9, unique or not: the same rules pick the same clamped set).
+    /// Positive definite problems all settle; singular ones (rank n / 2)
+    /// with random box bounds often have no solution (inconsistent
+    /// bilateral rows) and hand over.
+    #[test]
+    fn settles_as_the_small_guess_does_with_its_answers() {
+        let count = 200;
+        let mut singular_settled = 0;
+        for n in 1..=TINY_MAX {
+            for boxed in [false, true] {
+                for (rank, shift) in [(n, 0.1), (n.div_ceil(2), 0.0)] {
+                    let o = compare(n, rank, shift, boxed, count);
+                    let case = format!("n = {n}, rank {rank}, boxed {boxed}");
+                    assert_eq!(o.settled, o.small_settled, "{case}");
+                    assert_eq!(o.agreed, o.settled, "{case}");
+                    if rank == n {
+                        assert_eq!(o.settled, count, "{case}");
+                    } else {
+                        singular_settled += o.settled;
+                    }
+                }
+            }
+        }
+        // Measured: 1844 of the 2800 singular problems (n = 2..8), 1376 of
+        // the 1400 plain ones.
+        assert!(singular_settled > 1500, "{singular_settled}");
+    }
+
+    /// Row 2 = row 0 + row 1 of a rank-2 matrix: factored last, its
+    /// pivot is 0 and it is refused, at its lower bound.
+    #[test]
+    fn a_dependent_row_is_refused() {
+        let m = Lcp::from_row_major(3, &[2.0, 1.0, 3.0, 1.0, 2.0, 3.0, 3.0, 3.0, 6.0], &[0.0; 3])
+            .unwrap();
+        let (lo, hi) = (vec![0.0; 3], vec![f64::INFINITY; 3]);
+        let set = SmallSettings {
+            lo: &lo,
+            hi: &hi,
+            pivot_tol: 1e-10,
+            w_tol: 1e-13,
+            q_max: 0.0,
+        };
+        let mut g = TinyGuess::default();
+        g.order[..3].copy_from_slice(&[0, 1, 2]);
+        assert_eq!(g.factor(&m, &set, 3), 2);
+        assert_eq!(&g.order[..2], &[0, 1]);
+        assert!(g.refused[2] && !g.refused[0] && !g.refused[1]);
+        assert_eq!(g.row[2], Row::AtLo);
+        // L L' = M on the kept block.
+        let l = |r: usize, c: usize| match c.cmp(&r) {
+            std::cmp::Ordering::Less => g.l[r][c],
+            std::cmp::Ordering::Equal => 1.0 / g.inv_diag[r],
+            std::cmp::Ordering::Greater => 0.0,
+        };
+        for r in 0..2 {
+            for c in 0..2 {
+                let llt: f64 = (0..2).map(|t| l(r, t) * l(c, t)).sum();
+                assert!((llt - m.col(c)[r]).abs() < 1e-14, "({r}, {c})");
+            }
+        }
+    }
+}
