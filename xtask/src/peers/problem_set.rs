@@ -82,7 +82,7 @@ pub fn generate(quick: bool) -> Result<Vec<Problem>, String> {
         &[16, 64, 256, 1024]
     };
     let ap_boxes: &[usize] = if quick { &[1, 3] } else { &[1, 3, 11] };
-    let stack_boxes: &[usize] = if quick { &[5] } else { &[5, 20, 50] };
+    let stack_boxes: &[usize] = if quick { &[1, 5] } else { &[1, 5, 20, 50] };
     let mut set = Vec::new();
     for &n in spd_sizes {
         // The seed of benches/benches/lcp.rs, so the sizes match its groups.
