@@ -10,8 +10,9 @@
 //!   Lemke, Dantzig and projected Gauss-Seidel against faer's Cholesky;
 //!   at n <= 64 also Dantzig with both guesses off (`dantzig_pivoting`).
 //! - `lcp_random_pd_set`: 64 different random SPD problems per iteration,
-//!   n = 16 and 64, Dantzig against faer's Cholesky of each: one problem
-//!   solved over and over lets the branch predictors learn its path.
+//!   n = 4, 16 and 64, Dantzig against faer's Cholesky of each: one problem
+//!   solved over and over lets the branch predictors learn its path (n = 4
+//!   runs Dantzig's fixed-array path for problems of at most 8 rows).
 //! - `lcp_contact_psd`: the bounded-friction problem `M = J W J'` of unit
 //!   cubes resting on the ground and on each other after 3 steps from rest:
 //!   one cube, one tower of 5, 4 and 17 towers of 5 side by side (4 contacts
@@ -201,7 +202,7 @@ fn random_pd(c: &mut Criterion) {
 fn random_pd_sets(c: &mut Criterion) {
     let mut group = c.benchmark_group("lcp_random_pd_set");
     let mut notes = Notes::new("lcp_random_pd_set");
-    for n in [16, 64] {
+    for n in [4, 16, 64] {
         let set = random_positive_definite_set(n, SET_SIZE);
         let problems: Vec<BoxLcp> = set
             .iter()
