@@ -210,6 +210,7 @@ impl Default for Progress {
 impl Progress {
     /// Records a guess with `violated` rows; returns the guesses in a row
     /// without a new lowest count (0 after a new lowest).
+    #[inline(always)]
     pub(super) fn stalled_after(&mut self, violated: usize) -> usize {
         if violated < self.best {
             self.best = violated;

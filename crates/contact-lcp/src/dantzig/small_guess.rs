@@ -72,6 +72,7 @@
 // microseconds at n = 16, up to about 0.1 ms at the default limit of 128
 // rows).
 
+use super::block_guess::Progress;
 use super::upper_factor;
 use crate::dense_kernels::dot;
 use crate::lane_scan::max_abs_in;
@@ -266,8 +267,7 @@ impl SmallGuess {
         }
         self.zero_bounds = zero_bounds;
         let mut keep = 0;
-        let mut best = usize::MAX;
-        let mut stalled = 0;
+        let mut progress = Progress::default();
         for guess in 1..=max_guesses {
             self.guesses = guess;
             if !self.solve_guess(lanes, m, set, keep) {
@@ -279,14 +279,8 @@ impl SmallGuess {
             if violated == 0 {
                 return true;
             }
-            if violated < best {
-                best = violated;
-                stalled = 0;
-            } else {
-                stalled += 1;
-                if stalled >= STALL {
-                    return false;
-                }
+            if progress.stalled_after(violated) >= STALL {
+                return false;
             }
             keep = self.reorder();
         }
@@ -671,6 +665,24 @@ fn order_key(x: f64) -> u64 {
     bits ^ flip
 }
 
+/// Test support: runs `check` on a rank-2 problem of 3 rows whose row 2
+/// is row 0 + row 1 (so whichever row is factored last has pivot 0), plain
+/// bounds, `q = 0`, pivot tolerance 1e-10 and w tolerance 1e-13.
+#[cfg(test)]
+pub(super) fn with_dependent_rows(check: impl FnOnce(&Lcp, &SmallSettings<'_>)) {
+    let m =
+        Lcp::from_row_major(3, &[2.0, 1.0, 3.0, 1.0, 2.0, 3.0, 3.0, 3.0, 6.0], &[0.0; 3]).unwrap();
+    let (lo, hi) = (vec![0.0; 3], vec![f64::INFINITY; 3]);
+    let set = SmallSettings {
+        lo: &lo,
+        hi: &hi,
+        pivot_tol: 1e-10,
+        w_tol: 1e-13,
+        q_max: 0.0,
+    };
+    check(&m, &set);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -835,24 +847,17 @@ mod tests {
 
     #[test]
     fn a_dependent_row_is_refused_and_leaves_the_block() {
-        // Row 2 = row 0 + row 1 of a rank-2 matrix: its pivot is 0.
-        let m = Lcp::from_row_major(3, &[2.0, 1.0, 3.0, 1.0, 2.0, 3.0, 3.0, 3.0, 6.0], &[0.0; 3])
-            .unwrap();
-        let (lo, hi) = (vec![0.0; 3], vec![f64::INFINITY; 3]);
-        let set = SmallSettings {
-            lo: &lo,
-            hi: &hi,
-            pivot_tol: 1e-10,
-            w_tol: 1e-13,
-            q_max: 0.0,
-        };
-        let mut g = SmallGuess::default();
-        g.reset(3);
-        g.rows.extend([2, 0, 1]);
-        g.factor(ArrayLanes, &m, &set, 0);
-        assert_eq!(g.rows, [2, 0]);
-        assert!(g.refused[1] && g.singular);
-        assert_eq!(g.row[1], Row::AtLo);
-        assert!(factor_error(&g, &m) < 1e-13);
+        // Row 2 = row 0 + row 1: factored after rows 2 and 0, row 1's
+        // pivot is 0.
+        with_dependent_rows(|m, set| {
+            let mut g = SmallGuess::default();
+            g.reset(3);
+            g.rows.extend([2, 0, 1]);
+            g.factor(ArrayLanes, m, set, 0);
+            assert_eq!(g.rows, [2, 0]);
+            assert!(g.refused[1] && g.singular);
+            assert_eq!(g.row[1], Row::AtLo);
+            assert!(factor_error(&g, m) < 1e-13);
+        });
     }
 }

@@ -39,6 +39,7 @@
 // small_guess.rs, a parked row whose w moved, a z that is not finite) the
 // caller solves the problem as without this module.
 
+use super::block_guess::Progress;
 use super::small_guess::{
     Exchange, RESTING_Q, Row, STALL, SmallSettings, exchanged, first_guess, refused,
 };
@@ -128,8 +129,7 @@ impl TinyGuess {
                 k += 1;
             }
         }
-        let mut best = usize::MAX;
-        let mut stalled = 0;
+        let mut progress = Progress::default();
         for guess in 1..=max_guesses {
             self.guesses = guess;
             k = self.factor(m, set, k);
@@ -143,14 +143,8 @@ impl TinyGuess {
             if violated == 0 {
                 return true;
             }
-            if violated < best {
-                best = violated;
-                stalled = 0;
-            } else {
-                stalled += 1;
-                if stalled >= STALL {
-                    return false;
-                }
+            if progress.stalled_after(violated) >= STALL {
+                return false;
             }
             k = self.reorder(n, k);
         }
@@ -318,7 +312,7 @@ mod tests {
     use super::*;
     use crate::box_problem::BoxBounds;
     use crate::box_verify::box_report;
-    use crate::dantzig::small_guess::SmallGuess;
+    use crate::dantzig::small_guess::{SmallGuess, with_dependent_rows};
 
     /// A seeded generator of numbers in [-1, 1).
     struct Rng(u64);
@@ -477,33 +471,25 @@ mod tests {
     /// pivot is 0 and it is refused, at its lower bound.
     #[test]
     fn a_dependent_row_is_refused() {
-        let m = Lcp::from_row_major(3, &[2.0, 1.0, 3.0, 1.0, 2.0, 3.0, 3.0, 3.0, 6.0], &[0.0; 3])
-            .unwrap();
-        let (lo, hi) = (vec![0.0; 3], vec![f64::INFINITY; 3]);
-        let set = SmallSettings {
-            lo: &lo,
-            hi: &hi,
-            pivot_tol: 1e-10,
-            w_tol: 1e-13,
-            q_max: 0.0,
-        };
-        let mut g = TinyGuess::default();
-        g.order[..3].copy_from_slice(&[0, 1, 2]);
-        assert_eq!(g.factor(&m, &set, 3), 2);
-        assert_eq!(&g.order[..2], &[0, 1]);
-        assert!(g.refused[2] && !g.refused[0] && !g.refused[1]);
-        assert_eq!(g.row[2], Row::AtLo);
-        // L L' = M on the kept block.
-        let l = |r: usize, c: usize| match c.cmp(&r) {
-            std::cmp::Ordering::Less => g.l[r][c],
-            std::cmp::Ordering::Equal => 1.0 / g.inv_diag[r],
-            std::cmp::Ordering::Greater => 0.0,
-        };
-        for r in 0..2 {
-            for c in 0..2 {
-                let llt: f64 = (0..2).map(|t| l(r, t) * l(c, t)).sum();
-                assert!((llt - m.col(c)[r]).abs() < 1e-14, "({r}, {c})");
+        with_dependent_rows(|m, set| {
+            let mut g = TinyGuess::default();
+            g.order[..3].copy_from_slice(&[0, 1, 2]);
+            assert_eq!(g.factor(m, set, 3), 2);
+            assert_eq!(&g.order[..2], &[0, 1]);
+            assert!(g.refused[2] && !g.refused[0] && !g.refused[1]);
+            assert_eq!(g.row[2], Row::AtLo);
+            // L L' = M on the kept block.
+            let l = |r: usize, c: usize| match c.cmp(&r) {
+                std::cmp::Ordering::Less => g.l[r][c],
+                std::cmp::Ordering::Equal => 1.0 / g.inv_diag[r],
+                std::cmp::Ordering::Greater => 0.0,
+            };
+            for r in 0..2 {
+                for c in 0..2 {
+                    let llt: f64 = (0..2).map(|t| l(r, t) * l(c, t)).sum();
+                    assert!((llt - m.col(c)[r]).abs() < 1e-14, "({r}, {c})");
+                }
             }
-        }
+        });
     }
 }
