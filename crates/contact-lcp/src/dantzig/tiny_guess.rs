@@ -30,8 +30,9 @@
 // certificate with the bits it would compute.
 // Measured (callgrind, instructions a whole Dantzig solve, certificate
 // included; 64 different random SPD problems in turn): n = 1 1645 ->
-// 1072, n = 2 2059 -> 1365, n = 4 2942 -> 2088, n = 8 4452 -> 3748; the
-// box resting on the ground (n = 4, singular) 3324 -> 2227. Beyond about
+// 1099, n = 2 2059 -> 1407, n = 4 2942 -> 2184, n = 8 4452 -> 3939; the
+// box resting on the ground (n = 4, singular) 3324 -> 2372, 0.70x the
+// time (docs/benchmarks.md, session 12). Beyond about
 // 10 rows the blocked vector kernels of small_guess.rs win (n = 16: 9.2k
 // against 11.0k in these arrays).
 //
