@@ -142,7 +142,10 @@ pub struct DantzigParams {
     /// faer-based block guess (`block_guess_from`) by 1.2-1.7x (measured:
     /// random SPD n = 48, 64, 96, 128 and the peers' spd_64 and 20-box
     /// stack, n = 80); on the 50-box stack (n = 200) it was 5 % slower.
-    /// `0` turns it off (as does recording a trace).
+    /// Problems of at most 8 rows run the same method in arrays of fixed
+    /// size (tiny_guess.rs; 0.7x the time of the small kernels on a box
+    /// resting on the ground, n = 4).
+    /// `0` turns both off (as does recording a trace).
     pub small_guess_up_to: usize,
 }
 
