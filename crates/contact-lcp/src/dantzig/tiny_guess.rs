@@ -214,7 +214,10 @@ impl TinyGuess {
             }
             let d2 = col[i] - squares;
             if d2 > set.pivot_tol && d2.is_finite() {
-                self.inv_diag[j] = 1.0 / d2.sqrt();
+                // sqrt(d2) / d2: the root and the division run side by
+                // side, not one after the other, and the next row's last
+                // step waits on this (as in small_guess.rs).
+                self.inv_diag[j] = d2.sqrt() * (1.0 / d2);
                 j += 1;
             } else {
                 self.order.copy_within(j + 1..k, j);
