@@ -4,7 +4,8 @@
 //! form, and stacks of boxes with and without friction coupling against
 //! projected Gauss-Seidel, each certified by `verify_box`; a tower of 20
 //! boxes solved by Lemke in one path; a resting tower whose coupling passes
-//! stop at the first certified pass; a sliding stack settled by the coupled
+//! stop at the first certified pass; resting stacks whose first pass the
+//! small guess solves without a pivot; a sliding stack settled by the coupled
 //! guess restarted from a pass that took no pivot (without allocating);
 //! sliding stacks whose passes flip unless the radii are relaxed, and a
 //! pivot budget over all passes; and that the clamped-block factor is
@@ -207,6 +208,49 @@ fn friction_stacks_agree_with_pgs_and_certify() {
         assert_eq!(by_lemke.report.z_violation, 0.0, "coupling exact");
         let dv_lemke = c.velocity_change(&by_lemke.z);
         assert!(dist(&dv_lemke, &dv_ref) <= 1e-6, "boxes {boxes}");
+    }
+}
+
+#[test]
+fn resting_stacks_are_solved_by_the_small_guess_of_the_first_pass() {
+    // Centred boxes of 2 kg falling at 0.1 m/s onto each other and the
+    // ground: no friction is needed, so the first coupling pass (friction
+    // rows held at 0) is the answer. Up to `small_guess_up_to` rows it is
+    // solved by the small guess (n = 12: the block guess's fixed-array
+    // sibling is for at most 8 rows, so this is the small kernels), with no
+    // pivot, and must give the velocities of the pivoting passes.
+    for boxes in [1_usize, 3, 5] {
+        let mut c = Contacts::default();
+        let (mut lo, mut hi, mut cp) = (vec![], vec![], vec![]);
+        for body in 0..boxes {
+            c.inv_mass.push(box_inv_mass(MASS, HALF));
+            let below = body.checked_sub(1);
+            add_box_contacts(&mut c, &mut lo, &mut hi, &mut cp, body, below, HALF, MU);
+        }
+        let v: Vec<f64> = (0..boxes)
+            .flat_map(|_| [0.0, 0.0, -0.1, 0.0, 0.0, 0.0])
+            .collect();
+        let p = BoxLcp::with_bounds(Lcp::new(c.dense(), c.q_of(&v)).unwrap(), bounds(lo, hi, cp))
+            .unwrap();
+        let mut d = Dantzig::default();
+        let (z, stats) = solved_by_passes(&mut d, &p);
+        assert_eq!(
+            (stats.rounds, stats.pivots),
+            (1, 0),
+            "boxes {boxes}: {stats:?}"
+        );
+        assert!(stats.block_guesses >= 1, "boxes {boxes}: {stats:?}");
+        let mut pivoting = Dantzig::new(DantzigParams {
+            small_guess_up_to: 0,
+            block_guess_from: usize::MAX,
+            ..DantzigParams::default()
+        });
+        let (z_pivoting, by_pivots) = solved_by_passes(&mut pivoting, &p);
+        assert!(by_pivots.pivots > 0, "boxes {boxes}");
+        // Stated tolerance: the velocities of two certified answers (the
+        // forces of redundant contacts are not unique) within 1e-10.
+        let (dv, dv_pivoting) = (c.velocity_change(&z), c.velocity_change(&z_pivoting));
+        assert!(dist(&dv, &dv_pivoting) <= 1e-10, "boxes {boxes}");
     }
 }
 

@@ -7,9 +7,10 @@
 //
 // Friction coupling (bounds -mu z_j <= z_i <= mu z_j with z_j a normal row):
 // as ODE does, the normal rows (and every uncoupled row) are solved first
-// with the coupled friction rows held at 0 (from `block_guess_from` rows
-// by the block guess, as an uncoupled problem: with the friction rows
-// fixed it is a frictionless stack). That first pass is certified
+// with the coupled friction rows held at 0 (up to `small_guess_up_to`
+// rows first by the small guess, mod.rs; from `block_guess_from` rows by
+// the block guess, as an uncoupled problem: with the friction rows fixed
+// it is a frictionless stack). That first pass is certified
 // against the coupled problem (see below): on straight towers, settled or
 // just released, no friction is needed and it is the answer. Otherwise
 // problems of dimension >= `block_guess_from` with a symmetric M try a

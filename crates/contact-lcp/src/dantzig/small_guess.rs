@@ -88,7 +88,7 @@ pub(super) const RESTING_Q: f64 = 1e-6;
 
 /// Tolerances of one small solve (those of the pivoting, pivot.rs).
 pub(crate) struct SmallSettings<'a> {
-    /// Lower bounds (coupled rows excluded: the caller sends none).
+    /// Lower bounds (a coupled row comes held at 0: lo = hi = 0).
     pub(crate) lo: &'a [f64],
     /// Upper bounds.
     pub(crate) hi: &'a [f64],
