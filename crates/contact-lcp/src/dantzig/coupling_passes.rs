@@ -102,7 +102,7 @@
 use super::block_guess::Outcome;
 use super::pivot::{Settings, Stop};
 use super::{Dantzig, accept_guess};
-use crate::box_problem::BoxLcp;
+use crate::box_problem::{BoxBounds, BoxLcp};
 use crate::box_verify::finish_box_answer;
 use crate::error::LcpError;
 use crate::solution::LcpSolution;
@@ -114,6 +114,19 @@ use crate::verify::max_abs;
 const MIN_RELAX: f64 = 0.125;
 
 impl Dantzig {
+    /// Sets `lo` and `hi` to the bounds of the first coupling pass: the
+    /// problem's, with every coupled (friction) row held at 0.
+    pub(super) fn hold_coupled_rows_at_zero(&mut self, bounds: &BoxBounds) {
+        self.lo.clear();
+        self.lo.extend_from_slice(bounds.lo());
+        self.hi.clear();
+        self.hi.extend_from_slice(bounds.hi());
+        for c in bounds.couplings() {
+            self.lo[c.row] = 0.0;
+            self.hi[c.row] = 0.0;
+        }
+    }
+
     /// Solves `problem` by the passes (module comment) into `out`, with
     /// `w_tol` the absolute tolerance of a zero `w`.
     pub(super) fn solve_by_passes(
@@ -135,16 +148,9 @@ impl Dantzig {
             .extend((0..n).filter(|&i| bounds.coupling_of(i).is_none()));
         self.order
             .extend((0..n).filter(|&i| bounds.coupling_of(i).is_some()));
-        self.lo.clear();
-        self.lo.extend_from_slice(bounds.lo());
-        self.hi.clear();
-        self.hi.extend_from_slice(bounds.hi());
+        self.hold_coupled_rows_at_zero(bounds);
         self.radius.clear();
         self.radius.resize(n, 0.0);
-        for c in bounds.couplings() {
-            self.lo[c.row] = 0.0;
-            self.hi[c.row] = 0.0;
-        }
         let limit = params.pivot_limit(n);
         // The block guesses (of a pass, and of the coupled problem) need a
         // symmetric M, enough rows to pay off, and no pivot trace.

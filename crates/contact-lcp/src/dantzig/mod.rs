@@ -417,14 +417,7 @@ impl Dantzig {
             // certifies against the coupled problem (no friction needed,
             // as for contacts at rest); else the passes solve it.
             let (lo, hi) = if coupled {
-                self.lo.clear();
-                self.lo.extend_from_slice(bounds.lo());
-                self.hi.clear();
-                self.hi.extend_from_slice(bounds.hi());
-                for c in bounds.couplings() {
-                    self.lo[c.row] = 0.0;
-                    self.hi[c.row] = 0.0;
-                }
+                self.hold_coupled_rows_at_zero(bounds);
                 (&self.lo[..], &self.hi[..])
             } else {
                 (bounds.lo(), bounds.hi())
