@@ -21,10 +21,15 @@
 // What differs is the bookkeeping: every array has a fixed size and lives
 // in the workspace, and the factor is rebuilt on each guess (at most 8
 // rows, about 85 multiply-adds). C is ordered as small_guess.rs orders it,
-// so both take the same decisions (tested): q ascending in the first
-// guess (an insertion sort), then the refused rows that rejoin C (so that
-// another row of their dependent group is refused), the rows that stay
-// in their order, and the rows that join. w is computed on every row as
+// so both take the same decisions (tested on random problems): q
+// ascending in the first guess (an insertion sort, ties by index; values
+// of q that agree but for their last few bits, which small_guess.rs's
+// integer keys order by index, are ordered by value here, so on such
+// near-ties the two may refuse different rows of a redundant group, and
+// return different, equally certified, forces), then the refused rows
+// that rejoin C (so that another row of their dependent group is
+// refused), the rows that stay in their order, and the rows that join.
+// w is computed on every row as
 // `Lcp::affine` computes it (columns with z_j != 0 in order of j, one
 // product and one sum each), so a settled guess hands w to the
 // certificate with the bits it would compute.
