@@ -665,6 +665,29 @@ fn order_key(x: f64) -> u64 {
     bits ^ flip
 }
 
+/// Test support: the next number in [-1, 1) of a seeded linear
+/// congruential sequence.
+#[cfg(test)]
+pub(super) fn next_uniform(seed: &mut u64) -> f64 {
+    *seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+    (*seed >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+}
+
+/// Test support: `A A' + shift I`, row-major, with `A` of `rank` columns
+/// of [`next_uniform`] numbers.
+#[cfg(test)]
+pub(super) fn random_sym(seed: &mut u64, n: usize, rank: usize, shift: f64) -> Vec<f64> {
+    let a: Vec<f64> = (0..n * rank).map(|_| next_uniform(seed)).collect();
+    let mut m = vec![0.0; n * n];
+    for i in 0..n {
+        for j in 0..n {
+            let d: f64 = (0..rank).map(|t| a[i * rank + t] * a[j * rank + t]).sum();
+            m[i * n + j] = d + if i == j { shift } else { 0.0 };
+        }
+    }
+    m
+}
+
 /// Test support: runs `check` on a rank-2 problem of 3 rows whose row 2
 /// is row 0 + row 1 (so whichever row is factored last has pivot 0), plain
 /// bounds, `q = 0`, pivot tolerance 1e-10 and w tolerance 1e-13.
@@ -739,21 +762,6 @@ mod tests {
     /// A random symmetric matrix `A A' + shift I` with `A` n x `rank`
     /// (positive semidefinite of rank `rank` when `shift` is 0), from a
     /// fixed linear congruential sequence.
-    fn random_sym(seed: &mut u64, n: usize, rank: usize, shift: f64) -> Vec<f64> {
-        let mut next = || {
-            *seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-            (*seed >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
-        };
-        let a: Vec<f64> = (0..n * rank).map(|_| next()).collect();
-        let mut m = vec![0.0; n * n];
-        for i in 0..n {
-            for j in 0..n {
-                let d: f64 = (0..rank).map(|t| a[i * rank + t] * a[j * rank + t]).sum();
-                m[i * n + j] = d + if i == j { shift } else { 0.0 };
-            }
-        }
-        m
-    }
 
     #[test]
     fn vector_and_array_lanes_give_the_same_bits() {
