@@ -111,6 +111,60 @@ pub(crate) fn finish_box_answer_with_w(problem: &BoxLcp, out: &mut LcpSolution, 
     finish_report(problem, out);
 }
 
+/// `out.z = z`, then [`finish_box_answer_with_w`] with `w_of_z`, for a
+/// guess held in arrays of the problem's dimension `N` (the tiny guess's,
+/// dantzig/tiny_guess.rs): the same `z`, `w` and report, to the bit. On an
+/// uncoupled problem the projection and the copies run on arrays of known
+/// length, unrolled and without bounds checks (measured, callgrind, whole
+/// Dantzig solves: n = 1 1002 -> 950 instructions, n = 4 1895 -> 1854,
+/// the box on the ground 2111 -> 2059). The report is `box_report`'s:
+/// inlined here, unrolled, it cost more (n = 4 1957, n = 8 3783 against
+/// 3553). A coupled problem, or one of another dimension, takes the
+/// general path.
+pub(crate) fn finish_fixed_answer<const N: usize>(
+    problem: &BoxLcp,
+    out: &mut LcpSolution,
+    z: &[f64; N],
+    w_of_z: &[f64; N],
+) {
+    let bounds = problem.bounds();
+    let uncoupled = problem.dim() == N && bounds.couplings().is_empty();
+    let (true, Some(lo), Some(hi)) = (
+        uncoupled,
+        bounds.lo().first_chunk::<N>(),
+        bounds.hi().first_chunk::<N>(),
+    ) else {
+        out.z.clear();
+        out.z.extend_from_slice(z);
+        return finish_box_answer_with_w(problem, out, w_of_z);
+    };
+    // BoxBounds::project on uncoupled rows.
+    let mut projected = *z;
+    let mut moved = false;
+    for ((zi, &lo), &hi) in projected.iter_mut().zip(lo).zip(hi) {
+        let p = zi.max(lo).min(hi);
+        moved |= p != *zi;
+        *zi = p;
+    }
+    out.z.clear();
+    out.z.extend_from_slice(&projected);
+    out.w.clear();
+    if moved {
+        out.w.resize(N, 0.0);
+        problem.lcp().affine(&out.z, &mut out.w);
+        return finish_report(problem, out);
+    }
+    out.w.extend_from_slice(w_of_z);
+    out.report = box_report(
+        bounds,
+        problem.lcp().q_max_abs(),
+        problem.lcp().m_max_abs(),
+        &projected,
+        w_of_z,
+        None,
+    );
+}
+
 /// The report of a finished answer (`out.w = M z + q` exactly, so the
 /// residual field is 0).
 fn finish_report(problem: &BoxLcp, out: &mut LcpSolution) {
@@ -309,6 +363,33 @@ mod tests {
         assert_eq!(moved.z, [2.0, -3.0, 1.0]);
         assert_eq!(moved.w, reference.w);
         assert_eq!(moved.report, reference.report);
+    }
+
+    #[test]
+    fn the_fixed_size_finish_is_the_general_one() {
+        // Inside the bounds (the given w is kept), projected (w computed
+        // again), and coupled (the general path), for both problems.
+        let cases = [
+            ([0.5, -3.0, 1.0], [7.0, 8.0, 9.0]),
+            ([2.5, -3.0, 1.0], [0.25, -1.0, 0.0]),
+            ([0.75, 2.0, 1.0], [0.0, 0.0, -0.5]),
+        ];
+        for coupled in [false, true] {
+            let p = problem(coupled);
+            for (z, w) in cases {
+                let mut general = LcpSolution {
+                    z: z.to_vec(),
+                    ..LcpSolution::default()
+                };
+                finish_box_answer_with_w(&p, &mut general, &w);
+                let mut fixed = LcpSolution::default();
+                finish_fixed_answer(&p, &mut fixed, &z, &w);
+                let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+                assert_eq!(bits(&fixed.z), bits(&general.z), "{coupled} {z:?}");
+                assert_eq!(bits(&fixed.w), bits(&general.w), "{coupled} {z:?}");
+                assert_eq!(fixed.report, general.report, "{coupled} {z:?}");
+            }
+        }
     }
 
     /// M = I (3 x 3), q = 0; row 0 in [-1, 2], row 1 bilateral, row 2 a

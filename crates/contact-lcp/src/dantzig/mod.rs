@@ -433,10 +433,9 @@ impl Dantzig {
             // others with the small guess's kernels: the same method.
             let settled_in = if n <= TINY_MAX {
                 let tiny = &mut self.tiny_guess;
-                (tiny.run(lcp, &set, SMALL_GUESS_LIMIT) && {
-                    let (z, w) = (&tiny.z[..n], &tiny.w[..n]);
-                    accept_guess(problem, z, Some(w), SMALL_GUESS_ACCEPT, out)
-                })
+                (tiny.run(lcp, &set, SMALL_GUESS_LIMIT)
+                    && tiny.finish(problem, out)
+                    && accepted(out, SMALL_GUESS_ACCEPT))
                 .then_some(tiny.guesses)
             } else {
                 let small = &mut self.small_guess;
@@ -466,13 +465,19 @@ fn accept_guess(
     accept: f64,
     out: &mut LcpSolution,
 ) -> bool {
-    out.method = Method::Dantzig;
     out.z.clear();
     out.z.extend_from_slice(z);
     match w_of_z {
         Some(w) => finish_box_answer_with_w(problem, out, w),
         None => finish_box_answer(problem, out),
     }
+    accepted(out, accept)
+}
+
+/// Whether the finished guess in `out` is a solution to the scaled error
+/// `accept`; marks `out` as Dantzig's, in one iteration if so.
+fn accepted(out: &mut LcpSolution, accept: f64) -> bool {
+    out.method = Method::Dantzig;
     let solved = out.report.is_solution(accept);
     if solved {
         out.iterations = 1;
