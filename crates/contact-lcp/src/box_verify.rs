@@ -117,10 +117,10 @@ pub(crate) fn finish_box_answer_with_w(problem: &BoxLcp, out: &mut LcpSolution, 
 /// uncoupled problem the projection and the copies run on arrays of known
 /// length, unrolled and without bounds checks (measured, callgrind, whole
 /// Dantzig solves: n = 1 1002 -> 950 instructions, n = 4 1895 -> 1854,
-/// the box on the ground 2111 -> 2059). The report is `box_report`'s:
-/// inlined here, unrolled, it cost more (n = 4 1957, n = 8 3783 against
-/// 3553). A coupled problem, or one of another dimension, takes the
-/// general path.
+/// the box on the ground 2111 -> 2059), and so does the report
+/// (`fixed_report`; `box_report` itself inlined here cost more: n = 8
+/// 3783 against 3553). A coupled problem, or one of another dimension,
+/// takes the general path.
 pub(crate) fn finish_fixed_answer<const N: usize>(
     problem: &BoxLcp,
     out: &mut LcpSolution,
@@ -155,13 +155,12 @@ pub(crate) fn finish_fixed_answer<const N: usize>(
         return finish_report(problem, out);
     }
     out.w.extend_from_slice(w_of_z);
-    out.report = box_report(
-        bounds,
+    out.report = fixed_report(
+        (lo, hi),
         problem.lcp().q_max_abs(),
         problem.lcp().m_max_abs(),
         &projected,
         w_of_z,
-        None,
     );
 }
 
@@ -278,29 +277,7 @@ pub(crate) fn box_report(
 #[inline]
 fn uncoupled_maxima(lo: &[f64], hi: &[f64], z: &[f64], w: &[f64], c: f64) -> [f64; 4] {
     let larger = |a: f64, b: f64| if b > a { b } else { a };
-    // The four candidates of one row.
-    let candidates = |lo: f64, hi: f64, zi: f64, wi: f64| -> [f64; 4] {
-        let zv = larger(lo - zi, zi - hi);
-        let (wp, wm) = (larger(wi, 0.0), larger(-wi, 0.0));
-        let (hi_free, lo_free) = (hi == f64::INFINITY, lo == f64::NEG_INFINITY);
-        let wv = larger(
-            if hi_free { wm } else { 0.0 },
-            if lo_free { wp } else { 0.0 },
-        );
-        let comp = larger(
-            if hi_free { 0.0 } else { wm * (hi - zi).abs() },
-            if lo_free { 0.0 } else { wp * (zi - lo).abs() },
-        );
-        // `step >= lo` first keeps a NaN step (c = +inf, w = 0) at lo, as
-        // in the one-row loop.
-        let step = zi - c * wi;
-        let clamped = if step >= lo {
-            if step > hi { hi } else { step }
-        } else {
-            lo
-        };
-        [zv, wv, comp, (zi - clamped).abs()]
-    };
+    let candidates = |lo, hi, zi, wi| row_candidates(lo, hi, zi, wi, c);
     let mut acc = [[0.0_f64; 4]; 4];
     let n = z.len();
     let whole = n / 4 * 4;
@@ -324,6 +301,92 @@ fn uncoupled_maxima(lo: &[f64], hi: &[f64], z: &[f64], w: &[f64], c: f64) -> [f6
         }
     }
     acc.map(combine_max)
+}
+
+/// The candidates `[z_violation, w_violation, complementarity,
+/// natural_residual]` of one uncoupled row (finite `z_i` and `w_i`, `lo
+/// <= hi`) for the maxima of `box_report`, with `c = z_scale / scale`. The
+/// bound tests are selects: a candidate its bounds rule out is 0, which
+/// changes no maximum.
+#[inline(always)]
+fn row_candidates(lo: f64, hi: f64, zi: f64, wi: f64, c: f64) -> [f64; 4] {
+    let larger = |a: f64, b: f64| if b > a { b } else { a };
+    let zv = larger(lo - zi, zi - hi);
+    let (wp, wm) = (larger(wi, 0.0), larger(-wi, 0.0));
+    let (hi_free, lo_free) = (hi == f64::INFINITY, lo == f64::NEG_INFINITY);
+    let wv = larger(
+        if hi_free { wm } else { 0.0 },
+        if lo_free { wp } else { 0.0 },
+    );
+    let comp = larger(
+        if hi_free { 0.0 } else { wm * (hi - zi).abs() },
+        if lo_free { 0.0 } else { wp * (zi - lo).abs() },
+    );
+    // `step >= lo` first keeps a NaN step (c = +inf, w = 0) at lo, as in
+    // the one-row loop of `box_report`.
+    let step = zi - c * wi;
+    let clamped = if step >= lo {
+        if step > hi { hi } else { step }
+    } else {
+        lo
+    };
+    [zv, wv, comp, (zi - clamped).abs()]
+}
+
+/// [`box_report`] of an uncoupled problem of dimension `N` held in arrays
+/// of that size, without `exact`: the same report to the bit (each field
+/// is a maximum of the same exact values, whatever their order), with
+/// loops the compiler unrolls. At these sizes the setup of `box_report`'s
+/// four-lane scans costs more than its rows (305 instructions at n = 1):
+/// one plain pass finds `||z||` and the finiteness of both vectors, and
+/// below four rows a plain pass takes the maxima too (the four lanes of
+/// `uncoupled_maxima` do better from four rows). Measured (callgrind,
+/// whole Dantzig solves): n = 1 951 -> 768 instructions, n = 2 1184 ->
+/// 991, n = 4 1861 -> 1779, n = 8 3540 -> 3460.
+fn fixed_report<const N: usize>(
+    (lo, hi): (&[f64; N], &[f64; N]),
+    q_max: f64,
+    m_norm: f64,
+    z: &[f64; N],
+    w: &[f64; N],
+) -> VerifyReport {
+    let larger = |a: f64, b: f64| if b > a { b } else { a };
+    // `x * 0` is NaN for an infinity or a NaN, ±0 otherwise.
+    let mut z_inf = 0.0_f64;
+    let mut flag = 0.0;
+    for (&zi, &wi) in z.iter().zip(w) {
+        z_inf = larger(z_inf, zi.abs());
+        flag += zi * 0.0 + wi * 0.0;
+    }
+    if flag != 0.0 {
+        return VerifyReport::infinite();
+    }
+    let (scale, z_scale) = scales(m_norm, z_inf, q_max);
+    let c = z_scale / scale;
+    let [z_violation, w_violation, complementarity, natural_residual] = if N < 4 {
+        let mut acc = [0.0_f64; 4];
+        for i in 0..N {
+            let cand = row_candidates(lo[i], hi[i], z[i], w[i], c);
+            for (a, x) in acc.iter_mut().zip(cand) {
+                *a = larger(*a, x);
+            }
+        }
+        acc
+    } else {
+        uncoupled_maxima(lo, hi, z, w, c)
+    };
+    if !(complementarity.is_finite() && natural_residual.is_finite()) {
+        return VerifyReport::infinite();
+    }
+    VerifyReport {
+        z_violation,
+        w_violation,
+        complementarity,
+        residual: 0.0,
+        scale,
+        natural_residual,
+        z_scale,
+    }
 }
 
 #[cfg(test)]
@@ -390,6 +453,69 @@ mod tests {
                 assert_eq!(fixed.report, general.report, "{coupled} {z:?}");
             }
         }
+    }
+
+    /// `fixed_report` against `box_report` on the same numbers: below four
+    /// rows (its own loop) and from four (the four lanes), with every kind
+    /// of bound, values on and off the bounds, and non-finite entries.
+    #[test]
+    fn the_fixed_size_report_is_box_reports() {
+        fn check<const N: usize>(seed: &mut u64) {
+            let kinds = [
+                (0.0, INF),
+                (-INF, INF),
+                (-0.5, 0.75),
+                (-INF, 0.0),
+                (0.0, 0.0),
+            ];
+            let mut next = || {
+                *seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                (*seed >> 33) as usize
+            };
+            for _ in 0..500 {
+                let mut lo = [0.0; N];
+                let mut hi = [0.0; N];
+                let (mut z, mut w) = ([0.0; N], [0.0; N]);
+                for i in 0..N {
+                    (lo[i], hi[i]) = kinds[next() % kinds.len()];
+                    let values = [lo[i], hi[i], 0.0, 0.3, -0.7, 2.5, -1e-17];
+                    let v = values[next() % values.len()];
+                    z[i] = if v.is_finite() { v } else { 0.0 };
+                    w[i] = [0.0, 1.5, -0.25, 1e-300, -3.0][next() % 5];
+                }
+                if next() % 10 == 0 {
+                    let bad = [f64::NAN, INF, -INF][next() % 3];
+                    let at = next() % N;
+                    if next() % 2 == 0 {
+                        z[at] = bad
+                    } else {
+                        w[at] = bad
+                    }
+                }
+                let bounds = BoxBounds::new(lo.to_vec(), hi.to_vec(), vec![]).unwrap();
+                let (q_max, m_norm) = (0.5, 2.0);
+                let general = box_report(&bounds, q_max, m_norm, &z, &w, None);
+                let fixed = fixed_report((&lo, &hi), q_max, m_norm, &z, &w);
+                let bits = |r: &VerifyReport| {
+                    [
+                        r.z_violation,
+                        r.w_violation,
+                        r.complementarity,
+                        r.residual,
+                        r.scale,
+                        r.natural_residual,
+                        r.z_scale,
+                    ]
+                    .map(f64::to_bits)
+                };
+                assert_eq!(bits(&fixed), bits(&general), "{z:?} {w:?} {lo:?} {hi:?}");
+            }
+        }
+        let mut seed = 0xF1ED;
+        check::<1>(&mut seed);
+        check::<3>(&mut seed);
+        check::<4>(&mut seed);
+        check::<7>(&mut seed);
     }
 
     /// M = I (3 x 3), q = 0; row 0 in [-1, 2], row 1 bilateral, row 2 a
