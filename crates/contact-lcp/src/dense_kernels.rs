@@ -9,9 +9,14 @@
 // The split point only changes rounding, never which kernel a given size
 // uses, so results do not depend on anything but the problem.
 
-use crate::lanes::{Lanes, LanesOp, add_column, with_best_lanes};
+use crate::lanes::{ArrayLanes, Lanes, LanesOp, add_column, with_best_lanes};
 use faer::linalg::matmul::matmul;
 use faer::{Accum, MatMut, MatRef, Par};
+
+/// Triangular solves up to this size run on plain arrays: the same bits
+/// (lanes.rs), without the dispatch to vector code, which costs more than
+/// a solve of a few rows.
+const PLAIN_SOLVE_UP_TO: usize = 8;
 
 /// Sizes from which the faer kernels are faster than the plain loops
 /// (measured on the Dantzig benches: the crossover lies between 24 and 48).
@@ -55,7 +60,7 @@ pub(crate) fn axpy(alpha: f64, x: &[f64], y: &mut [f64]) {
 /// 42k now; the whole Dantzig solve 4.39M -> 3.69M). Each entry gets the
 /// same products and sums, in the same order, as the scalar loop.
 pub(crate) fn solve_lower_in_place(l: &[f64], ld: usize, inv_diag: &[f64], b: &mut [f64]) {
-    with_best_lanes(Substitution {
+    substitute(Substitution {
         l,
         ld,
         inv_diag,
@@ -75,13 +80,26 @@ pub(crate) fn solve_lower_transpose_in_place(
     inv_diag: &[f64],
     b: &mut [f64],
 ) {
-    with_best_lanes(Substitution {
+    substitute(Substitution {
         l,
         ld,
         inv_diag,
         b,
         transposed: true,
     });
+}
+
+/// Runs `op` on plain arrays up to `PLAIN_SOLVE_UP_TO` rows, else on the
+/// best lanes of the machine (the same bits either way). Measured on a
+/// sliding box (n = 12, 11-19 pivots over 3-5 coupling passes, k <= 6):
+/// 58.8k -> 55.0k instructions a solve, 0.93x the time.
+#[inline(always)]
+fn substitute(op: Substitution<'_>) {
+    if op.b.len() <= PLAIN_SOLVE_UP_TO {
+        op.run(ArrayLanes);
+    } else {
+        with_best_lanes(op);
+    }
 }
 
 /// One triangular solve with `L` (or `L'` if `transposed`) in place, as a
