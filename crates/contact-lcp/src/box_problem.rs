@@ -222,15 +222,21 @@ impl BoxBounds {
             }
             return moved;
         }
-        for coupled in [false, true] {
-            for i in 0..self.lo.len() {
-                if self.coupled[i].is_some() == coupled {
-                    let (lo, hi) = self.effective(i, z);
-                    let p = z[i].max(lo).min(hi);
-                    moved |= p != z[i];
-                    z[i] = p;
-                }
+        // Uncoupled rows (the normals among them) first, then each coupled
+        // row on the bounds of its projected normal.
+        let rows = z.iter_mut().zip(&self.lo).zip(&self.hi).zip(&self.coupled);
+        for (((zi, &lo), &hi), coupled) in rows {
+            if coupled.is_none() {
+                let p = zi.max(lo).min(hi);
+                moved |= p != *zi;
+                *zi = p;
             }
+        }
+        for c in &self.couplings {
+            let r = c.mu * z[c.normal_row].max(0.0);
+            let p = z[c.row].max(-r).min(r);
+            moved |= p != z[c.row];
+            z[c.row] = p;
         }
         moved
     }
