@@ -307,6 +307,10 @@ pub struct Dantzig {
     coupled_guess: CoupledGuess,
     small_guess: SmallGuess,
     tiny_guess: TinyGuess,
+    /// The rows a problem's bounds do not fix, when at most `TINY_MAX`.
+    free_rows: Vec<usize>,
+    /// `M z + q` of an answer of the tiny path on `free_rows`.
+    full_w: Vec<f64>,
     lo: Vec<f64>,
     hi: Vec<f64>,
     order: Vec<usize>,
@@ -436,6 +440,31 @@ impl Dantzig {
                     && tiny.finish(problem, out)
                     && accepted(out, SMALL_GUESS_ACCEPT))
                 .then_some(tiny.guesses)
+            } else if free_rows_fit(lo, hi, &mut self.free_rows) {
+                // At most TINY_MAX rows not fixed (a box's four normals
+                // with its friction rows held at 0): the tiny path on
+                // those, the others at 0. Measured: see `free_rows_fit`.
+                let tiny = &mut self.tiny_guess;
+                (tiny.run_rows(lcp, &set, &self.free_rows, SMALL_GUESS_LIMIT) && {
+                    out.z.clear();
+                    out.z.extend(
+                        lo.iter()
+                            .zip(hi)
+                            .map(|(&l, &h)| if l >= h { l } else { 0.0 }),
+                    );
+                    // Projected as the certificate projects these rows
+                    // (uncoupled: their own bounds; the others stay at 0,
+                    // inside any friction bounds), so that it keeps this
+                    // w instead of computing it again.
+                    for (&i, &zi) in self.free_rows.iter().zip(&tiny.z) {
+                        out.z[i] = zi.max(lo[i]).min(hi[i]);
+                    }
+                    self.full_w.resize(n, 0.0);
+                    lcp.affine(&out.z, &mut self.full_w);
+                    finish_box_answer_with_w(problem, out, &self.full_w);
+                    accepted(out, SMALL_GUESS_ACCEPT)
+                })
+                .then_some(tiny.guesses)
             } else {
                 let small = &mut self.small_guess;
                 (small.run(lcp, &set, SMALL_GUESS_LIMIT)
@@ -450,6 +479,26 @@ impl Dantzig {
         }
         self.solve_by_passes(problem, out, w_tol)
     }
+}
+
+/// Lists in `free` the rows that `lo`, `hi` do not fix (`lo < hi`) and
+/// tells whether they are at most `TINY_MAX`, so that the tiny path can
+/// solve the problem on them (the fixed rows are at 0, see
+/// `TinyGuess::run_rows`). Measured on the peers' friction_stack_1 (n =
+/// 12, its 8 friction rows held at 0 in the first coupling pass), against
+/// the small guess on all 12 rows: 5406 -> 4385 instructions a whole
+/// solve (callgrind), 0.82x the time (12 ABBA pairs).
+fn free_rows_fit(lo: &[f64], hi: &[f64], free: &mut Vec<usize>) -> bool {
+    free.clear();
+    for (i, (&l, &h)) in lo.iter().zip(hi).enumerate() {
+        if l < h {
+            if free.len() == TINY_MAX {
+                return false;
+            }
+            free.push(i);
+        }
+    }
+    true
 }
 
 /// Puts a settled guess `z` in `out` with its certificate (`finish_box_answer`)
@@ -521,6 +570,79 @@ fn spd_fixture(n: usize) -> crate::problem::Lcp {
 mod tests {
     use super::*;
     use faer::Mat;
+
+    /// Problems of more than `TINY_MAX` rows of which at most `TINY_MAX`
+    /// are not fixed go to the tiny path on those rows: each settles in
+    /// one round without a pivot, certifies, keeps the fixed rows at 0,
+    /// and gives the answer of the small guess on all rows (M positive
+    /// definite: the answer is unique).
+    #[test]
+    fn few_free_rows_are_solved_on_their_own() {
+        use crate::box_problem::BoxBounds;
+        use crate::problem::Lcp;
+        use small_guess::{next_uniform, random_sym};
+        let mut seed = 0xF4EE;
+        for case in 0..60 {
+            let n = 9 + case % 8;
+            let m = random_sym(&mut seed, n, n, 0.1);
+            let q: Vec<f64> = (0..n).map(|_| next_uniform(&mut seed)).collect();
+            let lcp = Lcp::from_row_major(n, &m, &q).unwrap();
+            // Every other row fixed, then the free ones trimmed to 8;
+            // free rows plain, bilateral or a box around 0.
+            let (mut lo, mut hi) = (vec![0.0; n], vec![0.0; n]);
+            let mut free = 0;
+            for i in (case % 2..n).step_by(2) {
+                if free < TINY_MAX {
+                    (lo[i], hi[i]) = [
+                        (0.0, f64::INFINITY),
+                        (-f64::INFINITY, f64::INFINITY),
+                        (-0.5, 0.75),
+                    ][i % 3];
+                    free += 1;
+                }
+            }
+            let problem = BoxLcp::with_bounds(
+                lcp.clone(),
+                BoxBounds::new(lo.clone(), hi.clone(), vec![]).unwrap(),
+            )
+            .unwrap();
+            let mut d = Dantzig::default();
+            let out = d.solve(&problem).unwrap();
+            assert_eq!(
+                (d.last_stats().rounds, d.last_stats().pivots),
+                (1, 0),
+                "case {case}"
+            );
+            assert!(
+                out.report.is_solution(1e-12),
+                "case {case}: {:?}",
+                out.report
+            );
+            for i in 0..n {
+                if lo[i] >= hi[i] {
+                    assert_eq!(out.z[i], 0.0, "case {case}, row {i}");
+                }
+            }
+            let set = SmallSettings {
+                lo: &lo,
+                hi: &hi,
+                pivot_tol: DantzigParams::default().pivot_tolerance * lcp.m_max_abs(),
+                w_tol: DantzigParams::default().zero_tolerance * lcp.q_max_abs(),
+                q_max: lcp.q_max_abs(),
+            };
+            let mut small = SmallGuess::default();
+            assert!(small.run(&lcp, &set, SMALL_GUESS_LIMIT), "case {case}");
+            let scale = out.z.iter().fold(1.0_f64, |a, z| a.max(z.abs()));
+            for (a, b) in out.z.iter().zip(&small.z) {
+                assert!(
+                    (a - b).abs() <= 1e-9 * scale,
+                    "case {case}: {:?} {:?}",
+                    out.z,
+                    small.z
+                );
+            }
+        }
+    }
 
     #[test]
     fn one_row_closed_forms() {

@@ -187,6 +187,26 @@ impl<const N: usize> Fixed<N> {
             resting: RESTING_Q * set.q_max,
         })
     }
+
+    /// The principal subproblem of `m` on `rows` (`N` of them, in range),
+    /// with their bounds and the tolerances of `set` (taken from the whole
+    /// problem). The rows left out must be fixed at 0 (`lo = hi`, which
+    /// bounds with `lo <= 0 <= hi` put at 0): they add nothing to `M z`.
+    fn from_rows(m: &Lcp, set: &SmallSettings<'_>, rows: &[usize; N]) -> Self {
+        let (q, lo, hi) = (m.q(), set.lo, set.hi);
+        Self {
+            m: rows.map(|j| {
+                let col = m.col(j);
+                rows.map(|i| col[i])
+            }),
+            q: rows.map(|i| q[i]),
+            lo: rows.map(|i| lo[i]),
+            hi: rows.map(|i| hi[i]),
+            pivot_tol: set.pivot_tol,
+            w_tol: set.w_tol,
+            resting: RESTING_Q * set.q_max,
+        }
+    }
 }
 
 impl TinyGuess {
@@ -205,6 +225,25 @@ impl TinyGuess {
     /// is, when the dimension is not one of this module's.
     pub(crate) fn finish(&self, problem: &BoxLcp, out: &mut LcpSolution) -> bool {
         with_size!(problem.dim(), N => self.finish_fixed::<N>(problem, out), _ => false)
+    }
+
+    /// [`TinyGuess::run`] on the principal subproblem of `m` on `rows`
+    /// (at most [`TINY_MAX`] of them, in range): the other rows must be
+    /// fixed at 0 by `set` (`lo = hi`), as a friction row held at 0 in the
+    /// first coupling pass is. On success `self.z[..k]` and `self.w[..k]`
+    /// (k = `rows.len()`) hold the answer on `rows`, in their order, and
+    /// `M z + q` there.
+    pub(crate) fn run_rows(
+        &mut self,
+        m: &Lcp,
+        set: &SmallSettings<'_>,
+        rows: &[usize],
+        max_guesses: usize,
+    ) -> bool {
+        with_size!(rows.len(), N => match rows.first_chunk::<N>() {
+            Some(rows) => self.solve(&Fixed::<N>::from_rows(m, set, rows), max_guesses),
+            None => false,
+        }, _ => false)
     }
 
     /// [`TinyGuess::finish`] for dimension `N`.
