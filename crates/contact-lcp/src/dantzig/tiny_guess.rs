@@ -49,6 +49,12 @@
 // 10 rows the blocked vector kernels of small_guess.rs win (n = 16: 9.2k
 // against 11.0k in these arrays).
 //
+// A larger problem whose bounds leave at most `TINY_MAX` rows free (the
+// others fixed at 0, lo = hi: a box's friction rows held at 0 in the
+// first coupling pass) is solved here too, on those rows (`run_rows`;
+// mod.rs scatters the answer back and certifies it against the whole
+// problem).
+//
 // When the guesses do not settle (the stall rule and limit of
 // small_guess.rs, a parked row whose w moved, a z that is not finite) the
 // caller solves the problem as without this module.
