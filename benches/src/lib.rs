@@ -6,10 +6,12 @@
 mod contact_problem;
 mod notes;
 mod settled_stack;
+mod sliding_box;
 
 pub use contact_problem::{ContactProblem, ROWS_PER_BOX, StackOperator, box_towers_problem};
 pub use notes::Notes;
 pub use settled_stack::{SettledStack, settled_stack};
+pub use sliding_box::sliding_box_set;
 
 use contact_lcp::faer::{Accum, Mat, MatMut, MatRef, Par};
 use contact_lcp::{BoxLcp, Lcp, ProjectedGaussSeidel};

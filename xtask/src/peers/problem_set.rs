@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use contact_benches::{
     box_stack_lcp, random_positive_definite, random_positive_definite_set, settled_stack,
+    sliding_box_set,
 };
 use contact_lcp::faer::Mat;
 use contact_lcp::{Lcp, LcpProblem, ProblemFile, VerifyReport};
@@ -47,6 +48,10 @@ pub enum Family {
     /// one problem solved over and over lets the branch predictors learn
     /// its pivoting path, which a simulation never gives them.
     RandomSpdSet,
+    /// `FrictionBox` problems of one cube sliding and spinning on the
+    /// ground (`contact_benches::sliding_box_set`), solved in turn: the
+    /// friction coupling decides the answer.
+    SlidingBoxSet,
 }
 
 impl Family {
@@ -58,6 +63,7 @@ impl Family {
             Self::NormalContact => "frictionless contact LCP of a box stack (PSD, singular)",
             Self::FrictionBox => "box-friction LCP of a box stack (PSD, singular, coupled bounds)",
             Self::RandomSpdSet => "different random SPD problems of one size, solved in turn",
+            Self::SlidingBoxSet => "box-friction LCPs of one cube sliding and spinning, in turn",
         }
     }
 }
@@ -66,6 +72,9 @@ impl Family {
 /// `lcp_random_pd_set` criterion group
 /// (`contact_benches::random_positive_definite_set`).
 const SETS: [(usize, usize); 2] = [(16, 64), (64, 16)];
+
+/// Problems in the sliding-box set (n = 12 each).
+const SLIDING_BOXES: usize = 64;
 
 /// Steps a stack takes before its problem is taken (the stack has landed
 /// and carries its weight).
@@ -117,6 +126,15 @@ pub fn generate(quick: bool) -> Result<Vec<Problem>, String> {
         set.push(normal);
         set.push(friction);
     }
+    let sliding = sliding_box_set(SLIDING_BOXES, 0x511DE)?;
+    let symmetric = sliding.iter().all(|p| p.lcp().is_symmetric());
+    set.push(Problem {
+        name: "sliding_box_set".to_owned(),
+        family: Family::SlidingBoxSet,
+        instances: sliding.into_iter().map(LcpProblem::Box).collect(),
+        symmetric,
+        note: Some(format!("{SLIDING_BOXES} problems")),
+    });
     Ok(set)
 }
 

@@ -1,0 +1,68 @@
+//! Box-friction problems of a single cube sliding and spinning on the
+//! ground: the most common contact island of a scene in motion, and the
+//! one where the friction coupling decides the answer (a cube at rest
+//! needs no friction, so its first coupling pass already certifies).
+
+use contact_lcp::BoxLcp;
+use contact_sim::scenes::{BoxStack, box_stack};
+use contact_sim::{BodyId, FixedStepParams, FixedStepper, Formulation, TimeSteppingParams, Twist};
+use glam::DVec3;
+
+use crate::Rng;
+
+/// Steps before the cube is set moving: it settles on its four corners.
+const SETTLE_STEPS: usize = 10;
+
+/// `count` box-friction LCPs (n = 12: four corner contacts, a normal and
+/// two friction rows each, friction 0.5) of the default cube resting on
+/// the ground and then given a random horizontal velocity (each component
+/// in [-0.2, 0.2] m/s) and spin about the vertical (in [-0.4, 0.4]
+/// rad/s), the problem of the step after that; seeded, so the set is the
+/// same on every run. Slow enough that the cube keeps all four contacts
+/// (the problem has 12 rows), fast enough that the contacts slide: one
+/// step of gravity at mu = 0.5 removes at most mu g h = 0.02 m/s.
+///
+/// # Errors
+/// If the scene or a step fails, or a problem has not 12 rows.
+pub fn sliding_box_set(count: usize, seed: u64) -> Result<Vec<BoxLcp>, String> {
+    let mut rng = Rng::new(seed);
+    let mut set = Vec::with_capacity(count);
+    for k in 0..count {
+        let stack = BoxStack {
+            count: 1,
+            ..BoxStack::default()
+        };
+        let mut world = box_stack(&stack).map_err(|e| e.to_string())?;
+        let mut stepper = FixedStepper::new(FixedStepParams {
+            dynamics: TimeSteppingParams {
+                formulation: Formulation::BoxFriction,
+                ..TimeSteppingParams::default()
+            },
+            ..FixedStepParams::default()
+        })
+        .map_err(|e| e.to_string())?;
+        for _ in 0..SETTLE_STEPS {
+            stepper.step(&mut world).map_err(|e| e.to_string())?;
+        }
+        let cube = world.body_mut(BodyId(1));
+        cube.twist = Twist::new(
+            DVec3::new(0.2 * rng.symmetric(), 0.2 * rng.symmetric(), 0.0),
+            DVec3::new(0.0, 0.0, 0.4 * rng.symmetric()),
+        );
+        stepper
+            .step(&mut world)
+            .map_err(|e| format!("sliding box {k}: {e}"))?;
+        let (m, q) = stepper.last_problem();
+        if q.len() != 12 {
+            return Err(format!(
+                "sliding box {k}: {} rows, expected 12 (four contacts)",
+                q.len()
+            ));
+        }
+        let lcp = contact_lcp::Lcp::new(m.to_owned(), q.to_vec())
+            .map_err(|e| format!("sliding box {k}: {e}"))?;
+        let bounds = stepper.last_box_bounds().clone();
+        set.push(BoxLcp::with_bounds(lcp, bounds).map_err(|e| format!("sliding box {k}: {e}"))?);
+    }
+    Ok(set)
+}
