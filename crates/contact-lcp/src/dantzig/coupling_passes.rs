@@ -12,7 +12,10 @@
 // the block guess, as an uncoupled problem: with the friction rows fixed
 // it is a frictionless stack). That first pass is certified
 // against the coupled problem (see below): on straight towers, settled or
-// just released, no friction is needed and it is the answer. Otherwise
+// just released, no friction is needed and it is the answer. Problems of
+// at most 16 rows whose first pass does not certify are first guessed
+// whole (tiny_coupled.rs, from mod.rs) and reach these passes only when
+// that guess hands over. Otherwise
 // problems of dimension >= `block_guess_from` with a symmetric M try a
 // block principal pivoting guess of the coupled problem itself
 // (coupled_guess.rs: a friction row at a bound folded into its normal's

@@ -44,6 +44,13 @@
 //
 // Friction coupling: the passes of fixed-bound problems and their fixed
 // point, with the coupled guess between them, are in coupling_passes.rs.
+// A problem of at most `TINY_COUPLED_MAX` (16) rows whose first coupling
+// pass settles but does not certify (a box that slides) is first guessed
+// whole, friction rows at a bound folded into their normals, in arrays of
+// fixed size (tiny_coupled.rs), from that pass's answer; the passes run
+// only when that guess hands over or does not certify. Measured on 64
+// cubes sliding and spinning on the ground (n = 12): 4.2 -> 0.97 us a
+// problem, every one settled by the whole guess in 1-18 guesses.
 //
 // Non-symmetric M (dynamic friction: a sliding contact's friction force
 // -mu f_n along its sliding direction substituted into the normal column,
@@ -64,6 +71,7 @@ mod factor;
 mod inverse;
 mod pivot;
 mod small_guess;
+mod tiny_coupled;
 mod tiny_guess;
 mod upper_factor;
 
@@ -75,6 +83,7 @@ use block_guess::BlockGuess;
 use coupled_guess::CoupledGuess;
 use pivot::{Core, State};
 use small_guess::{SmallGuess, SmallSettings};
+use tiny_coupled::{TINY_COUPLED_MAX, TinyCoupled};
 use tiny_guess::{TINY_MAX, TinyGuess};
 
 /// Settings of [`Dantzig`].
@@ -152,8 +161,11 @@ pub struct DantzigParams {
     /// stack, n = 80); on the 50-box stack (n = 200) it was 5 % slower.
     /// Problems of at most 8 rows run the same method in arrays of fixed
     /// size (tiny_guess.rs; 0.7x the time of the small kernels on a box
-    /// resting on the ground, n = 4).
-    /// `0` turns both off (as does recording a trace).
+    /// resting on the ground, n = 4). A coupled problem of at most 16 rows
+    /// whose first pass does not certify (it needs friction) is then
+    /// guessed whole (tiny_coupled.rs; a sliding box, n = 12: 0.23x the
+    /// time of the coupling passes).
+    /// `0` turns all three off (as does recording a trace).
     pub small_guess_up_to: usize,
 }
 
@@ -307,6 +319,7 @@ pub struct Dantzig {
     coupled_guess: CoupledGuess,
     small_guess: SmallGuess,
     tiny_guess: TinyGuess,
+    tiny_coupled: TinyCoupled,
     /// The rows a problem's bounds do not fix, when at most `TINY_MAX`.
     free_rows: Vec<usize>,
     /// `M z + q` of an answer of the tiny path on `free_rows`.
@@ -434,18 +447,20 @@ impl Dantzig {
             };
             // Tiny problems in arrays of fixed size (tiny_guess.rs), the
             // others with the small guess's kernels: the same method.
-            let settled_in = if n <= TINY_MAX {
+            // Each branch is true when its guesses settled, with the
+            // answer finished (projected, certified) in `out`.
+            let (settled, guesses) = if n <= TINY_MAX {
                 let tiny = &mut self.tiny_guess;
-                (tiny.run(lcp, &set, SMALL_GUESS_LIMIT)
-                    && tiny.finish(problem, out)
-                    && accepted(out, SMALL_GUESS_ACCEPT))
-                .then_some(tiny.guesses)
+                (
+                    tiny.run(lcp, &set, SMALL_GUESS_LIMIT) && tiny.finish(problem, out),
+                    tiny.guesses,
+                )
             } else if free_rows_fit(lo, hi, &mut self.free_rows) {
                 // At most TINY_MAX rows not fixed (a box's four normals
                 // with its friction rows held at 0): the tiny path on
                 // those, the others at 0. Measured: see `free_rows_fit`.
                 let tiny = &mut self.tiny_guess;
-                (tiny.run_rows(lcp, &set, &self.free_rows, SMALL_GUESS_LIMIT) && {
+                let settled = tiny.run_rows(lcp, &set, &self.free_rows, SMALL_GUESS_LIMIT) && {
                     out.z.clear();
                     out.z.extend(
                         lo.iter()
@@ -462,19 +477,37 @@ impl Dantzig {
                     self.full_w.resize(n, 0.0);
                     lcp.affine(&out.z, &mut self.full_w);
                     finish_box_answer_with_w(problem, out, &self.full_w);
-                    accepted(out, SMALL_GUESS_ACCEPT)
-                })
-                .then_some(tiny.guesses)
+                    true
+                };
+                (settled, tiny.guesses)
             } else {
                 let small = &mut self.small_guess;
-                (small.run(lcp, &set, SMALL_GUESS_LIMIT)
-                    && accept_guess(problem, &small.z, small.w_of_z(), SMALL_GUESS_ACCEPT, out))
-                .then_some(small.guesses)
+                (
+                    small.run(lcp, &set, SMALL_GUESS_LIMIT)
+                        && finish_guess(problem, &small.z, small.w_of_z(), out),
+                    small.guesses,
+                )
             };
-            if let Some(guesses) = settled_in {
+            if settled && accepted(out, SMALL_GUESS_ACCEPT) {
                 self.stats.block_guesses = guesses;
                 self.stats.rounds = 1;
                 return Ok(());
+            }
+            // A small coupled problem whose first pass settled but needs
+            // friction (it slides): guessed whole, from that pass's answer
+            // (tiny_coupled.rs); else the coupling passes solve it.
+            if settled && coupled && n <= TINY_COUPLED_MAX {
+                let whole = &mut self.tiny_coupled;
+                if whole.run(lcp, bounds, &out.z, &out.w, w_tol) {
+                    out.z.clear();
+                    out.z.extend_from_slice(&whole.z[..n]);
+                    finish_box_answer(problem, out);
+                    if accepted(out, SMALL_GUESS_ACCEPT) {
+                        self.stats.block_guesses = guesses + whole.guesses;
+                        self.stats.rounds = 1;
+                        return Ok(());
+                    }
+                }
             }
         }
         self.solve_by_passes(problem, out, w_tol)
@@ -501,16 +534,14 @@ fn free_rows_fit(lo: &[f64], hi: &[f64], free: &mut Vec<usize>) -> bool {
     true
 }
 
-/// Puts a settled guess `z` in `out` with its certificate (`finish_box_answer`)
-/// and tells whether it is a solution to the scaled error `accept`; `out`
-/// is overwritten either way. `w_of_z`, if given, is `M z + q` with the
-/// bits of `Lcp::affine` (the small guess has it), used unless projecting
-/// `z` moves it.
-fn accept_guess(
+/// Puts a settled guess `z` in `out` with its certificate
+/// (`finish_box_answer`); always true, so that it chains after the guess.
+/// `w_of_z`, if given, is `M z + q` with the bits of `Lcp::affine` (the
+/// small guess has it), used unless projecting `z` moves it.
+fn finish_guess(
     problem: &BoxLcp,
     z: &[f64],
     w_of_z: Option<&[f64]>,
-    accept: f64,
     out: &mut LcpSolution,
 ) -> bool {
     out.z.clear();
@@ -519,7 +550,19 @@ fn accept_guess(
         Some(w) => finish_box_answer_with_w(problem, out, w),
         None => finish_box_answer(problem, out),
     }
-    accepted(out, accept)
+    true
+}
+
+/// [`finish_guess`], then whether `out` is a solution to the scaled error
+/// `accept`.
+fn accept_guess(
+    problem: &BoxLcp,
+    z: &[f64],
+    w_of_z: Option<&[f64]>,
+    accept: f64,
+    out: &mut LcpSolution,
+) -> bool {
+    finish_guess(problem, z, w_of_z, out) && accepted(out, accept)
 }
 
 /// Whether the finished guess in `out` is a solution to the scaled error
