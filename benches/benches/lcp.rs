@@ -13,6 +13,12 @@
 //!   n = 4, 16 and 64, Dantzig against faer's Cholesky of each: one problem
 //!   solved over and over lets the branch predictors learn its path (n = 4
 //!   runs Dantzig's fixed-array path for problems of at most 8 rows).
+//! - `lcp_sliding_box_set`: 64 box-friction problems of one cube sliding
+//!   and spinning on the ground per iteration (`sliding_box_set`, n = 12),
+//!   Dantzig with its defaults (the whole coupled guess of problems of at
+//!   most 16 rows) and with the small guesses off (`dantzig_passes`: the
+//!   coupling passes), against faer's Cholesky of each `M + delta I` as in
+//!   `lcp_contact_psd`.
 //! - `lcp_contact_psd`: the bounded-friction problem `M = J W J'` of unit
 //!   cubes resting on the ground and on each other after 3 steps from rest:
 //!   one cube, one tower of 5, 4 and 17 towers of 5 side by side (4 contacts
@@ -44,6 +50,7 @@
 use contact_benches::{
     Notes, ROWS_PER_BOX, SweepCases, box_stack_lcp, box_towers_problem, faer_matvec,
     pgs_sweep_cases, random_positive_definite, random_positive_definite_set, settled_stack,
+    sliding_box_set,
 };
 use contact_lcp::faer::linalg::solvers::Solve;
 use contact_lcp::faer::{Mat, Side};
@@ -219,35 +226,99 @@ fn random_pd_sets(c: &mut Criterion) {
                 }
             })
         });
-        let mut solver = Dantzig::new(DantzigParams::default());
-        let mut out = LcpSolution::default();
-        // The notes hold the worst residual of the set.
-        let mut worst: Option<(f64, Result<LcpSolution, contact_lcp::LcpError>)> = None;
-        for problem in &problems {
-            let outcome = solver.solve_into(problem, &mut out).map(|()| out.clone());
-            let residual = outcome
-                .as_ref()
-                .map_or(f64::INFINITY, |o| o.report.natural_residual);
-            if worst.as_ref().is_none_or(|(r, _)| residual > *r) {
-                worst = Some((residual, outcome));
-            }
-        }
-        if let Some((_, outcome)) = &worst {
-            notes.record("dantzig", n, outcome.as_ref());
-        }
-        group.bench_with_input(BenchmarkId::new("dantzig", n), &problems, |b, set| {
-            b.iter(|| {
-                set.iter()
-                    .all(|problem| solver.solve_into(black_box(problem), &mut out).is_ok())
-            })
-        });
+        dantzig_on_set(
+            &mut group,
+            &mut notes,
+            "dantzig",
+            DantzigParams::default(),
+            &problems,
+        );
     }
     notes.write();
     group.finish();
 }
 
+/// Benchmarks Dantzig with `params` on every problem of `problems` (one
+/// size) in turn, listed at that size; the notes hold the set's worst
+/// residual.
+fn dantzig_on_set(
+    group: &mut Group<'_>,
+    notes: &mut Notes,
+    name: &str,
+    params: DantzigParams,
+    problems: &[BoxLcp],
+) {
+    let n = problems.first().map_or(0, BoxLcp::dim);
+    let mut solver = Dantzig::new(params);
+    let mut out = LcpSolution::default();
+    let mut worst: Option<(f64, Result<LcpSolution, contact_lcp::LcpError>)> = None;
+    for problem in problems {
+        let outcome = solver.solve_into(problem, &mut out).map(|()| out.clone());
+        let residual = outcome
+            .as_ref()
+            .map_or(f64::INFINITY, |o| o.report.natural_residual);
+        if worst.as_ref().is_none_or(|(r, _)| residual > *r) {
+            worst = Some((residual, outcome));
+        }
+    }
+    if let Some((_, outcome)) = &worst {
+        notes.record(name, n, outcome.as_ref());
+    }
+    group.bench_with_input(BenchmarkId::new(name, n), problems, |b, set| {
+        b.iter(|| {
+            set.iter()
+                .all(|problem| solver.solve_into(black_box(problem), &mut out).is_ok())
+        })
+    });
+}
+
 /// Problems in each set of `lcp_random_pd_set`.
 const SET_SIZE: usize = 64;
+
+/// A set of sliding cubes (see the module doc): the coupled problem is
+/// what a scene in motion solves most, and the first coupling pass does
+/// not certify there.
+fn sliding_boxes(c: &mut Criterion) {
+    let mut group = c.benchmark_group("lcp_sliding_box_set");
+    let mut notes = Notes::new("lcp_sliding_box_set");
+    let problems = sliding_box_set(SET_SIZE, SLIDING_SEED).expect("the scene steps");
+    let n = problems[0].dim();
+    let factors: Vec<(Mat<f64>, Mat<f64>)> = problems
+        .iter()
+        .map(|p| {
+            let m = p.m();
+            let max_diag = (0..n).fold(0.0_f64, |a, i| a.max(m[(i, i)]));
+            let shifted = Mat::from_fn(n, n, |i, j| {
+                m[(i, j)] + if i == j { 1e-9 * max_diag } else { 0.0 }
+            });
+            (shifted, Mat::from_fn(n, 1, |i, _| -p.q()[i]))
+        })
+        .collect();
+    group.bench_with_input(BenchmarkId::new("faer_cholesky", n), &factors, |b, set| {
+        b.iter(|| {
+            for (m, rhs) in set {
+                black_box(black_box(m).llt(Side::Lower).expect("SPD").solve(rhs));
+            }
+        })
+    });
+    for (name, params) in [
+        ("dantzig", DantzigParams::default()),
+        (
+            "dantzig_passes",
+            DantzigParams {
+                small_guess_up_to: 0,
+                ..DantzigParams::default()
+            },
+        ),
+    ] {
+        dantzig_on_set(&mut group, &mut notes, name, params, &problems);
+    }
+    notes.write();
+    group.finish();
+}
+
+/// The seed of `lcp_sliding_box_set` (the peers' `sliding_box_set` too).
+const SLIDING_SEED: u64 = 0x511DE;
 
 fn contact_psd(c: &mut Criterion) {
     let mut group = c.benchmark_group("lcp_contact_psd");
@@ -405,6 +476,7 @@ criterion_group!(
     benches,
     random_pd,
     random_pd_sets,
+    sliding_boxes,
     contact_psd,
     normal_stacks,
     box_stacks,
