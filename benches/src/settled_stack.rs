@@ -5,7 +5,7 @@
 use contact_lcp::faer::Mat;
 use contact_lcp::{BoxLcp, Lcp};
 use contact_sim::scenes::{BoxStack, box_stack};
-use contact_sim::{FixedStepParams, FixedStepper, Formulation, TimeSteppingParams};
+use contact_sim::{FixedStepParams, FixedStepper, Formulation, TimeSteppingParams, World};
 
 /// The problems of one settled stack.
 #[derive(Clone, Debug)]
@@ -27,19 +27,7 @@ pub struct SettledStack {
 /// # Errors
 /// If the scene does not build, or the problem has not 3 rows per contact.
 pub fn settled_stack(boxes: usize, steps: usize) -> Result<SettledStack, String> {
-    let stack = BoxStack {
-        count: boxes,
-        ..BoxStack::default()
-    };
-    let mut world = box_stack(&stack).map_err(|e| e.to_string())?;
-    let mut stepper = FixedStepper::new(FixedStepParams {
-        dynamics: TimeSteppingParams {
-            formulation: Formulation::BoxFriction,
-            ..TimeSteppingParams::default()
-        },
-        ..FixedStepParams::default()
-    })
-    .map_err(|e| e.to_string())?;
+    let (mut world, mut stepper) = box_friction_stack(boxes)?;
     let mut failed_step = None;
     for step in 1..=steps {
         // A step whose solve fails still leaves its assembled problem.
@@ -72,4 +60,26 @@ pub fn settled_stack(boxes: usize, steps: usize) -> Result<SettledStack, String>
         friction,
         failed_step,
     })
+}
+
+/// The default box stack of `boxes` cubes (`contact_sim::scenes::box_stack`)
+/// and a stepper with `Formulation::BoxFriction`, not yet stepped.
+///
+/// # Errors
+/// If the scene or the stepper does not build.
+pub(crate) fn box_friction_stack(boxes: usize) -> Result<(World, FixedStepper), String> {
+    let stack = BoxStack {
+        count: boxes,
+        ..BoxStack::default()
+    };
+    let world = box_stack(&stack).map_err(|e| e.to_string())?;
+    let stepper = FixedStepper::new(FixedStepParams {
+        dynamics: TimeSteppingParams {
+            formulation: Formulation::BoxFriction,
+            ..TimeSteppingParams::default()
+        },
+        ..FixedStepParams::default()
+    })
+    .map_err(|e| e.to_string())?;
+    Ok((world, stepper))
 }

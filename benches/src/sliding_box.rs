@@ -4,11 +4,11 @@
 //! needs no friction, so its first coupling pass already certifies).
 
 use contact_lcp::BoxLcp;
-use contact_sim::scenes::{BoxStack, box_stack};
-use contact_sim::{BodyId, FixedStepParams, FixedStepper, Formulation, TimeSteppingParams, Twist};
+use contact_sim::{BodyId, Twist};
 use glam::DVec3;
 
 use crate::Rng;
+use crate::settled_stack::box_friction_stack;
 
 /// Steps before the cube is set moving: it settles on its four corners.
 const SETTLE_STEPS: usize = 10;
@@ -28,19 +28,7 @@ pub fn sliding_box_set(count: usize, seed: u64) -> Result<Vec<BoxLcp>, String> {
     let mut rng = Rng::new(seed);
     let mut set = Vec::with_capacity(count);
     for k in 0..count {
-        let stack = BoxStack {
-            count: 1,
-            ..BoxStack::default()
-        };
-        let mut world = box_stack(&stack).map_err(|e| e.to_string())?;
-        let mut stepper = FixedStepper::new(FixedStepParams {
-            dynamics: TimeSteppingParams {
-                formulation: Formulation::BoxFriction,
-                ..TimeSteppingParams::default()
-            },
-            ..FixedStepParams::default()
-        })
-        .map_err(|e| e.to_string())?;
+        let (mut world, mut stepper) = box_friction_stack(1)?;
         for _ in 0..SETTLE_STEPS {
             stepper.step(&mut world).map_err(|e| e.to_string())?;
         }

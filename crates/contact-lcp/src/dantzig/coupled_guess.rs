@@ -49,7 +49,7 @@ use faer::linalg::cholesky::llt_pivoting::factor::{cholesky_in_place, cholesky_i
 use faer::{MatMut, Par};
 
 /// Marks "not coupled" / "not free".
-const NONE: usize = usize::MAX;
+pub(super) const NONE: usize = usize::MAX;
 /// Most guesses before handing over.
 const MAX_GUESSES: usize = 24;
 /// Guesses without fewer violated rows before handing over (a tower of 20
@@ -59,9 +59,9 @@ const STALL: usize = 6;
 /// redundant row (as Dantzig's default `pivot_tolerance`).
 const REDUNDANT: f64 = 1e-10;
 
-/// What a row is guessed to be.
+/// What a row is guessed to be (here and in tiny_coupled.rs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Guess {
+pub(super) enum Guess {
     Lower,
     Upper,
     Free,
@@ -205,17 +205,9 @@ impl CoupledGuess {
     }
 
     /// The coefficient of a friction row's z in its normal's z under the
-    /// current guess (`sigma mu` at a bound with a free normal), or None.
+    /// current guess, or None (see [`folded`]).
     fn folded(&self, i: usize) -> Option<(usize, f64)> {
-        let j = self.normal_of[i];
-        if j == NONE || self.guess[j] != Guess::Free {
-            return None;
-        }
-        match self.guess[i] {
-            Guess::Lower => Some((j, -self.mu[i])),
-            Guess::Upper => Some((j, self.mu[i])),
-            _ => None,
-        }
+        folded(&self.guess, &self.normal_of, &self.mu, i)
     }
 
     /// Solves the current guess for z, then computes w. Free rows that
@@ -366,17 +358,78 @@ impl CoupledGuess {
                 (-r, r)
             };
             let active = j == NONE || self.z[j] > 0.0;
-            let flip = match self.guess[i] {
-                Guess::Free if zi < l - z_tol => Some(Guess::Lower),
-                Guess::Free if zi > h + z_tol => Some(Guess::Upper),
-                Guess::Lower if l < h && active && wi < -w_tol => Some(Guess::Free),
-                Guess::Upper if l < h && active && wi > w_tol => Some(Guess::Free),
-                Guess::Parked if wi.abs() > w_tol => Some(Guess::Free),
-                _ => None,
+            let row = RowState {
+                guess: self.guess[i],
+                z: zi,
+                w: wi,
+                lo: l,
+                hi: h,
+                active,
             };
-            if let Some(g) = flip {
+            if let Some(g) = row.violation(z_tol, w_tol, false) {
                 self.flips.push((i, g));
             }
+        }
+    }
+}
+
+/// The coefficient of friction row `i`'s z in its normal's z under the
+/// guesses `guess` (`sigma mu`: -mu at the lower bound, +mu at the upper,
+/// with the normal free), with that normal, or None (not coupled, not at
+/// a bound, or the normal not free).
+pub(super) fn folded(
+    guess: &[Guess],
+    normal_of: &[usize],
+    mu: &[f64],
+    i: usize,
+) -> Option<(usize, f64)> {
+    let j = normal_of[i];
+    if j == NONE || guess[j] != Guess::Free {
+        return None;
+    }
+    match guess[i] {
+        Guess::Lower => Some((j, -mu[i])),
+        Guess::Upper => Some((j, mu[i])),
+        _ => None,
+    }
+}
+
+/// One row after a guess's solve: its guess, z, w, its bounds (a friction
+/// row's from its normal's z) and whether they are in force (a friction
+/// row whose normal carries no load is complementary whatever its w).
+pub(super) struct RowState {
+    pub(super) guess: Guess,
+    pub(super) z: f64,
+    pub(super) w: f64,
+    pub(super) lo: f64,
+    pub(super) hi: f64,
+    pub(super) active: bool,
+}
+
+impl RowState {
+    /// The guess the row takes if it violates its own, else None: a free
+    /// row outside its bounds goes to the bound it crossed; a row at a
+    /// bound whose w has the wrong sign becomes free; a parked row whose w
+    /// is not 0 becomes free, or, with `parked_to_bound`, goes to the
+    /// bound its w asks for where that bound is finite and in force
+    /// (tiny_coupled.rs).
+    pub(super) fn violation(&self, z_tol: f64, w_tol: f64, parked_to_bound: bool) -> Option<Guess> {
+        let (l, h, zi, wi, active) = (self.lo, self.hi, self.z, self.w, self.active);
+        match self.guess {
+            Guess::Free if zi < l - z_tol => Some(Guess::Lower),
+            Guess::Free if zi > h + z_tol => Some(Guess::Upper),
+            Guess::Lower if l < h && active && wi < -w_tol => Some(Guess::Free),
+            Guess::Upper if l < h && active && wi > w_tol => Some(Guess::Free),
+            Guess::Parked if wi.abs() > w_tol => Some(if !parked_to_bound || !active {
+                Guess::Free
+            } else if wi > 0.0 && l.is_finite() {
+                Guess::Lower
+            } else if wi < 0.0 && h.is_finite() {
+                Guess::Upper
+            } else {
+                Guess::Free
+            }),
+            _ => None,
         }
     }
 }

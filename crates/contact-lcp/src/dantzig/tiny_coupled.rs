@@ -50,6 +50,7 @@
 // an answer is returned only when no row violates its guess; the caller
 // projects and certifies it.
 
+use super::coupled_guess::{Guess, NONE, RowState, folded};
 use crate::box_problem::BoxBounds;
 use crate::problem::Lcp;
 
@@ -57,8 +58,6 @@ use crate::problem::Lcp;
 /// room for a few more rows.
 pub(crate) const TINY_COUPLED_MAX: usize = 16;
 
-/// Marks "not coupled".
-const NONE: usize = usize::MAX;
 /// Most guesses before handing over (the model's worst of 64 cubes: 18).
 const MAX_GUESSES: usize = 24;
 /// Guesses without a new lowest count of violated rows before the
@@ -72,15 +71,6 @@ const REDUNDANT: f64 = 1e-10;
 /// friction row at a bound in the first guess (below it: sticking). Looser
 /// than the exchange's `w_tol`: a first guess only needs a direction.
 const FIRST_GUESS_W: f64 = 1e-9;
-
-/// What a row is guessed to be.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Guess {
-    Lower,
-    Upper,
-    Free,
-    Parked,
-}
 
 /// Workspace of the coupled guess of small problems: fixed-size arrays, so
 /// a solve allocates nothing.
@@ -296,17 +286,9 @@ impl TinyCoupled {
     }
 
     /// The coefficient of a friction row's z in its normal's z under the
-    /// current guess (`sigma mu` at a bound, with a free normal), or None.
+    /// current guess, or None (coupled_guess.rs's [`folded`]).
     fn folded(&self, i: usize) -> Option<(usize, f64)> {
-        let j = self.normal_of[i];
-        if j == NONE || self.guess[j] != Guess::Free {
-            return None;
-        }
-        match self.guess[i] {
-            Guess::Lower => Some((j, -self.mu[i])),
-            Guess::Upper => Some((j, self.mu[i])),
-            _ => None,
-        }
+        folded(&self.guess, &self.normal_of, &self.mu, i)
     }
 
     /// Solves `E_FF z_F = -(q_F + M_F,B z_B)` for the free rows (E: M with
@@ -439,22 +421,17 @@ impl TinyCoupled {
                 let r = self.mu[i] * self.z[j].max(0.0);
                 (-r, r)
             };
-            let active = j == NONE || self.z[j] > 0.0;
-            let flip = match self.guess[i] {
-                Guess::Free if zi < l - z_tol => Some(Guess::Lower),
-                Guess::Free if zi > h + z_tol => Some(Guess::Upper),
-                Guess::Lower if l < h && active && wi < -w_tol => Some(Guess::Free),
-                Guess::Upper if l < h && active && wi > w_tol => Some(Guess::Free),
-                Guess::Parked if wi.abs() > w_tol => Some(if wi > 0.0 && l.is_finite() && active {
-                    Guess::Lower
-                } else if wi < 0.0 && h.is_finite() && active {
-                    Guess::Upper
-                } else {
-                    Guess::Free
-                }),
-                _ => None,
+            let row = RowState {
+                guess: self.guess[i],
+                z: zi,
+                w: wi,
+                lo: l,
+                hi: h,
+                active: j == NONE || self.z[j] > 0.0,
             };
-            if let Some(g) = flip {
+            // A parked row goes to the bound its w asks for (see the
+            // module comment).
+            if let Some(g) = row.violation(z_tol, w_tol, true) {
                 self.flips[count] = (i, g);
                 count += 1;
             }
