@@ -282,14 +282,12 @@ impl CoupledGuess {
     fn solve_block(&mut self, m: &Lcp, bounds: &BoxBounds) -> bool {
         let n = m.dim();
         let (lo, hi) = (bounds.lo(), bounds.hi());
-        // Fixed values: rows at a constant bound, 0 elsewhere.
-        for i in 0..n {
-            self.z[i] = match self.guess[i] {
-                Guess::Lower if self.normal_of[i] == NONE => lo[i],
-                Guess::Upper if self.normal_of[i] == NONE => hi[i],
-                _ => 0.0,
-            };
+        Guesses {
+            guess: &self.guess,
+            normal_of: &self.normal_of,
+            mu: &self.mu,
         }
+        .fixed_values(&mut self.z, lo, hi);
         let k = self.free.len();
         self.folds.clear();
         for i in 0..n {
@@ -348,24 +346,13 @@ impl CoupledGuess {
         let z_norm = self.z.iter().fold(0.0_f64, |a, x| a.max(x.abs()));
         let z_tol = 1e-12 * z_norm;
         self.flips.clear();
+        let g = Guesses {
+            guess: &self.guess,
+            normal_of: &self.normal_of,
+            mu: &self.mu,
+        };
         for i in 0..self.z.len() {
-            let (zi, wi) = (self.z[i], self.w[i]);
-            let j = self.normal_of[i];
-            let (l, h) = if j == NONE {
-                (lo[i], hi[i])
-            } else {
-                let r = self.mu[i] * self.z[j].max(0.0);
-                (-r, r)
-            };
-            let active = j == NONE || self.z[j] > 0.0;
-            let row = RowState {
-                guess: self.guess[i],
-                z: zi,
-                w: wi,
-                lo: l,
-                hi: h,
-                active,
-            };
+            let row = g.row_state(i, &self.z, &self.w, lo, hi);
             if let Some(g) = row.violation(z_tol, w_tol, false) {
                 self.flips.push((i, g));
             }
@@ -391,6 +378,55 @@ pub(super) fn folded(
         Guess::Lower => Some((j, -mu[i])),
         Guess::Upper => Some((j, mu[i])),
         _ => None,
+    }
+}
+
+/// The guesses of a coupled problem with its couplings (`normal_of[i]`:
+/// row i's normal, or `NONE`; `mu[i]`: its friction coefficient).
+pub(super) struct Guesses<'a> {
+    pub(super) guess: &'a [Guess],
+    pub(super) normal_of: &'a [usize],
+    pub(super) mu: &'a [f64],
+}
+
+impl Guesses<'_> {
+    /// `z` of the rows at a constant bound (uncoupled, at `lo` or `hi`),
+    /// 0 elsewhere: the right-hand side's fixed part of a guess's solve.
+    pub(super) fn fixed_values(&self, z: &mut [f64], lo: &[f64], hi: &[f64]) {
+        for (i, zi) in z.iter_mut().enumerate() {
+            *zi = match self.guess[i] {
+                Guess::Lower if self.normal_of[i] == NONE => lo[i],
+                Guess::Upper if self.normal_of[i] == NONE => hi[i],
+                _ => 0.0,
+            };
+        }
+    }
+
+    /// Row `i` after a solve that gave `z`, `w`: its bounds `lo`, `hi` if
+    /// uncoupled, else `+-mu z_j` of its normal j.
+    pub(super) fn row_state(
+        &self,
+        i: usize,
+        z: &[f64],
+        w: &[f64],
+        lo: &[f64],
+        hi: &[f64],
+    ) -> RowState {
+        let j = self.normal_of[i];
+        let (l, h) = if j == NONE {
+            (lo[i], hi[i])
+        } else {
+            let r = self.mu[i] * z[j].max(0.0);
+            (-r, r)
+        };
+        RowState {
+            guess: self.guess[i],
+            z: z[i],
+            w: w[i],
+            lo: l,
+            hi: h,
+            active: j == NONE || z[j] > 0.0,
+        }
     }
 }
 

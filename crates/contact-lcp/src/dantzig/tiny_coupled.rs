@@ -50,7 +50,7 @@
 // an answer is returned only when no row violates its guess; the caller
 // projects and certifies it.
 
-use super::coupled_guess::{Guess, NONE, RowState, folded};
+use super::coupled_guess::{Guess, Guesses, NONE, folded};
 use crate::box_problem::BoxBounds;
 use crate::problem::Lcp;
 
@@ -298,14 +298,13 @@ impl TinyCoupled {
         let n = m.dim();
         let k = self.k;
         let (lo, hi) = (bounds.lo(), bounds.hi());
-        for i in 0..n {
-            self.z[i] = match self.guess[i] {
-                Guess::Lower if self.normal_of[i] == NONE => lo[i],
-                Guess::Upper if self.normal_of[i] == NONE => hi[i],
-                _ => 0.0,
-            };
+        Guesses {
+            guess: &self.guess[..n],
+            normal_of: &self.normal_of[..n],
+            mu: &self.mu[..n],
         }
-        // E_FF by columns, and its largest entry.
+        .fixed_values(&mut self.z[..n], lo, hi);
+        // E_FF by columns: M_FF, then the folded friction columns.
         for c in 0..k {
             let col = m.col(self.free[c]);
             for r in 0..k {
@@ -412,23 +411,13 @@ impl TinyCoupled {
         let z_norm = self.z[..n].iter().fold(0.0_f64, |a, x| a.max(x.abs()));
         let z_tol = 1e-12 * z_norm;
         let mut count = 0;
+        let g = Guesses {
+            guess: &self.guess[..n],
+            normal_of: &self.normal_of[..n],
+            mu: &self.mu[..n],
+        };
         for i in 0..n {
-            let (zi, wi) = (self.z[i], self.w[i]);
-            let j = self.normal_of[i];
-            let (l, h) = if j == NONE {
-                (lo[i], hi[i])
-            } else {
-                let r = self.mu[i] * self.z[j].max(0.0);
-                (-r, r)
-            };
-            let row = RowState {
-                guess: self.guess[i],
-                z: zi,
-                w: wi,
-                lo: l,
-                hi: h,
-                active: j == NONE || self.z[j] > 0.0,
-            };
+            let row = g.row_state(i, &self.z[..n], &self.w[..n], lo, hi);
             // A parked row goes to the bound its w asks for (see the
             // module comment).
             if let Some(g) = row.violation(z_tol, w_tol, true) {
