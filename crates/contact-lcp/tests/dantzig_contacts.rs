@@ -188,16 +188,20 @@ fn friction_stacks_agree_with_pgs_and_certify() {
         assert_eq!(stats.refactorizations, 0);
         // From `block_guess_from` (48) rows the first pass is the block
         // guess's; up to 16 rows (one box) the coupled problem is guessed
-        // whole, without a pivot; between them, the pivoting's alone.
+        // whole, without a pivot; between them the passes are pivoted, and
+        // a guess can only be the coupled guess restarted from a pass after
+        // the first (one that kept its clamped set).
         if p.dim() <= 16 {
             assert!(
                 stats.block_guesses > 0 && stats.pivots == 0,
                 "boxes {boxes}: {stats:?}"
             );
+        } else if p.dim() >= DantzigParams::default().block_guess_from {
+            assert!(stats.block_guesses > 0, "boxes {boxes}: {stats:?}");
         } else {
-            assert_eq!(
-                stats.block_guesses > 0,
-                p.dim() >= DantzigParams::default().block_guess_from,
+            assert!(stats.pivots > 0, "boxes {boxes}: {stats:?}");
+            assert!(
+                stats.block_guesses == 0 || stats.rounds >= 2,
                 "boxes {boxes}: {stats:?}"
             );
         }

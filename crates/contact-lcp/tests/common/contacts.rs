@@ -190,13 +190,27 @@ pub const STACK_HALF: [f64; 3] = [0.5, 0.3, 0.2];
 /// friction-coupled with random mu when `friction`, else normal rows only
 /// (a plain, singular LCP).
 pub fn random_stack(rng: &mut Rng, boxes: usize, friction: bool) -> (Contacts, BoxLcp) {
+    stack_with(rng, boxes, friction, STACK_HALF, (0.1, -0.1, 0.2), None)
+}
+
+/// A stack of `boxes` cubes of half extent `half`, each box moving with
+/// horizontal velocity components and spin uniform in `(-h, h)`, `(-s, s)`
+/// and vertical velocity `v_z`, from `(h, v_z, s)`; friction `mu` or, if
+/// `None`, random in [0.2, 1).
+pub fn stack_with(
+    rng: &mut Rng,
+    boxes: usize,
+    friction: bool,
+    half: [f64; 3],
+    (h, v_z, s): (f64, f64, f64),
+    mu: Option<f64>,
+) -> (Contacts, BoxLcp) {
     let mut c = Contacts::default();
     let (mut lo, mut hi, mut cp) = (vec![], vec![], vec![]);
     let mut v = Vec::new();
     for body in 0..boxes {
-        c.inv_mass
-            .push(box_inv_mass(rng.range(0.5, 5.0), STACK_HALF));
-        let mu = rng.range(0.2, 1.0);
+        c.inv_mass.push(box_inv_mass(rng.range(0.5, 5.0), half));
+        let mu = mu.unwrap_or_else(|| rng.range(0.2, 1.0));
         add_box_contacts(
             &mut c,
             &mut lo,
@@ -204,16 +218,16 @@ pub fn random_stack(rng: &mut Rng, boxes: usize, friction: bool) -> (Contacts, B
             &mut cp,
             body,
             body.checked_sub(1),
-            STACK_HALF,
+            half,
             mu,
         );
         v.extend([
-            rng.range(-0.1, 0.1),
-            rng.range(-0.1, 0.1),
-            -0.1,
+            rng.range(-h, h),
+            rng.range(-h, h),
+            v_z,
             0.0,
             0.0,
-            rng.range(-0.2, 0.2),
+            rng.range(-s, s),
         ]);
     }
     if !friction {
