@@ -153,23 +153,29 @@ fn a_repeated_sliding_solve_allocates_nothing() {
     assert!(out.report.is_solution(1e-12));
 }
 
-/// Stacks of two and three unit cubes sliding and spinning (each on the
-/// one below, the bottom one on the ground; horizontal velocities up to
-/// 0.2 m/s, spins up to 0.4 rad/s, the fall of one step of gravity at h =
-/// 1/240 s, mu = 0.5, random masses; n = 24 and 36, every face singular).
-/// Between the whole guess (at most 16 rows) and the block guesses (from
-/// 48) these are solved by the coupling passes, restarted by the coupled
-/// guess from a pass that kept its clamped set. Every answer Dantzig gives
-/// is certified with the coupling exact and moves the boxes as Lemke's
-/// answer on the standard form does, and nearly every problem gets one.
+/// Stacks of 2, 3 and 5 unit cubes sliding and spinning (each on the one
+/// below, the bottom one on the ground; horizontal velocities up to 0.2
+/// m/s, spins up to 0.4 rad/s, the fall of one step of gravity at h =
+/// 1/240 s, mu = 0.5, random masses; n = 24, 36 and 60, every face
+/// singular). Below 48 rows these are solved by the coupling passes
+/// restarted by the coupled guess from a pass that kept its clamped set;
+/// from 48 the block guesses help too. Every answer Dantzig gives is
+/// certified with the coupling exact, nearly every problem gets one, and
+/// the boxes move as Lemke's answer on the standard form moves them,
+/// except where the coupled problem has more than one solution (friction
+/// that jams a stack: both answers certify, their velocities differ).
 #[test]
-fn sliding_stacks_of_two_and_three_boxes_agree_with_lemke() {
+fn sliding_stacks_are_certified_and_move_as_lemkes_answer() {
     let mut rng = Rng::new(0x2_B0C5);
     let mut dantzig = Dantzig::default();
     let mut lemke = Lemke::default();
     let cases = 100;
-    for boxes in [2, 3] {
-        let mut failed = 0;
+    // Measured: CouplingLimit on 0, 1 and 0 of 100 (2 and 3 boxes: 14 and
+    // 21 with restarts only from 48 rows; 5 boxes: 7 with at most 3
+    // restarts, counted whether tried or not); velocities other than
+    // Lemke's on 0, 0 and 1.
+    for (boxes, failed_at_most, other_at_most) in [(2, 2, 0), (3, 3, 0), (5, 3, 3)] {
+        let (mut failed, mut other) = (0, 0);
         for case in 0..cases {
             let motion = (0.2, -G / 240.0, 0.4);
             let (c, p) = stack_with(&mut rng, boxes, true, [0.5; 3], motion, Some(0.5));
@@ -182,19 +188,25 @@ fn sliding_stacks_of_two_and_three_boxes_agree_with_lemke() {
             assert_eq!(verify_box(&p, &sol.z, &sol.w), sol.report, "{case}");
             assert!(sol.report.is_solution(1e-10), "{case}: {:?}", sol.report);
             assert_eq!(sol.report.z_violation, 0.0, "{case}: coupling exact");
-            // The velocity changes are unique where the forces of
+            // The velocity changes are unique where only the forces of
             // redundant contacts are not. Stated tolerance: 1e-9 of the
             // velocity scale (0.2 m/s).
+            let by_lemke = lemke.solve_box(&p).unwrap();
+            assert!(by_lemke.report.is_solution(1e-10), "{case}: Lemke");
             let dv = c.velocity_change(&sol.z);
-            let dv_lemke = c.velocity_change(&lemke.solve_box(&p).unwrap().z);
-            assert!(
-                dist(&dv, &dv_lemke) <= 1e-9,
-                "{case}: Lemke {dv:?} {dv_lemke:?}"
-            );
+            let dv_lemke = c.velocity_change(&by_lemke.z);
+            other += usize::from(dist(&dv, &dv_lemke) > 1e-9);
         }
-        // Measured: 0 of 100 (two boxes) and 1 of 100 (three) fail; 14 and
-        // 21 did when only the passes at 48 rows and more were restarted.
-        println!("{boxes} boxes: Dantzig failed on {failed} of {cases}");
-        assert!(failed <= 3, "{boxes} boxes: {failed} of {cases} failed");
+        println!(
+            "{boxes} boxes: Dantzig failed on {failed} of {cases}, moved otherwise on {other}"
+        );
+        assert!(
+            failed <= failed_at_most,
+            "{boxes} boxes: {failed} of {cases} failed"
+        );
+        assert!(
+            other <= other_at_most,
+            "{boxes} boxes: {other} of {cases} move otherwise"
+        );
     }
 }
