@@ -19,6 +19,11 @@
 //!   most 16 rows) and with the small guesses off (`dantzig_passes`: the
 //!   coupling passes), against faer's Cholesky of each `M + delta I` as in
 //!   `lcp_contact_psd`.
+//! - `lcp_sliding_stack_set`: 32 problems per iteration of stacks of 2 and
+//!   3 cubes, each sliding and spinning on the one below
+//!   (`sliding_stack_set`, n = 24, 36): Dantzig (the coupling passes,
+//!   restarted by the coupled guess) and the `Solver` policy (Lemke where
+//!   Dantzig gives up), against the same yardstick.
 //! - `lcp_contact_psd`: the bounded-friction problem `M = J W J'` of unit
 //!   cubes resting on the ground and on each other after 3 steps from rest:
 //!   one cube, one tower of 5, 4 and 17 towers of 5 side by side (4 contacts
@@ -50,7 +55,7 @@
 use contact_benches::{
     Notes, ROWS_PER_BOX, SweepCases, box_stack_lcp, box_towers_problem, faer_matvec,
     pgs_sweep_cases, random_positive_definite, random_positive_definite_set, settled_stack,
-    sliding_box_set,
+    sliding_box_set, sliding_stack_set,
 };
 use contact_lcp::faer::linalg::solvers::Solve;
 use contact_lcp::faer::{Mat, Side};
@@ -248,12 +253,27 @@ fn dantzig_on_set(
     params: DantzigParams,
     problems: &[BoxLcp],
 ) {
-    let n = problems.first().map_or(0, BoxLcp::dim);
     let mut solver = Dantzig::new(params);
+    solver_on_set(group, notes, name, problems, |p, out| {
+        solver.solve_into(p, out)
+    });
+}
+
+/// Benchmarks `solve` on every problem of `problems` (one size) in turn,
+/// listed at that size as `name`; the notes hold the set's worst residual
+/// (from a first pass outside the timing).
+fn solver_on_set(
+    group: &mut Group<'_>,
+    notes: &mut Notes,
+    name: &str,
+    problems: &[BoxLcp],
+    mut solve: impl FnMut(&BoxLcp, &mut LcpSolution) -> Result<(), contact_lcp::LcpError>,
+) {
+    let n = problems.first().map_or(0, BoxLcp::dim);
     let mut out = LcpSolution::default();
     let mut worst: Option<(f64, Result<LcpSolution, contact_lcp::LcpError>)> = None;
     for problem in problems {
-        let outcome = solver.solve_into(problem, &mut out).map(|()| out.clone());
+        let outcome = solve(problem, &mut out).map(|()| out.clone());
         let residual = outcome
             .as_ref()
             .map_or(f64::INFINITY, |o| o.report.natural_residual);
@@ -267,7 +287,7 @@ fn dantzig_on_set(
     group.bench_with_input(BenchmarkId::new(name, n), problems, |b, set| {
         b.iter(|| {
             set.iter()
-                .all(|problem| solver.solve_into(black_box(problem), &mut out).is_ok())
+                .all(|problem| solve(black_box(problem), &mut out).is_ok())
         })
     });
 }
@@ -279,43 +299,80 @@ const SET_SIZE: usize = 64;
 /// what a scene in motion solves most, and the first coupling pass does
 /// not certify there.
 fn sliding_boxes(c: &mut Criterion) {
-    let mut group = c.benchmark_group("lcp_sliding_box_set");
-    let mut notes = Notes::new("lcp_sliding_box_set");
     let problems = sliding_box_set(SET_SIZE, SLIDING_SEED).expect("the scene steps");
-    let n = problems[0].dim();
-    let factors: Vec<(Mat<f64>, Mat<f64>)> = problems
-        .iter()
-        .map(|p| {
-            let m = p.m();
-            let max_diag = (0..n).fold(0.0_f64, |a, i| a.max(m[(i, i)]));
-            let shifted = Mat::from_fn(n, n, |i, j| {
-                m[(i, j)] + if i == j { 1e-9 * max_diag } else { 0.0 }
-            });
-            (shifted, Mat::from_fn(n, 1, |i, _| -p.q()[i]))
+    let passes = DantzigParams {
+        small_guess_up_to: 0,
+        ..DantzigParams::default()
+    };
+    let solvers = [
+        ("dantzig", DantzigParams::default()),
+        ("dantzig_passes", passes),
+    ];
+    sliding_group(c, "lcp_sliding_box_set", &[problems], &solvers, false);
+}
+
+/// Sets of sliding stacks of 2 and 3 cubes (see the module doc): between
+/// the whole guess and the block guesses, the coupling passes' ground.
+fn sliding_stacks(c: &mut Criterion) {
+    let sets: Vec<Vec<BoxLcp>> = [2, 3]
+        .into_iter()
+        .map(|boxes| {
+            sliding_stack_set(boxes, STACK_SET_SIZE, SLIDING_SEED + boxes as u64)
+                .expect("the scene steps")
         })
         .collect();
-    group.bench_with_input(BenchmarkId::new("faer_cholesky", n), &factors, |b, set| {
-        b.iter(|| {
-            for (m, rhs) in set {
-                black_box(black_box(m).llt(Side::Lower).expect("SPD").solve(rhs));
-            }
-        })
-    });
-    for (name, params) in [
-        ("dantzig", DantzigParams::default()),
-        (
-            "dantzig_passes",
-            DantzigParams {
-                small_guess_up_to: 0,
-                ..DantzigParams::default()
-            },
-        ),
-    ] {
-        dantzig_on_set(&mut group, &mut notes, name, params, &problems);
+    let solvers = [("dantzig", DantzigParams::default())];
+    sliding_group(c, "lcp_sliding_stack_set", &sets, &solvers, true);
+}
+
+/// The group `name` on each set of `sets` (one size each): faer's Cholesky
+/// of each `M + delta I` as in `lcp_contact_psd`, each of `solvers`, and
+/// the `Solver` policy if `policy`.
+fn sliding_group(
+    c: &mut Criterion,
+    name: &str,
+    sets: &[Vec<BoxLcp>],
+    solvers: &[(&str, DantzigParams)],
+    policy: bool,
+) {
+    let mut group = c.benchmark_group(name);
+    let mut notes = Notes::new(name);
+    for problems in sets {
+        let n = problems[0].dim();
+        let factors: Vec<(Mat<f64>, Mat<f64>)> = problems
+            .iter()
+            .map(|p| {
+                let m = p.m();
+                let max_diag = (0..n).fold(0.0_f64, |a, i| a.max(m[(i, i)]));
+                let shifted = Mat::from_fn(n, n, |i, j| {
+                    m[(i, j)] + if i == j { 1e-9 * max_diag } else { 0.0 }
+                });
+                (shifted, Mat::from_fn(n, 1, |i, _| -p.q()[i]))
+            })
+            .collect();
+        group.bench_with_input(BenchmarkId::new("faer_cholesky", n), &factors, |b, set| {
+            b.iter(|| {
+                for (m, rhs) in set {
+                    black_box(black_box(m).llt(Side::Lower).expect("SPD").solve(rhs));
+                }
+            })
+        });
+        for &(solver, params) in solvers {
+            dantzig_on_set(&mut group, &mut notes, solver, params, problems);
+        }
+        if policy {
+            let mut solver = Solver::default();
+            solver_on_set(&mut group, &mut notes, "policy", problems, |p, out| {
+                solver.solve_into(p, out)
+            });
+        }
     }
     notes.write();
     group.finish();
 }
+
+/// Problems in each set of `lcp_sliding_stack_set`.
+const STACK_SET_SIZE: usize = 32;
 
 /// The seed of `lcp_sliding_box_set` (the peers' `sliding_box_set` too).
 const SLIDING_SEED: u64 = 0x511DE;
@@ -477,6 +534,7 @@ criterion_group!(
     random_pd,
     random_pd_sets,
     sliding_boxes,
+    sliding_stacks,
     contact_psd,
     normal_stacks,
     box_stacks,

@@ -1,7 +1,8 @@
-//! Box-friction problems of a single cube sliding and spinning on the
-//! ground: the most common contact island of a scene in motion, and the
+//! Box-friction problems of cubes sliding and spinning: a single cube on
+//! the ground, the most common contact island of a scene in motion and the
 //! one where the friction coupling decides the answer (a cube at rest
-//! needs no friction, so its first coupling pass already certifies).
+//! needs no friction, so its first coupling pass already certifies), and
+//! stacks of cubes each sliding on the one below.
 
 use contact_lcp::BoxLcp;
 use contact_sim::{BodyId, Twist};
@@ -25,32 +26,46 @@ const SETTLE_STEPS: usize = 10;
 /// # Errors
 /// If the scene or a step fails, or a problem has not 12 rows.
 pub fn sliding_box_set(count: usize, seed: u64) -> Result<Vec<BoxLcp>, String> {
+    sliding_stack_set(1, count, seed)
+}
+
+/// As [`sliding_box_set`] for a stack of `boxes` default cubes settled on
+/// the ground, each then given its own random velocity and spin (drawn in
+/// stack order, bottom first, so that one cube gives the problems of
+/// [`sliding_box_set`]): every cube slides on the one below (n = 12
+/// `boxes`, four contacts a face).
+///
+/// # Errors
+/// If the scene or a step fails, or a problem has not 12 `boxes` rows.
+pub fn sliding_stack_set(boxes: usize, count: usize, seed: u64) -> Result<Vec<BoxLcp>, String> {
     let mut rng = Rng::new(seed);
     let mut set = Vec::with_capacity(count);
     for k in 0..count {
-        let (mut world, mut stepper) = box_friction_stack(1)?;
+        let (mut world, mut stepper) = box_friction_stack(boxes)?;
         for _ in 0..SETTLE_STEPS {
             stepper.step(&mut world).map_err(|e| e.to_string())?;
         }
-        let cube = world.body_mut(BodyId(1));
-        cube.twist = Twist::new(
-            DVec3::new(0.2 * rng.symmetric(), 0.2 * rng.symmetric(), 0.0),
-            DVec3::new(0.0, 0.0, 0.4 * rng.symmetric()),
-        );
+        for body in 1..=boxes {
+            world.body_mut(BodyId(body)).twist = Twist::new(
+                DVec3::new(0.2 * rng.symmetric(), 0.2 * rng.symmetric(), 0.0),
+                DVec3::new(0.0, 0.0, 0.4 * rng.symmetric()),
+            );
+        }
         stepper
             .step(&mut world)
-            .map_err(|e| format!("sliding box {k}: {e}"))?;
+            .map_err(|e| format!("sliding stack {k}: {e}"))?;
         let (m, q) = stepper.last_problem();
-        if q.len() != 12 {
+        if q.len() != 12 * boxes {
             return Err(format!(
-                "sliding box {k}: {} rows, expected 12 (four contacts)",
-                q.len()
+                "sliding stack {k}: {} rows, expected {} (four contacts a face)",
+                q.len(),
+                12 * boxes
             ));
         }
         let lcp = contact_lcp::Lcp::new(m.to_owned(), q.to_vec())
-            .map_err(|e| format!("sliding box {k}: {e}"))?;
+            .map_err(|e| format!("sliding stack {k}: {e}"))?;
         let bounds = stepper.last_box_bounds().clone();
-        set.push(BoxLcp::with_bounds(lcp, bounds).map_err(|e| format!("sliding box {k}: {e}"))?);
+        set.push(BoxLcp::with_bounds(lcp, bounds).map_err(|e| format!("sliding stack {k}: {e}"))?);
     }
     Ok(set)
 }

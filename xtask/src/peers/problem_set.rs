@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use contact_benches::{
     box_stack_lcp, random_positive_definite, random_positive_definite_set, settled_stack,
-    sliding_box_set,
+    sliding_box_set, sliding_stack_set,
 };
 use contact_lcp::faer::Mat;
 use contact_lcp::{Lcp, LcpProblem, ProblemFile, VerifyReport};
@@ -52,6 +52,9 @@ pub enum Family {
     /// ground (`contact_benches::sliding_box_set`), solved in turn: the
     /// friction coupling decides the answer.
     SlidingBoxSet,
+    /// `FrictionBox` problems of stacks of cubes each sliding and spinning
+    /// on the one below (`contact_benches::sliding_stack_set`), in turn.
+    SlidingStackSet,
 }
 
 impl Family {
@@ -64,6 +67,7 @@ impl Family {
             Self::FrictionBox => "box-friction LCP of a box stack (PSD, singular, coupled bounds)",
             Self::RandomSpdSet => "different random SPD problems of one size, solved in turn",
             Self::SlidingBoxSet => "box-friction LCPs of one cube sliding and spinning, in turn",
+            Self::SlidingStackSet => "box-friction LCPs of sliding, spinning cube stacks, in turn",
         }
     }
 }
@@ -75,6 +79,15 @@ const SETS: [(usize, usize); 2] = [(16, 64), (64, 16)];
 
 /// Problems in the sliding-box set (n = 12 each).
 const SLIDING_BOXES: usize = 64;
+
+/// The seed of the sliding-box set, and of the sliding stacks plus their
+/// number of cubes (those of the criterion groups `lcp_sliding_box_set`
+/// and `lcp_sliding_stack_set`).
+const SLIDING_SEED: u64 = 0x511DE;
+
+/// Cubes in the sliding stacks, and problems in each set (n = 12 per cube).
+const SLIDING_STACKS: [usize; 2] = [2, 3];
+const SLIDING_STACK_PROBLEMS: usize = 32;
 
 /// Steps a stack takes before its problem is taken (the stack has landed
 /// and carries its weight).
@@ -126,7 +139,7 @@ pub fn generate(quick: bool) -> Result<Vec<Problem>, String> {
         set.push(normal);
         set.push(friction);
     }
-    let sliding = sliding_box_set(SLIDING_BOXES, 0x511DE)?;
+    let sliding = sliding_box_set(SLIDING_BOXES, SLIDING_SEED)?;
     let symmetric = sliding.iter().all(|p| p.lcp().is_symmetric());
     set.push(Problem {
         name: "sliding_box_set".to_owned(),
@@ -135,6 +148,17 @@ pub fn generate(quick: bool) -> Result<Vec<Problem>, String> {
         symmetric,
         note: Some(format!("{SLIDING_BOXES} problems")),
     });
+    for boxes in SLIDING_STACKS {
+        let stacks = sliding_stack_set(boxes, SLIDING_STACK_PROBLEMS, SLIDING_SEED + boxes as u64)?;
+        let symmetric = stacks.iter().all(|p| p.lcp().is_symmetric());
+        set.push(Problem {
+            name: format!("sliding_stack_{boxes}_set"),
+            family: Family::SlidingStackSet,
+            instances: stacks.into_iter().map(LcpProblem::Box).collect(),
+            symmetric,
+            note: Some(format!("{SLIDING_STACK_PROBLEMS} problems")),
+        });
+    }
     Ok(set)
 }
 
