@@ -11,7 +11,10 @@ mod sliding_box;
 pub use contact_problem::{ContactProblem, ROWS_PER_BOX, StackOperator, box_towers_problem};
 pub use notes::Notes;
 pub use settled_stack::{SettledStack, settled_stack};
-pub use sliding_box::{sliding_box_set, sliding_stack_set};
+pub use sliding_box::{
+    SLIDING_SEED, SLIDING_STACK_CUBES, SLIDING_STACK_SET_SIZE, sliding_box_set, sliding_stack_set,
+    sliding_stack_sets,
+};
 
 use contact_lcp::faer::{Accum, Mat, MatMut, MatRef, Par};
 use contact_lcp::{BoxLcp, Lcp, ProjectedGaussSeidel};

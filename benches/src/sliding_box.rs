@@ -14,6 +14,31 @@ use crate::settled_stack::box_friction_stack;
 /// Steps before the cube is set moving: it settles on its four corners.
 const SETTLE_STEPS: usize = 10;
 
+/// The seed of the sliding sets the criterion benches and the peers share
+/// (`lcp_sliding_box_set`, `sliding_box_set`); a stack of `k` cubes takes
+/// it plus `k`.
+pub const SLIDING_SEED: u64 = 0x511DE;
+
+/// Cubes in the stacks of [`sliding_stack_sets`].
+pub const SLIDING_STACK_CUBES: [usize; 2] = [2, 3];
+
+/// Stacks in each set of [`sliding_stack_sets`].
+pub const SLIDING_STACK_SET_SIZE: usize = 32;
+
+/// The sliding-stack sets the criterion benches (`lcp_sliding_stack_set`)
+/// and the peers (`sliding_stack_{2,3}_set`) share: for each count of
+/// [`SLIDING_STACK_CUBES`], [`SLIDING_STACK_SET_SIZE`] stacks of
+/// [`sliding_stack_set`] seeded with [`SLIDING_SEED`] plus the count.
+///
+/// # Errors
+/// As [`sliding_stack_set`].
+pub fn sliding_stack_sets() -> Result<Vec<Vec<BoxLcp>>, String> {
+    SLIDING_STACK_CUBES
+        .iter()
+        .map(|&boxes| sliding_stack_set(boxes, SLIDING_STACK_SET_SIZE, SLIDING_SEED + boxes as u64))
+        .collect()
+}
+
 /// `count` box-friction LCPs (n = 12: four corner contacts, a normal and
 /// two friction rows each, friction 0.5) of the default cube resting on
 /// the ground and then given a random horizontal velocity (each component

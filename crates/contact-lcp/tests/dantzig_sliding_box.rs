@@ -5,8 +5,8 @@
 //! slides and spins certified with the coupling exact, each solved whole
 //! without a pivot, with the velocities of Lemke's method on the standard
 //! form and of the coupling passes; no allocation after the first solve.
-//! Also stacks of two and three sliding boxes (n = 24, 36), which the
-//! coupling passes solve with restarts from the coupled guess.
+//! Also stacks of two, three and five sliding boxes (n = 24, 36, 60),
+//! which the coupling passes solve with restarts from the coupled guess.
 
 mod common;
 
@@ -62,9 +62,10 @@ fn a_spinning_box_slows_at_its_closed_form_rate() {
 fn random_slides_and_spins_are_solved_whole_and_agree_with_lemke_and_the_passes() {
     let mut rng = Rng::new(0x5_11DE);
     let mut dantzig = Dantzig::default();
-    // The coupling passes alone: no small or whole guess.
+    // The coupling passes alone: no small, whole or restarted guess.
     let mut passes = Dantzig::new(DantzigParams {
         small_guess_up_to: 0,
+        block_guess_from: usize::MAX,
         ..DantzigParams::default()
     });
     let mut lemke = Lemke::default();

@@ -6,8 +6,9 @@
 use std::path::{Path, PathBuf};
 
 use contact_benches::{
-    box_stack_lcp, random_positive_definite, random_positive_definite_set, settled_stack,
-    sliding_box_set, sliding_stack_set,
+    SLIDING_SEED, SLIDING_STACK_CUBES, SLIDING_STACK_SET_SIZE, box_stack_lcp,
+    random_positive_definite, random_positive_definite_set, settled_stack, sliding_box_set,
+    sliding_stack_sets,
 };
 use contact_lcp::faer::Mat;
 use contact_lcp::{Lcp, LcpProblem, ProblemFile, VerifyReport};
@@ -80,15 +81,6 @@ const SETS: [(usize, usize); 2] = [(16, 64), (64, 16)];
 /// Problems in the sliding-box set (n = 12 each).
 const SLIDING_BOXES: usize = 64;
 
-/// The seed of the sliding-box set, and of the sliding stacks plus their
-/// number of cubes (those of the criterion groups `lcp_sliding_box_set`
-/// and `lcp_sliding_stack_set`).
-const SLIDING_SEED: u64 = 0x511DE;
-
-/// Cubes in the sliding stacks, and problems in each set (n = 12 per cube).
-const SLIDING_STACKS: [usize; 2] = [2, 3];
-const SLIDING_STACK_PROBLEMS: usize = 32;
-
 /// Steps a stack takes before its problem is taken (the stack has landed
 /// and carries its weight).
 const SETTLE_STEPS: usize = 10;
@@ -148,15 +140,14 @@ pub fn generate(quick: bool) -> Result<Vec<Problem>, String> {
         symmetric,
         note: Some(format!("{SLIDING_BOXES} problems")),
     });
-    for boxes in SLIDING_STACKS {
-        let stacks = sliding_stack_set(boxes, SLIDING_STACK_PROBLEMS, SLIDING_SEED + boxes as u64)?;
+    for (boxes, stacks) in SLIDING_STACK_CUBES.into_iter().zip(sliding_stack_sets()?) {
         let symmetric = stacks.iter().all(|p| p.lcp().is_symmetric());
         set.push(Problem {
             name: format!("sliding_stack_{boxes}_set"),
             family: Family::SlidingStackSet,
             instances: stacks.into_iter().map(LcpProblem::Box).collect(),
             symmetric,
-            note: Some(format!("{SLIDING_STACK_PROBLEMS} problems")),
+            note: Some(format!("{SLIDING_STACK_SET_SIZE} problems")),
         });
     }
     Ok(set)

@@ -102,7 +102,7 @@ impl CoupledGuess {
     /// absolute tolerance on `w`.
     pub(crate) fn run(&mut self, m: &Lcp, bounds: &BoxBounds, w_tol: f64) -> bool {
         self.setup(m, bounds);
-        self.settle(m, bounds, w_tol)
+        self.settle(m, bounds, w_tol, MAX_GUESSES)
     }
 
     /// As [`CoupledGuess::run`], from the clamped set of a coupling pass
@@ -120,6 +120,7 @@ impl CoupledGuess {
         bounds: &BoxBounds,
         w_tol: f64,
         states: &[State],
+        max_guesses: usize,
     ) -> bool {
         self.setup(m, bounds);
         for (g, state) in self.guess.iter_mut().zip(states) {
@@ -132,14 +133,15 @@ impl CoupledGuess {
                 State::Unprocessed => *g,
             };
         }
-        self.settle(m, bounds, w_tol)
+        self.settle(m, bounds, w_tol, max_guesses.min(MAX_GUESSES))
     }
 
     /// The guesses from the current `guess` until none is violated (true),
     /// or they stall or run out (false).
-    fn settle(&mut self, m: &Lcp, bounds: &BoxBounds, w_tol: f64) -> bool {
+    fn settle(&mut self, m: &Lcp, bounds: &BoxBounds, w_tol: f64, max_guesses: usize) -> bool {
         let mut progress = Progress::default();
-        for round in 1..=MAX_GUESSES {
+        self.guesses = 0;
+        for round in 1..=max_guesses {
             self.guesses = round;
             if !self.solve(m, bounds) {
                 return false;

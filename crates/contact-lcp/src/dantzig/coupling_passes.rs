@@ -169,7 +169,8 @@ impl Dantzig {
         // size: one folded solve where the passes would go on converging
         // linearly, or flip between two sets of sliding contacts (module
         // comment).
-        let restart_from_passes = coupled && symmetric && !params.record_trace;
+        let restart_from_passes =
+            coupled && symmetric && params.block_guess_from != usize::MAX && !params.record_trace;
         let max_rounds = if coupled {
             params.max_coupling_rounds.max(2)
         } else {
@@ -181,8 +182,8 @@ impl Dantzig {
         self.last_step.resize(bounds.couplings().len(), 0.0);
         let mut change = f64::INFINITY;
         let mut certified = false;
-        let mut restarts = 0;
-        self.failed_restart_from.clear();
+        let (mut restarts, mut restart_guesses) = (0, 0);
+        self.failed_restarts.clear();
         for round in 1..=max_rounds {
             // What is left of the solve's own budget bounds this pass too.
             let left = params.max_total_pivots.saturating_sub(self.stats.pivots);
@@ -298,20 +299,27 @@ impl Dantzig {
                 && self.core.removals == 0
                 && restart_from_passes
                 && restarts < MAX_COUPLED_RESTARTS
+                && restart_guesses < MAX_RESTART_GUESSES
                 // A pass that took no pivot often keeps the states of the
                 // one before, and the same guess would fail the same way
                 // (measured on sliding stacks of 5-20 boxes: 7 of 16
                 // failed restarts, 7 guesses each, repeated the failure
                 // before).
-                && self.failed_restart_from != self.core.state
+                && !self
+                    .failed_restarts
+                    .chunks_exact(n)
+                    .any(|states| states == self.core.state.as_slice())
             {
                 restarts += 1;
-                if self.solve_by_coupled_guess_from_pass(problem, w_tol, out) {
+                let budget = MAX_RESTART_GUESSES - restart_guesses;
+                let settled = self.solve_by_coupled_guess_from_pass(problem, w_tol, budget, out);
+                restart_guesses += self.coupled_guess.guesses;
+                if settled {
                     out.pivots = self.stats.pivots;
                     out.iterations = round;
                     return Ok(());
                 }
-                self.failed_restart_from.clone_from(&self.core.state);
+                self.failed_restarts.extend_from_slice(&self.core.state);
             }
             if round == 1 {
                 // The first pass, projected on the bounds of its own
@@ -398,17 +406,23 @@ impl Dantzig {
     }
 
     /// Runs the coupled guess from the clamped set of the last coupling
-    /// pass; true when it settled on an answer that certifies, then in `out`
-    /// (`out` is overwritten either way; the passes' state is kept).
+    /// pass, with at most `max_guesses` guesses; true when it settled on an
+    /// answer that certifies, then in `out` (`out` is overwritten either
+    /// way; the passes' state is kept).
     fn solve_by_coupled_guess_from_pass(
         &mut self,
         problem: &BoxLcp,
         w_tol: f64,
+        max_guesses: usize,
         out: &mut LcpSolution,
     ) -> bool {
-        let settled =
-            self.coupled_guess
-                .run_from(problem.lcp(), problem.bounds(), w_tol, &self.core.state);
+        let settled = self.coupled_guess.run_from(
+            problem.lcp(),
+            problem.bounds(),
+            w_tol,
+            &self.core.state,
+            max_guesses,
+        );
         if settled && self.accept_coupled_guess(problem, out) {
             self.stats.block_guesses += self.coupled_guess.guesses;
             return true;
@@ -428,13 +442,21 @@ const NON_SYMMETRIC_ACCEPT: f64 = 1e-9;
 const COUPLED_GUESS_ACCEPT: f64 = COUPLING_PASS_ACCEPT;
 
 /// Coupled guesses started from a pass's clamped set, at most, per solve;
-/// a set that already failed is not tried again and not counted. Each
-/// costs a few dense LUs, each about a pass with few pivots. Measured on
-/// the stepper's sliding, spinning stacks of cubes (100 of 5 and 10 cubes,
-/// 30 of 20) against 3 restarts counted whether tried or not:
-/// `CouplingLimit` 4 -> 0, 18 -> 1 and 4 -> 1; the policy, which hands
-/// those to Lemke, 358 -> 328 us, 2.9 -> 2.2 ms and 23 -> 17 ms a problem.
+/// a set that already failed in this solve is not tried again and not
+/// counted. Each costs a few dense LUs, each about a pass with few pivots.
+/// Measured on the stepper's sliding, spinning stacks of cubes (100 of 5
+/// and 10 cubes, 30 of 20) against 3 restarts counted whether tried or
+/// not: `CouplingLimit` 4 -> 0, 18 -> 1 and 4 -> 1; the policy, which
+/// hands those to Lemke, 358 -> 328 us, 2.9 -> 2.2 ms and 23 -> 17 ms a
+/// problem.
 const MAX_COUPLED_RESTARTS: usize = 12;
+
+/// Guesses of all the restarts of a solve, at most, before no more are
+/// started (the last one gets what is left): the dense LUs they cost are
+/// outside the pivot budget (`max_total_pivots`), so this keeps their
+/// worst case where it was with 3 restarts of at most `MAX_GUESSES` (24)
+/// guesses each (coupled_guess.rs).
+const MAX_RESTART_GUESSES: usize = 72;
 
 /// Scaled error up to which a coupling pass's answer is accepted before the
 /// friction radii have settled (ten times stricter than the policy's

@@ -144,7 +144,8 @@ pub struct DantzigParams {
     /// when the first pass does not certify, handing over to the further
     /// passes.
     /// Default `48` (below it one-row pivoting is as fast); `usize::MAX`
-    /// turns both guesses off.
+    /// turns both guesses off, and with them the coupled guess restarted
+    /// from a coupling pass (which otherwise runs at every size).
     pub block_guess_from: usize,
     /// Problems of at most this dimension with a symmetric `M` are first
     /// solved by block principal pivoting (with friction coupling: the
@@ -329,10 +330,10 @@ pub struct Dantzig {
     order: Vec<usize>,
     radius: Vec<f64>,
     best_z: Vec<f64>,
-    /// The pass states from which the coupled guess last failed in this
-    /// solve (empty: none). The guess from given states is deterministic,
-    /// so a restart from the same states again is counted, not run.
-    failed_restart_from: Vec<State>,
+    /// The pass states from which the coupled guess failed in this solve,
+    /// one set of `n` after another. The guess from given states is
+    /// deterministic, so a restart from any of them is not run again.
+    failed_restarts: Vec<State>,
     /// The last pass's radius step `mu z_j - r` per coupling (relaxation).
     last_step: Vec<f64>,
     trace: Vec<DantzigStep>,
