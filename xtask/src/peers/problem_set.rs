@@ -1,7 +1,7 @@
 //! The problems every solver of `cargo xtask bench peers` solves: generated
 //! deterministically (same seeds and scenes in every run), written as JSON in
 //! our file format (`docs/lcp-file-format.md`) and, for the C++ drivers, in
-//! the plain-text form of [`text_format`](super::text_format) beside it.
+//! the plain-text form of [`text_format`] beside it.
 
 use std::path::{Path, PathBuf};
 
