@@ -13,15 +13,22 @@
 // that breaks its bound or the sign of its w. On positive definite
 // problems this settles in 2-4 guesses.
 //
-// Kernels: each guess factors M_CC = U'U by bordering (the "up-looking"
-// Cholesky, Golub & Van Loan, Matrix Computations, sec. 4.2.6): the row
-// appended at position j gathers its column of M_CC, solves U_11' u = M_1j
-// and takes the pivot M_jj - u'u. U is column-major upper triangular with
-// columns padded to groups of four (zeros from the diagonal down; the
-// diagonal is kept as 1 / U_jj), so the substitution and the two
-// triangular solves of z_C are the blocked kernels of upper_factor.rs,
-// contiguous from row 0. The rows of C up to the first that left it keep
-// their columns of U from the previous guess (a Cholesky factor's leading
+// Kernels: each guess factors M_CC = U'DU (U unit upper triangular, D
+// diagonal) by bordering (the "up-looking" form of Golub & Van Loan,
+// Matrix Computations, sec. 4.1.2 and 4.2.6): the row appended at
+// position j gathers its column of M_CC, solves U_11' c = M_1j, takes
+// u = D_11^-1 c as its column of U and the pivot D_jj = M_jj - c'u. U is
+// column-major with columns padded to groups of four (zeros from the
+// diagonal down; the unit diagonal is not stored, 1 / D_jj is), so the
+// substitution and the two triangular solves of z_C are the blocked
+// kernels of upper_factor.rs, contiguous from row 0. With U'U (a Cholesky
+// factor) each step of a triangular solve waited on a multiply by
+// 1 / U_jj and each row of the factor on a square root; without them, in
+// paired runs a whole Dantzig solve took 0.90x the time on spd_16_set,
+// 0.91x on spd_16, 0.93x on normal_stack_5, 0.89x on spd_64 and
+// normal_stack_20 (more instructions: the scaling by D^-1 is a pass of
+// its own). The rows of C up to the first that left it keep
+// their columns of U from the previous guess (a factor's leading
 // block depends on the leading rows only); the first guess orders C by q
 // ascending, the rows likeliest to stay first (measured: spd_64 of the
 // peers' problems 299k -> 279k instructions a solve, others within 1 %).
@@ -92,7 +99,8 @@ pub(crate) struct SmallSettings<'a> {
     pub(crate) lo: &'a [f64],
     /// Upper bounds.
     pub(crate) hi: &'a [f64],
-    /// Cholesky pivots `L_ii^2` at most this refuse the row (absolute).
+    /// Pivots (Schur complements `D_ii`) at most this refuse the row
+    /// (absolute).
     pub(crate) pivot_tol: f64,
     /// `|w|` at most this counts as 0 (absolute).
     pub(crate) w_tol: f64,
@@ -129,12 +137,12 @@ pub(crate) struct SmallGuess {
     /// Whether `w` holds `M z + q` on every row with the bits of
     /// `Lcp::affine`.
     w_affine: bool,
-    /// The factor `U` of `M_CC = U' U` (column-major upper triangle,
-    /// leading dimension `ld`).
+    /// The factor `U` of `M_CC = U' D U` (column-major unit upper
+    /// triangle without its diagonal, leading dimension `ld`).
     u: Vec<f64>,
     /// Leading dimension of `u`: the problem dimension n.
     ld: usize,
-    /// `1 / U_rr`.
+    /// `1 / D_rr`.
     inv_diag: Vec<f64>,
     /// The rows of C in factor order.
     rows: Vec<usize>,
@@ -409,8 +417,10 @@ impl SmallGuess {
                 &mut self.y,
                 from,
             );
-            self.rhs[..k].copy_from_slice(&self.y[..k]);
-            upper_factor::solve_in_place(lanes, &self.u, self.ld, inv_diag, &mut self.rhs);
+            for ((x, &y), &inv) in self.rhs[..k].iter_mut().zip(&self.y[..k]).zip(inv_diag) {
+                *x = y * inv;
+            }
+            upper_factor::solve_in_place(lanes, &self.u, self.ld, k, &mut self.rhs);
         } else {
             let rhs = &mut self.rhs[..k];
             for (b, &i) in rhs.iter_mut().zip(&self.rows) {
@@ -466,10 +476,10 @@ impl SmallGuess {
         true
     }
 
-    /// Factors `M_CC = U' U` for C = `self.rows` by bordering (the
-    /// "up-looking" Cholesky, Golub & Van Loan, Matrix Computations, sec.
-    /// 4.2.6: each row appended solves `U_11' u = M_1j` and takes the pivot
-    /// `M_jj - u'u`), keeping the first `keep` columns of `U` from the
+    /// Factors `M_CC = U' D U` for C = `self.rows` by bordering (Golub &
+    /// Van Loan, Matrix Computations, sec. 4.1.2 and 4.2.6: each row
+    /// appended solves `U_11' c = M_1j`, takes `u = D_11^-1 c` and the
+    /// pivot `D_jj = M_jj - c'u`), keeping the first `keep` columns of `U` from the
     /// previous guess. `U` is column-major upper triangular: every kernel
     /// is a dot or axpy over a leading part of a column, contiguous from
     /// row 0. A pivot at most `pivot_tol` (the Schur complement of the row
@@ -501,19 +511,22 @@ impl SmallGuess {
                 for (x, &r) in uj.iter_mut().zip(&rows[..j]) {
                     *x = col[r];
                 }
-                // U_11' u = M_1j, giving u'u on the way (upper_factor.rs).
+                // U_11' c = M_1j (U unit upper), giving c' D^-1 c on the
+                // way (upper_factor.rs); the new column of U is D^-1 c.
+                let (inv_head, inv_rest) = inv_diag.split_at_mut(j);
                 let squares =
-                    upper_factor::solve_transposed_in_place(lanes, head, ld, &inv_diag[..j], uj);
-                let d2 = col[i] - squares;
-                if !(d2 > pivot_tol && d2.is_finite()) {
+                    upper_factor::solve_transposed_in_place(lanes, head, ld, inv_head, uj);
+                let d = col[i] - squares;
+                if !(d > pivot_tol && d.is_finite()) {
                     refused = Some(j);
                     break;
                 }
-                // 1 / U_jj as sqrt(d2) / d2: the root and the division
-                // run side by side instead of one after the other, and the
-                // next row waits on this (spd_16 about 1 % faster in
-                // paired runs; within 2 ulp of 1 / sqrt(d2)).
-                inv_diag[j] = d2.sqrt() * (1.0 / d2);
+                for (x, &inv) in uj.iter_mut().zip(&*inv_head) {
+                    *x *= inv;
+                }
+                // No square root: the next row waits on this division
+                // alone (U'DU instead of U'U).
+                inv_rest[0] = 1.0 / d;
                 j += 1;
             }
             refused
@@ -536,12 +549,15 @@ impl SmallGuess {
     }
 
     /// Solves `M_CC x = rhs[..k]` in place with the factor: `U' y = b`,
-    /// then `U x = y` (upper_factor.rs).
+    /// `y <- D^-1 y`, then `U x = y` (upper_factor.rs).
     #[inline(always)]
     fn solve_in_place<L: Lanes>(&mut self, lanes: L, k: usize) {
         let inv_diag = &self.inv_diag[..k];
         upper_factor::solve_transposed_in_place(lanes, &self.u, self.ld, inv_diag, &mut self.rhs);
-        upper_factor::solve_in_place(lanes, &self.u, self.ld, inv_diag, &mut self.rhs);
+        for (x, &inv) in self.rhs[..k].iter_mut().zip(inv_diag) {
+            *x *= inv;
+        }
+        upper_factor::solve_in_place(lanes, &self.u, self.ld, k, &mut self.rhs);
     }
 
     /// Exchanges the rows that break their bound (clamped) or the sign of
@@ -711,24 +727,18 @@ mod tests {
     use super::*;
     use crate::lanes::ArrayLanes;
 
-    /// `max |(U' U)_rc - M_CC|` over the factored block.
+    /// `max |(U' D U)_rc - M_CC|` over the factored block.
     fn factor_error(g: &SmallGuess, m: &Lcp) -> f64 {
         let (k, ld) = (g.rows.len(), g.ld);
         let mut worst = 0.0_f64;
         for r in 0..k {
             for c in 0..=r {
-                let u = |t: usize, j: usize| {
-                    if t == j {
-                        1.0 / g.inv_diag[j]
-                    } else {
-                        g.u[j * ld + t]
-                    }
-                };
-                let utu: f64 = (0..=c).map(|t| u(t, r) * u(t, c)).sum();
+                let u = |t: usize, j: usize| if t == j { 1.0 } else { g.u[j * ld + t] };
+                let utu: f64 = (0..=c).map(|t| u(t, r) * u(t, c) / g.inv_diag[t]).sum();
                 let mrc = m.col(g.rows[c])[g.rows[r]];
                 worst = worst.max((utu - mrc).abs());
             }
-            // The diagonal lives in inv_diag; below it U's column is 0.
+            // The unit diagonal is not stored; below it U's column is 0.
             assert!(g.u[r * ld + r..(r + 1) * ld].iter().all(|&x| x == 0.0));
         }
         worst

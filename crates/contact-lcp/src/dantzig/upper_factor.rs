@@ -1,8 +1,10 @@
-// Triangular solves with the small guess's factor `M_CC = U'U`
-// (small_guess.rs), blocked by four columns.
+// Triangular solves with the small guess's factor `M_CC = U'DU`
+// (small_guess.rs: U unit upper triangular, D diagonal), blocked by four
+// columns.
 //
 // Storage: U column-major, leading dimension a multiple of 4; column c holds
-// U_0c..U_(c-1)c (the diagonal is kept as 1 / U_cc in `inv_diag`). Both
+// U_0c..U_(c-1)c (the unit diagonal is not stored; `1 / D_cc` is kept in
+// `inv_diag` by the caller). Both
 // solves are the column-oriented substitutions of Golub & Van Loan, Matrix
 // Computations, sec. 3.1 (forward by dots, backward by axpys), taken four
 // columns at a time: the products with the rows before a block are whole
@@ -30,25 +32,19 @@
 // multiply (8 cycles) instead of a multiply, a subtraction and a multiply
 // (12): paired runs, a whole Dantzig solve, spd_16 0.988x, normal_stack_5
 // 0.959x, spd_64 0.954x the time; instructions 12.14k -> 12.01k, 15.93k ->
-// 15.56k, 133.0k -> 130.3k.
+// 15.56k, 133.0k -> 130.3k. With the unit diagonal of U'DU (the factor
+// was U'U with a stored 1 / U_cc before) the multiply goes too: the chain
+// is one fma a step.
 
 use crate::lanes::Lanes;
 
 /// The four columns of the block starting at column `c0` with `width`
-/// columns in use, and their `1 / U_cc`; in place of a column not in use,
-/// column `c0` again (its rows `c0..` are zero, so the triangle of a
-/// narrow block sees zeros there) with `1 / U_cc = 0` (its unknown comes
-/// out 0 and is not stored).
+/// columns in use, and which are; in place of a column not in use, column
+/// `c0` again (its rows `c0..` are zero, so the triangle of a narrow block
+/// sees zeros there; its unknown is not stored).
 #[inline(always)]
-fn block<'u>(
-    u: &'u [f64],
-    ld: usize,
-    inv_diag: &[f64],
-    c0: usize,
-    width: usize,
-) -> ([&'u [f64]; 4], [f64; 4]) {
+fn block(u: &[f64], ld: usize, c0: usize, width: usize) -> ([&[f64]; 4], [bool; 4]) {
     let cols = &u[c0 * ld..(c0 + width) * ld];
-    let inv = &inv_diag[c0..c0 + width];
     if width == 4 {
         // Every block but the last: four consecutive columns, cut by
         // split_at (the branches of the general case below, paid by
@@ -56,17 +52,16 @@ fn block<'u>(
         let (u0, rest) = cols.split_at(ld);
         let (u1, rest) = rest.split_at(ld);
         let (u2, u3) = rest.split_at(ld);
-        return ([u0, u1, u2, u3], [inv[0], inv[1], inv[2], inv[3]]);
+        return ([u0, u1, u2, u3], [true; 4]);
     }
     // Column c0 + t if in use, else c0.
     let col = |t: usize| {
         let o = if t < width { t * ld } else { 0 };
         &cols[o..o + ld]
     };
-    let pick = |t: usize| if t < width { inv[t] } else { 0.0 };
     (
         [col(0), col(1), col(2), col(3)],
-        [pick(0), pick(1), pick(2), pick(3)],
+        [true, width > 1, width > 2, width > 3],
     )
 }
 
@@ -91,21 +86,23 @@ fn store_block(r: &mut [f64], width: usize, x: [f64; 4]) {
     }
 }
 
-/// Solves `U' x = b` in place for the `k = inv_diag.len()` leading columns
-/// of `u` (layout above; `u` holds at least `k` columns), with `b.len()`
-/// at least `k` rounded up to a multiple of 4 (rows `k..` finite; they are
-/// read, never written). `U' x = b` is also the bordering step of the
-/// factor: a new column of U is `U_11'^-1 M_1j`.
+/// Solves `U' x = b` in place (U unit upper triangular) for the `k =
+/// inv_diag.len()` leading columns of `u` (layout above; `u` holds at
+/// least `k` columns), with `b.len()` at least `k` rounded up to a multiple
+/// of 4 (rows `k..` finite; they are read, never written). `U' x = b` is
+/// also the bordering step of the factor: a new column of D U is
+/// `U_11'^-1 M_1j`.
 ///
 /// The whole blocks come first, then a last block of `k % 4` columns with
 /// only that many dots and unknowns ([`last_block_transposed`]): the
 /// factor's bordering solves have any `k`, so most end on a narrow block
 /// (measured: see the module comment).
 ///
-/// Returns `x'x`, summed from the unknowns as they are computed (a block
-/// of four as `(x0^2 + x1^2) + (x2^2 + x3^2)`, blocks in order): the
-/// factor's pivot `M_jj - u'u` needs it, and reading `u` back from memory
-/// right after its scalar stores waited on them (the vector load cannot be
+/// Returns `x' D^-1 x` (`inv_diag` holds `D^-1`), summed from the unknowns
+/// as they are computed (a block of four as `(x0 (x0 d0) + x1 (x1 d1)) +
+/// (x2 (x2 d2) + x3 (x3 d3))`, blocks in order): the factor's pivot
+/// `M_jj - x' D^-1 x` needs it, and reading `x` back from memory right
+/// after its scalar stores waited on them (the vector load cannot be
 /// forwarded from several narrower stores).
 #[inline(always)]
 pub(crate) fn solve_transposed_in_place<L: Lanes>(
@@ -122,7 +119,7 @@ pub(crate) fn solve_transposed_in_place<L: Lanes>(
 /// multiple of 4) on, `b[..from]` holding the solution's first entries
 /// already: every entry from `from` on gets the bits the whole solve
 /// gives it (each block reads only the entries before it). Returns the
-/// sum of squares of the entries from `from` on.
+/// sum `x_t^2 / D_tt` over the entries from `from` on.
 #[inline(always)]
 pub(crate) fn solve_transposed_from<L: Lanes>(
     l: L,
@@ -163,13 +160,13 @@ pub(crate) fn solve_transposed_from<L: Lanes>(
         let (v1, v2, v3) = (&u1[c0..c0 + 1], &u2[c0..c0 + 2], &u3[c0..c0 + 3]);
         let r = &mut rest[..4];
         let [s0, s1, s2, s3] = l.sum4([a0, a1, a2, a3]);
-        let x0 = (r[0] - s0) * inv[0];
-        let x1 = (-v1[0]).mul_add(x0, r[1] - s1) * inv[1];
-        let x2 = (-v2[1]).mul_add(x1, (-v2[0]).mul_add(x0, r[2] - s2)) * inv[2];
-        let x3 =
-            (-v3[2]).mul_add(x2, (-v3[1]).mul_add(x1, (-v3[0]).mul_add(x0, r[3] - s3))) * inv[3];
+        let x0 = r[0] - s0;
+        let x1 = (-v1[0]).mul_add(x0, r[1] - s1);
+        let x2 = (-v2[1]).mul_add(x1, (-v2[0]).mul_add(x0, r[2] - s2));
+        let x3 = (-v3[2]).mul_add(x2, (-v3[1]).mul_add(x1, (-v3[0]).mul_add(x0, r[3] - s3)));
         r.copy_from_slice(&[x0, x1, x2, x3]);
-        squares += (x0 * x0 + x1 * x1) + (x2 * x2 + x3 * x3);
+        squares +=
+            (x0 * (x0 * inv[0]) + x1 * (x1 * inv[1])) + (x2 * (x2 * inv[2]) + x3 * (x3 * inv[3]));
         c0 += 4;
     }
     squares
@@ -186,8 +183,8 @@ pub(crate) fn solve_transposed_from<L: Lanes>(
 /// computed with the operations of a whole block in the same order
 /// (the dots reduced as `Lanes::sum4` reduces them, `(s0 + s1) + (s2 +
 /// s3)`), so the bits are those of a whole block with its unused columns
-/// left out (which no unknown in use reads). Returns the sum of squares
-/// of its unknowns, in order.
+/// left out (which no unknown in use reads). Returns the sum `x_t^2 /
+/// D_tt` over its unknowns, in order.
 #[inline(always)]
 fn last_block_transposed<L: Lanes, const W: usize>(
     l: L,
@@ -214,39 +211,44 @@ fn last_block_transposed<L: Lanes, const W: usize>(
         for s in 0..t {
             v = (-cols[t][c0 + s]).mul_add(x[s], v);
         }
-        x[t] = v * inv_diag[c0 + t];
+        x[t] = v;
     }
     r.copy_from_slice(&x);
-    x.iter().fold(0.0, |s, &v| s + v * v)
+    x.iter()
+        .zip(&inv_diag[c0..c0 + W])
+        .fold(0.0, |s, (&v, &inv)| s + v * (v * inv))
 }
 
-/// Solves `U x = b` in place (same storage and sizes as
-/// [`solve_transposed_in_place`]), last block first.
+/// Solves `U x = b` in place for the `k` leading columns (U unit upper
+/// triangular; same storage and sizes as [`solve_transposed_in_place`]),
+/// last block first.
 #[inline(always)]
-pub(crate) fn solve_in_place<L: Lanes>(
-    l: L,
-    u: &[f64],
-    ld: usize,
-    inv_diag: &[f64],
-    b: &mut [f64],
-) {
-    let mut end = inv_diag.len();
+pub(crate) fn solve_in_place<L: Lanes>(l: L, u: &[f64], ld: usize, k: usize, b: &mut [f64]) {
+    let mut end = k;
     while end > 0 {
         let c0 = (end - 1) / 4 * 4;
         let width = end - c0;
-        let ([u0, u1, u2, u3], inv) = block(u, ld, inv_diag, c0, width);
+        let ([u0, u1, u2, u3], used) = block(u, ld, c0, width);
         let (v1, v2, v3) = (&u1[c0..c0 + 1], &u2[c0..c0 + 2], &u3[c0..c0 + 3]);
         let (head, rest) = b.split_at_mut(c0);
-        // The block's own triangle, last column first.
+        // The block's own triangle, last column first (a column not in use
+        // has zeros from row c0 down, so its unknown reaches no other).
         let r = &mut rest[..4];
-        let x3 = r[3] * inv[3];
-        let x2 = (-v3[2]).mul_add(x3, r[2]) * inv[2];
-        let x1 = (-v2[1]).mul_add(x2, (-v3[1]).mul_add(x3, r[1])) * inv[1];
-        let x0 = (-v1[0]).mul_add(x1, (-v2[0]).mul_add(x2, (-v3[0]).mul_add(x3, r[0]))) * inv[0];
+        let x3 = r[3];
+        let x2 = (-v3[2]).mul_add(x3, r[2]);
+        let x1 = (-v2[1]).mul_add(x2, (-v3[1]).mul_add(x3, r[1]));
+        let x0 = (-v1[0]).mul_add(x1, (-v2[0]).mul_add(x2, (-v3[0]).mul_add(x3, r[0])));
         store_block(r, width, [x0, x1, x2, x3]);
         // The rows before the block, four columns at once (the columns not
-        // in use have x = 0).
-        let (s0, s1, s2, s3) = (l.splat(x0), l.splat(x1), l.splat(x2), l.splat(x3));
+        // in use count with x = 0: their unknowns are padding).
+        let x = [x0, x1, x2, x3];
+        let pick = |t: usize| if used[t] { x[t] } else { 0.0 };
+        let (s0, s1, s2, s3) = (
+            l.splat(pick(0)),
+            l.splat(pick(1)),
+            l.splat(pick(2)),
+            l.splat(pick(3)),
+        );
         for ((((y, w0), w1), w2), w3) in pulp::as_arrays_mut::<4, f64>(head)
             .0
             .iter_mut()
@@ -269,8 +271,8 @@ mod tests {
     use super::*;
     use crate::lanes::ArrayLanes;
 
-    /// A `k x k` upper factor with leading dimension `ld`, zeros from the
-    /// diagonal down, and its `1 / U_cc`.
+    /// A `k x k` unit upper factor with leading dimension `ld`, zeros from
+    /// the diagonal down (the unit diagonal is not stored), and a `D^-1`.
     fn factor(k: usize, ld: usize) -> (Vec<f64>, Vec<f64>) {
         let mut u = vec![0.0; ld * k.max(1)];
         for c in 0..k {
@@ -282,11 +284,11 @@ mod tests {
         (u, inv)
     }
 
-    /// `U_rc` with the diagonal from `inv`.
-    fn entry(u: &[f64], inv: &[f64], ld: usize, r: usize, c: usize) -> f64 {
+    /// `U_rc` with the unit diagonal.
+    fn entry(u: &[f64], ld: usize, r: usize, c: usize) -> f64 {
         match r.cmp(&c) {
             std::cmp::Ordering::Less => u[c * ld + r],
-            std::cmp::Ordering::Equal => 1.0 / inv[c],
+            std::cmp::Ordering::Equal => 1.0,
             std::cmp::Ordering::Greater => 0.0,
         }
     }
@@ -300,19 +302,19 @@ mod tests {
             let x: Vec<f64> = (0..k).map(|i| (i as f64 * 0.7).sin()).collect();
             // b = U' x and c = U x by the definition, then solve back.
             let mut bt: Vec<f64> = (0..k)
-                .map(|r| (0..k).map(|t| entry(&u, &inv, ld, t, r) * x[t]).sum())
+                .map(|r| (0..k).map(|t| entry(&u, ld, t, r) * x[t]).sum())
                 .collect();
             let mut b: Vec<f64> = (0..k)
-                .map(|r| (0..k).map(|t| entry(&u, &inv, ld, r, t) * x[t]).sum())
+                .map(|r| (0..k).map(|t| entry(&u, ld, r, t) * x[t]).sum())
                 .collect();
             // Rows past k: padding the solves read but must not change.
             bt.resize(ld, 0.25);
             b.resize(ld, 0.25);
             let squares = solve_transposed_in_place(ArrayLanes, &u, ld, &inv, &mut bt);
-            solve_in_place(ArrayLanes, &u, ld, &inv, &mut b);
+            solve_in_place(ArrayLanes, &u, ld, k, &mut b);
             assert!(bt[k..].iter().chain(&b[k..]).all(|&x| x == 0.25));
-            // The returned x'x is that of the solution, summed apart.
-            let norm2: f64 = bt[..k].iter().map(|v| v * v).sum();
+            // The returned x' D^-1 x is that of the solution, summed apart.
+            let norm2: f64 = bt[..k].iter().zip(&inv).map(|(v, d)| v * v * d).sum();
             assert!(
                 (squares - norm2).abs() <= 1e-14 * norm2.max(1.0),
                 "k {k}: {squares}"
