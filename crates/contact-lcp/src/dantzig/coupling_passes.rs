@@ -108,11 +108,13 @@
 // towers, which certify at the first pass, do not see it.
 
 use super::block_guess::Outcome;
-use super::pivot::{Settings, Stop};
+use super::pivot::{Settings, State, Stop};
 use super::{Dantzig, accept_guess};
 use crate::box_problem::{BoxBounds, BoxLcp};
 use crate::box_verify::finish_box_answer;
+use crate::dense_kernels::dot;
 use crate::error::LcpError;
+use crate::problem::Lcp;
 use crate::solution::LcpSolution;
 use crate::verify::max_abs;
 
@@ -282,6 +284,16 @@ impl Dantzig {
                 self.lo[c.row] = -r;
                 self.hi[c.row] = r;
             }
+            if round == 1 {
+                // The friction rows were held at 0 in the first pass (its
+                // state for them says nothing): each starts the second at
+                // the bound that opposes its w there, the way the contact
+                // slides (w > 0: lower; w < 0: upper; about 0, sticking,
+                // where it was), as the whole guess starts (tiny_coupled.rs).
+                // At its lower bound, every friction row was driven across
+                // its whole range when it slides the other way.
+                self.start_friction_against_w(lcp, bounds);
+            }
             if round > 1 && change < best_change {
                 best_change = change;
                 self.best_z.clone_from(&self.core.z);
@@ -372,6 +384,30 @@ impl Dantzig {
         Ok(())
     }
 
+    /// Before the second coupling pass: each coupled (friction) row at the
+    /// bound that opposes its `w` at the first pass's answer, by more than
+    /// `FIRST_GUESS_W` of `||q||`; the others keep their state.
+    fn start_friction_against_w(&mut self, lcp: &Lcp, bounds: &BoxBounds) {
+        let push = FIRST_GUESS_W * lcp.q_max_abs();
+        let (q, core) = (lcp.q(), &mut self.core);
+        let symmetric = lcp.is_symmetric();
+        for c in bounds.couplings() {
+            let i = c.row;
+            // Row i of M z: column i when M is symmetric (contiguous).
+            let w = q[i]
+                + if symmetric {
+                    dot(lcp.col(i), &core.z)
+                } else {
+                    row_dot(lcp, i, &core.z)
+                };
+            if w > push {
+                core.state[i] = State::AtLo;
+            } else if w < -push {
+                core.state[i] = State::AtHi;
+            }
+        }
+    }
+
     /// Puts the coupled guess's settled `z` in `out` with its certificate;
     /// true when it certifies to `COUPLED_GUESS_ACCEPT`.
     fn accept_coupled_guess(&self, problem: &BoxLcp, out: &mut LcpSolution) -> bool {
@@ -429,6 +465,16 @@ impl Dantzig {
         }
         false
     }
+}
+
+/// `|w_i|` above this times `||q||_inf` at the first pass's answer puts a
+/// friction row at a bound for the second pass (below it the row stays
+/// where it was): tiny_coupled.rs's first-guess threshold.
+const FIRST_GUESS_W: f64 = 1e-9;
+
+/// Row `i` of `M` times `z`, summed in order of the columns.
+fn row_dot(m: &Lcp, i: usize, z: &[f64]) -> f64 {
+    (0..m.dim()).map(|j| m.col(j)[i] * z[j]).sum()
 }
 
 /// Scaled error up to which a non-symmetric pivoting path's answer is
