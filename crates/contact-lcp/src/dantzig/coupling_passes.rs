@@ -186,6 +186,9 @@ impl Dantzig {
         let mut certified = false;
         let (mut restarts, mut restart_guesses) = (0, 0);
         self.failed_restarts.clear();
+        // Room for every restart's states: a repeated solve allocates
+        // nothing, whatever fails.
+        self.failed_restarts.reserve(MAX_COUPLED_RESTARTS * n);
         for round in 1..=max_rounds {
             // What is left of the solve's own budget bounds this pass too.
             let left = params.max_total_pivots.saturating_sub(self.stats.pivots);
@@ -284,16 +287,6 @@ impl Dantzig {
                 self.lo[c.row] = -r;
                 self.hi[c.row] = r;
             }
-            if round == 1 {
-                // The friction rows were held at 0 in the first pass (its
-                // state for them says nothing): each starts the second at
-                // the bound that opposes its w there, the way the contact
-                // slides (w > 0: lower; w < 0: upper; about 0, sticking,
-                // where it was), as the whole guess starts (tiny_coupled.rs).
-                // At its lower bound, every friction row was driven across
-                // its whole range when it slides the other way.
-                self.start_friction_against_w(lcp, bounds);
-            }
             if round > 1 && change < best_change {
                 best_change = change;
                 self.best_z.clone_from(&self.core.z);
@@ -352,6 +345,17 @@ impl Dantzig {
                     out.pivots = self.stats.pivots;
                     return Ok(());
                 }
+                // The friction rows were held at 0 in the first pass (its
+                // state for them says nothing): each starts the second at
+                // the bound that opposes its w there, the way the contact
+                // slides (w > 0: lower; w < 0: upper; about 0, sticking,
+                // where it was), as the whole guess starts (tiny_coupled.rs).
+                // At its lower bound, every friction row was driven across
+                // its whole range when it slides the other way. (A cold
+                // second pass starts from z = 0 and reads no state.)
+                if params.warm_start_rounds {
+                    self.start_friction_against_w(lcp, bounds);
+                }
             }
         }
         if certified {
@@ -393,7 +397,13 @@ impl Dantzig {
         let symmetric = lcp.is_symmetric();
         for c in bounds.couplings() {
             let i = c.row;
-            // Row i of M z: column i when M is symmetric (contiguous).
+            // Held at lo = hi = 0, the row was never driven or clamped.
+            debug_assert!(
+                !matches!(core.state[i], State::Clamped | State::Parked),
+                "friction row {i} in C after the first pass"
+            );
+            // Row i of M z (core.w may not hold it for these fixed rows):
+            // column i when M is symmetric (contiguous).
             let w = q[i]
                 + if symmetric {
                     dot(lcp.col(i), &core.z)

@@ -152,8 +152,8 @@ pub struct DantzigParams {
     /// first coupling pass, friction rows held at 0, accepted only if it
     /// certifies) with small dense kernels of their own (see
     /// small_guess.rs): one
-    /// Cholesky factor per guess, updated when rows join, no call into
-    /// faer. When the guesses do not settle the problem is solved from the
+    /// U'DU (LDL') factor per guess, its leading rows kept from the guess
+    /// before, no call into faer. When the guesses do not settle the problem is solved from the
     /// start as without them (the faer-based block guess from
     /// `block_guess_from` rows on, else the one-row pivoting). Default
     /// `128`: from 48 to 128 rows it beat the

@@ -307,7 +307,8 @@ impl SmallGuess {
         self.inv_diag.resize(n, 0.0);
         // Columns padded to whole groups of four (at least one), zero below
         // the strict upper triangle: column j holds U_0j..U_(j-1)j and
-        // zeros (the diagonal lives in `inv_diag`), whichever rows it was
+        // zeros (the unit diagonal is implicit, `1 / D_jj` is in
+        // `inv_diag`), whichever rows it was
         // built for, so the invariant survives from one solve to the next
         // as long as the layout does.
         let ld = n.next_multiple_of(4).max(4);
@@ -339,7 +340,7 @@ impl SmallGuess {
 
     /// The order of C for the next guess, and how many of its leading rows
     /// keep their factor rows. Without priority rows: the previous factor's
-    /// rows in their order up to the first that left C (a Cholesky factor's
+    /// rows in their order up to the first that left C (a U'DU factor's
     /// leading block depends on the leading rows only), then its other rows
     /// still in C, then the rows that joined. With priority rows (dependent
     /// groups): those first, then the others, factored from scratch.
@@ -742,6 +743,45 @@ mod tests {
             assert!(g.u[r * ld + r..(r + 1) * ld].iter().all(|&x| x == 0.0));
         }
         worst
+    }
+
+    /// With every bound 0 or infinite, a guess after the first reuses the
+    /// forward solve of its kept leading rows (`y`); a far upper bound
+    /// that binds nothing takes the general path, which solves afresh.
+    /// Both must give the same answer (to rounding: 1e-12 of ||z||) on
+    /// problems that take several guesses (counted, so the reuse runs).
+    #[test]
+    fn the_reused_forward_solve_agrees_with_a_fresh_one() {
+        let mut seed = 0x5EED_F00D_u64;
+        let mut several = 0;
+        for _ in 0..50 {
+            let n = 16;
+            let m = random_sym(&mut seed, n, n, 0.1);
+            let q: Vec<f64> = (0..n).map(|_| next_uniform(&mut seed)).collect();
+            let lcp = Lcp::from_row_major(n, &m, &q).unwrap();
+            let lo = vec![0.0; n];
+            let settle = |hi: &[f64]| {
+                let set = SmallSettings {
+                    lo: &lo,
+                    hi,
+                    pivot_tol: 1e-12 * lcp.m_max_abs(),
+                    w_tol: 1e-13 * lcp.q_max_abs(),
+                    q_max: lcp.q_max_abs(),
+                };
+                let mut g = SmallGuess::default();
+                assert!(g.run(&lcp, &set, 16));
+                (g.z.clone(), g.guesses, g.zero_bounds)
+            };
+            let (reused, guesses, zero) = settle(&vec![f64::INFINITY; n]);
+            let (fresh, _, general) = settle(&vec![1e300; n]);
+            assert!(zero && !general);
+            several += usize::from(guesses > 1);
+            let scale = reused.iter().fold(1e-300_f64, |a, z| a.max(z.abs()));
+            for (a, b) in reused.iter().zip(&fresh) {
+                assert!((a - b).abs() <= 1e-12 * scale, "{reused:?}\n{fresh:?}");
+            }
+        }
+        assert!(several >= 25, "{several} of 50 took more than one guess");
     }
 
     #[test]

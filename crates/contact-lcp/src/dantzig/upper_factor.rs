@@ -234,21 +234,16 @@ pub(crate) fn solve_in_place<L: Lanes>(l: L, u: &[f64], ld: usize, k: usize, b: 
         // The block's own triangle, last column first (a column not in use
         // has zeros from row c0 down, so its unknown reaches no other).
         let r = &mut rest[..4];
-        let x3 = r[3];
-        let x2 = (-v3[2]).mul_add(x3, r[2]);
-        let x1 = (-v2[1]).mul_add(x2, (-v3[1]).mul_add(x3, r[1]));
+        // An unknown not in use is 0 from the start (its row of `b` is
+        // padding, whatever it holds), so it reaches no other.
+        let rhs = |t: usize| if used[t] { r[t] } else { 0.0 };
+        let x3 = rhs(3);
+        let x2 = (-v3[2]).mul_add(x3, rhs(2));
+        let x1 = (-v2[1]).mul_add(x2, (-v3[1]).mul_add(x3, rhs(1)));
         let x0 = (-v1[0]).mul_add(x1, (-v2[0]).mul_add(x2, (-v3[0]).mul_add(x3, r[0])));
         store_block(r, width, [x0, x1, x2, x3]);
-        // The rows before the block, four columns at once (the columns not
-        // in use count with x = 0: their unknowns are padding).
-        let x = [x0, x1, x2, x3];
-        let pick = |t: usize| if used[t] { x[t] } else { 0.0 };
-        let (s0, s1, s2, s3) = (
-            l.splat(pick(0)),
-            l.splat(pick(1)),
-            l.splat(pick(2)),
-            l.splat(pick(3)),
-        );
+        // The rows before the block, four columns at once.
+        let (s0, s1, s2, s3) = (l.splat(x0), l.splat(x1), l.splat(x2), l.splat(x3));
         for ((((y, w0), w1), w2), w3) in pulp::as_arrays_mut::<4, f64>(head)
             .0
             .iter_mut()
