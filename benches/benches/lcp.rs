@@ -18,8 +18,8 @@
 //!   Dantzig with its defaults (the whole coupled guess of problems of at
 //!   most 16 rows) and with the small guesses off (`dantzig_passes`: the
 //!   coupling passes alone, also without the restarted coupled guess:
-//!   `block_guess_from` at `usize::MAX`), against faer's Cholesky of each `M + delta I` as in
-//!   `lcp_contact_psd`.
+//!   `block_guess_from` at `usize::MAX`), against faer's Cholesky of each
+//!   `M + delta I` as in `lcp_contact_psd`.
 //! - `lcp_sliding_stack_set`: 32 problems per iteration of stacks of 2 and
 //!   3 cubes, each sliding and spinning on the one below
 //!   (`sliding_stack_set`, n = 24, 36): Dantzig (the coupling passes,
@@ -225,13 +225,7 @@ fn random_pd_sets(c: &mut Criterion) {
             .iter()
             .map(|(m, q)| (m.clone(), Mat::from_fn(n, 1, |i, _| -q[i])))
             .collect();
-        group.bench_with_input(BenchmarkId::new("faer_cholesky", n), &factors, |b, set| {
-            b.iter(|| {
-                for (m, rhs) in set {
-                    black_box(black_box(m).llt(Side::Lower).expect("SPD").solve(rhs));
-                }
-            })
-        });
+        faer_cholesky_on_set(&mut group, n, &factors);
         dantzig_on_set(
             &mut group,
             &mut notes,
@@ -242,6 +236,18 @@ fn random_pd_sets(c: &mut Criterion) {
     }
     notes.write();
     group.finish();
+}
+
+/// faer's Cholesky factor and solve of every `(M, -q)` of `factors` (one
+/// size `n`) in turn: the yardstick of a set.
+fn faer_cholesky_on_set(group: &mut Group<'_>, n: usize, factors: &[(Mat<f64>, Mat<f64>)]) {
+    group.bench_with_input(BenchmarkId::new("faer_cholesky", n), factors, |b, set| {
+        b.iter(|| {
+            for (m, rhs) in set {
+                black_box(black_box(m).llt(Side::Lower).expect("SPD").solve(rhs));
+            }
+        })
+    });
 }
 
 /// Benchmarks Dantzig with `params` on every problem of `problems` (one
@@ -351,13 +357,7 @@ fn sliding_group(
                 (shifted, Mat::from_fn(n, 1, |i, _| -p.q()[i]))
             })
             .collect();
-        group.bench_with_input(BenchmarkId::new("faer_cholesky", n), &factors, |b, set| {
-            b.iter(|| {
-                for (m, rhs) in set {
-                    black_box(black_box(m).llt(Side::Lower).expect("SPD").solve(rhs));
-                }
-            })
-        });
+        faer_cholesky_on_set(&mut group, n, &factors);
         for &(solver, params) in solvers {
             dantzig_on_set(&mut group, &mut notes, solver, params, problems);
         }

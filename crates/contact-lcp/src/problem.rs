@@ -5,6 +5,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use faer::{Mat, MatRef};
 
+use crate::dense_kernels::dot;
 use crate::error::LcpError;
 use crate::lane_scan::{max_abs, max_abs_if_finite};
 use crate::lanes::{Lanes, LanesOp, add_column, with_best_lanes};
@@ -178,6 +179,22 @@ impl Lcp {
     /// Column `j` of `M` as a contiguous slice.
     pub(crate) fn col(&self, j: usize) -> &[f64] {
         self.m.col_as_slice(j)
+    }
+
+    /// Row `i` of `M z + q`: row `i` of `M` is read as column `i` when
+    /// `symmetric` (contiguous), else across the columns in order.
+    ///
+    /// Preconditions: `i < self.dim()`, `z.len() == self.dim()`.
+    pub(crate) fn affine_row(&self, i: usize, z: &[f64], symmetric: bool) -> f64 {
+        let row_dot_z = if symmetric {
+            dot(self.col(i), z)
+        } else {
+            z.iter()
+                .enumerate()
+                .map(|(j, &zj)| self.col(j)[i] * zj)
+                .sum()
+        };
+        self.q[i] + row_dot_z
     }
 
     /// `out = M z + q`.

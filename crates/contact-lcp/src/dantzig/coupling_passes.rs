@@ -109,10 +109,10 @@
 
 use super::block_guess::Outcome;
 use super::pivot::{Settings, State, Stop};
+use super::tiny_coupled::FIRST_GUESS_W;
 use super::{Dantzig, accept_guess};
 use crate::box_problem::{BoxBounds, BoxLcp};
 use crate::box_verify::finish_box_answer;
-use crate::dense_kernels::dot;
 use crate::error::LcpError;
 use crate::problem::Lcp;
 use crate::solution::LcpSolution;
@@ -390,10 +390,11 @@ impl Dantzig {
 
     /// Before the second coupling pass: each coupled (friction) row at the
     /// bound that opposes its `w` at the first pass's answer, by more than
-    /// `FIRST_GUESS_W` of `||q||`; the others keep their state.
+    /// `FIRST_GUESS_W` of `||q||` (the whole guess's first-guess threshold,
+    /// tiny_coupled.rs); the others keep their state.
     fn start_friction_against_w(&mut self, lcp: &Lcp, bounds: &BoxBounds) {
         let push = FIRST_GUESS_W * lcp.q_max_abs();
-        let (q, core) = (lcp.q(), &mut self.core);
+        let core = &mut self.core;
         let symmetric = lcp.is_symmetric();
         for c in bounds.couplings() {
             let i = c.row;
@@ -402,14 +403,8 @@ impl Dantzig {
                 !matches!(core.state[i], State::Clamped | State::Parked),
                 "friction row {i} in C after the first pass"
             );
-            // Row i of M z (core.w may not hold it for these fixed rows):
-            // column i when M is symmetric (contiguous).
-            let w = q[i]
-                + if symmetric {
-                    dot(lcp.col(i), &core.z)
-                } else {
-                    row_dot(lcp, i, &core.z)
-                };
+            // core.w may not hold it for these fixed rows.
+            let w = lcp.affine_row(i, &core.z, symmetric);
             if w > push {
                 core.state[i] = State::AtLo;
             } else if w < -push {
@@ -475,16 +470,6 @@ impl Dantzig {
         }
         false
     }
-}
-
-/// `|w_i|` above this times `||q||_inf` at the first pass's answer puts a
-/// friction row at a bound for the second pass (below it the row stays
-/// where it was): tiny_coupled.rs's first-guess threshold.
-const FIRST_GUESS_W: f64 = 1e-9;
-
-/// Row `i` of `M` times `z`, summed in order of the columns.
-fn row_dot(m: &Lcp, i: usize, z: &[f64]) -> f64 {
-    (0..m.dim()).map(|j| m.col(j)[i] * z[j]).sum()
 }
 
 /// Scaled error up to which a non-symmetric pivoting path's answer is

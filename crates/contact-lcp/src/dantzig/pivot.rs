@@ -64,7 +64,6 @@
 use super::active_block::ActiveBlock;
 use super::factor::Factor;
 use super::{DantzigEvent, DantzigStep};
-use crate::dense_kernels::dot;
 use crate::problem::Lcp;
 
 /// Where a row is.
@@ -322,16 +321,7 @@ impl Core {
         }
         // w_d was not followed while d waited for its turn.
         let col_d = m.col(d);
-        let row_dot_z = if set.symmetric {
-            dot(col_d, &self.z)
-        } else {
-            self.z
-                .iter()
-                .enumerate()
-                .map(|(j, &zj)| m.col(j)[d] * zj)
-                .sum()
-        };
-        self.w[d] = m.q()[d] + row_dot_z;
+        self.w[d] = m.affine_row(d, &self.z, set.symmetric);
         let wd = self.w[d];
         // Already complementary where z_d is (0 on a fresh run)?
         let at_lo = self.z[d] <= lo_d;

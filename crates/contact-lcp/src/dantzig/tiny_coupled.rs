@@ -70,7 +70,9 @@ const REDUNDANT: f64 = 1e-10;
 /// `|w_i|` above this times `||q||_inf` in the first coupling pass puts a
 /// friction row at a bound in the first guess (below it: sticking). Looser
 /// than the exchange's `w_tol`: a first guess only needs a direction.
-const FIRST_GUESS_W: f64 = 1e-9;
+/// The coupling passes start their second pass by the same rule
+/// (coupling_passes.rs).
+pub(super) const FIRST_GUESS_W: f64 = 1e-9;
 
 /// Workspace of the coupled guess of small problems: fixed-size arrays, so
 /// a solve allocates nothing.
