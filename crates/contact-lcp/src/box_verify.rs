@@ -196,6 +196,14 @@ fn finish_moved_fixed<const N: usize>(
     out.report = fixed_report((lo, hi), lcp.q_max_abs(), lcp.m_max_abs(), z, &w);
 }
 
+/// Finishes an answer whose `out.z` is already on the problem's bounds
+/// (the projection of [`finish_box_answer`] would leave it alone) and
+/// whose `out.w` is `M z + q` with the bits of
+/// [`Lcp::affine`](crate::problem::Lcp::affine): only the report.
+pub(crate) fn finish_projected_answer(problem: &BoxLcp, out: &mut LcpSolution) {
+    finish_report(problem, out);
+}
+
 /// The report of a finished answer (`out.w = M z + q` exactly, so the
 /// residual field is 0).
 fn finish_report(problem: &BoxLcp, out: &mut LcpSolution) {

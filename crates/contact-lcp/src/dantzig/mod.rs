@@ -76,7 +76,7 @@ mod tiny_guess;
 mod upper_factor;
 
 use crate::box_problem::BoxLcp;
-use crate::box_verify::{finish_box_answer, finish_box_answer_with_w};
+use crate::box_verify::{finish_box_answer, finish_box_answer_with_w, finish_projected_answer};
 use crate::error::LcpError;
 use crate::solution::{LcpSolution, Method};
 use block_guess::BlockGuess;
@@ -323,8 +323,6 @@ pub struct Dantzig {
     tiny_coupled: TinyCoupled,
     /// The rows a problem's bounds do not fix, when at most `TINY_MAX`.
     free_rows: Vec<usize>,
-    /// `M z + q` of an answer of the tiny path on `free_rows`.
-    full_w: Vec<f64>,
     lo: Vec<f64>,
     hi: Vec<f64>,
     order: Vec<usize>,
@@ -470,14 +468,20 @@ impl Dantzig {
                     );
                     // Projected as the certificate projects these rows
                     // (uncoupled: their own bounds; the others stay at 0,
-                    // inside any friction bounds), so that it keeps this
-                    // w instead of computing it again.
+                    // inside any friction bounds), so z is already on the
+                    // problem's bounds and the certificate need not
+                    // project it again. z is 0 off the free rows, so
+                    // their columns give w (the bits of `Lcp::affine`).
+                    // Measured, with the report's inlined bounds: the
+                    // peers' friction_stack_1 3.70k -> 3.10k instructions a
+                    // solve.
                     for (&i, &zi) in self.free_rows.iter().zip(&tiny.z) {
                         out.z[i] = zi.max(lo[i]).min(hi[i]);
                     }
-                    self.full_w.resize(n, 0.0);
-                    lcp.affine(&out.z, &mut self.full_w);
-                    finish_box_answer_with_w(problem, out, &self.full_w);
+                    out.w.clear();
+                    out.w.resize(n, 0.0);
+                    lcp.affine_on_columns(&self.free_rows, &out.z, &mut out.w);
+                    finish_projected_answer(problem, out);
                     true
                 };
                 (settled, tiny.guesses)
