@@ -37,13 +37,31 @@ pub struct Coupling {
 
 /// Validated per-row bounds and friction couplings of a box LCP (without
 /// the matrix, so a matrix-free solver can use them too).
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct BoxBounds {
     lo: Vec<f64>,
     hi: Vec<f64>,
     couplings: Vec<Coupling>,
     /// For each row, the index into `couplings` that couples it.
     coupled: Vec<Option<usize>>,
+    /// Whether these are a plain LCP's bounds: every `lo` is `+0.0` (the
+    /// bits), every `hi` is `+inf`, no coupling (so the certificate and
+    /// the projection can skip the tests a box row needs). Follows from
+    /// the fields above, kept by every constructor.
+    plain: bool,
+}
+
+impl Default for BoxBounds {
+    /// No rows (the bounds of a plain LCP, vacuously).
+    fn default() -> Self {
+        Self {
+            lo: Vec::new(),
+            hi: Vec::new(),
+            couplings: Vec::new(),
+            coupled: Vec::new(),
+            plain: true,
+        }
+    }
 }
 
 impl BoxBounds {
@@ -64,6 +82,7 @@ impl BoxBounds {
             hi,
             couplings,
             coupled: Vec::new(),
+            plain: false,
         };
         bounds.index()?;
         Ok(bounds)
@@ -88,6 +107,7 @@ impl BoxBounds {
             self.hi.clear();
             self.couplings.clear();
             self.coupled.clear();
+            self.plain = true;
         })
     }
 
@@ -98,7 +118,9 @@ impl BoxBounds {
             hi,
             couplings,
             coupled,
+            plain,
         } = self;
+        *plain = false;
         let n = lo.len();
         if hi.len() != n {
             return Err(LcpError::BadLength {
@@ -147,6 +169,9 @@ impl BoxBounds {
                 return Err(bad(k, c, "normal row must have bounds [0, +inf]"));
             }
         }
+        *plain = couplings.is_empty()
+            && lo.iter().all(|l| l.to_bits() == 0)
+            && hi.iter().all(|&h| h == f64::INFINITY);
         Ok(())
     }
 
@@ -158,6 +183,7 @@ impl BoxBounds {
             hi: vec![f64::INFINITY; n],
             couplings: Vec::new(),
             coupled: vec![None; n],
+            plain: true,
         }
     }
 
@@ -202,6 +228,12 @@ impl BoxBounds {
         self.coupled[row].map(|k| &self.couplings[k])
     }
 
+    /// Whether these are a plain LCP's bounds: `lo = +0.0`, `hi = +inf`
+    /// on every row, no coupling.
+    pub(crate) fn is_plain(&self) -> bool {
+        self.plain
+    }
+
     /// For each row, the index into [`couplings`](Self::couplings) of the
     /// coupling of that row (`None`: not a coupled friction row).
     pub(crate) fn coupled_rows(&self) -> &[Option<usize>] {
@@ -214,6 +246,15 @@ impl BoxBounds {
     /// entry changed value (a NaN counts as changed; -0 and +0 as equal).
     pub(crate) fn project(&self, z: &mut [f64]) -> bool {
         let mut moved = false;
+        if self.plain {
+            // clamp(x, +0.0, +inf), to the bit.
+            for zi in z.iter_mut() {
+                let p = if *zi >= 0.0 { *zi } else { 0.0 };
+                moved |= p != *zi;
+                *zi = p;
+            }
+            return moved;
+        }
         if self.couplings.is_empty() {
             for ((zi, &lo), &hi) in z.iter_mut().zip(&self.lo).zip(&self.hi) {
                 let p = clamp(*zi, lo, hi);
@@ -233,8 +274,10 @@ impl BoxBounds {
             }
         }
         for c in &self.couplings {
+            // max/min, not `clamp`: r is NaN for mu = 0 and an infinite
+            // normal, and max/min then leave the row as it is.
             let r = c.mu * z[c.normal_row].max(0.0);
-            let p = clamp(z[c.row], -r, r);
+            let p = z[c.row].max(-r).min(r);
             moved |= p != z[c.row];
             z[c.row] = p;
         }
@@ -262,8 +305,8 @@ impl BoxBounds {
     }
 }
 
-/// `x.max(lo).min(hi)` for `lo <= hi`, to the bit (NaN going to `lo` as
-/// there), by two selects: `f64::max` and `min` spend instructions on NaN
+/// `x.max(lo).min(hi)` for `lo <= hi` (neither NaN), to the bit (a NaN
+/// `x` going to `lo` as there), by two selects: `f64::max` and `min` spend instructions on NaN
 /// operands (callgrind, a projection: the peers' friction_stack_1, n = 12,
 /// 481 -> 397 instructions; spd_16, 203 -> 155).
 #[inline(always)]

@@ -24,6 +24,7 @@
 
 use crate::box_problem::{BoxBounds, BoxLcp};
 use crate::lane_scan::{combine_max, max_abs_if_finite};
+use crate::lanes::{Lanes, LanesOp, with_best_lanes};
 use crate::solution::LcpSolution;
 use crate::verify::{VerifyReport, scales};
 
@@ -229,6 +230,9 @@ pub(crate) fn box_report(
     w: &[f64],
     exact: Option<&[f64]>,
 ) -> VerifyReport {
+    if bounds.is_plain() {
+        return plain_report(q_max, m_norm, z, w, exact);
+    }
     // The finiteness scans give ||z|| too (a NaN would pass the maxima).
     let (Some(z_inf), Some(_)) = (max_abs_if_finite(z), max_abs_if_finite(w)) else {
         return VerifyReport::infinite();
@@ -314,6 +318,122 @@ pub(crate) fn box_report(
         return VerifyReport::infinite();
     }
     r
+}
+
+/// [`box_report`] for a plain LCP's bounds (`lo = +0.0`, `hi = +inf` on
+/// every row, no coupling), to the bit: with those bounds a row's
+/// candidates are `-z_i` (z_violation), `max(-w_i, 0)` (w_violation),
+/// `max(w_i, 0) |z_i|` (complementarity) and `|z_i - max(z_i - c w_i, 0)|`
+/// (natural residual, a NaN step going to 0 as there), and all but the
+/// last do not depend on `c`, so they are taken in the pass that finds
+/// `||z||` and the finiteness of `z` and `w`: two passes over the rows
+/// where the general report makes three, without the bound tests, in the
+/// machine's vectors (`PlainReport`). Each field is a maximum of the same
+/// exact values as in the general report (up to the sign of a zero,
+/// which never wins: the maxima start at +0.0 and take only a strictly
+/// larger value), so the same bits (tested against the reference).
+/// Measured (callgrind, the peers' spd_16): 898 -> 319 instructions a
+/// report.
+fn plain_report(
+    q_max: f64,
+    m_norm: f64,
+    z: &[f64],
+    w: &[f64],
+    exact: Option<&[f64]>,
+) -> VerifyReport {
+    let n = z.len().min(w.len());
+    let Some(mut r) = with_best_lanes(PlainReport {
+        z: &z[..n],
+        w: &w[..n],
+        q_max,
+        m_norm,
+    }) else {
+        return VerifyReport::infinite();
+    };
+    if let Some(e) = exact {
+        // As in `box_report`.
+        r.residual = w.iter().zip(e).fold(0.0_f64, |acc, (&wi, &ei)| {
+            let d = (wi - ei).abs();
+            if d > acc || d.is_nan() { d } else { acc }
+        });
+    }
+    if !(r.residual.is_finite() && r.complementarity.is_finite() && r.natural_residual.is_finite())
+    {
+        return VerifyReport::infinite();
+    }
+    r
+}
+
+/// The two passes of [`plain_report`] on given lanes, rows `4k + l` in
+/// lane `l` and the last `n % 4` rows in lane 0; `None` when `z` or `w`
+/// is not finite. `z` and `w` have the same length.
+struct PlainReport<'a> {
+    z: &'a [f64],
+    w: &'a [f64],
+    q_max: f64,
+    m_norm: f64,
+}
+
+impl LanesOp for PlainReport<'_> {
+    type Output = Option<VerifyReport>;
+
+    #[inline(always)]
+    fn run<L: Lanes>(self, l: L) -> Option<VerifyReport> {
+        let larger = |a: f64, b: f64| if b > a { b } else { a };
+        let (z, w) = (self.z, self.w);
+        let (z4, z_rest) = pulp::as_arrays::<4, f64>(z);
+        let (w4, w_rest) = pulp::as_arrays::<4, f64>(w);
+        let zero = l.splat(0.0);
+        // ||z||, z_violation, w_violation, complementarity; the finiteness
+        // flag (x * 0 is 0 for a finite x, NaN otherwise).
+        let [mut z_inf, mut z_vio, mut w_vio, mut comp, mut flag] = [zero; 5];
+        for (zs, ws) in z4.iter().zip(w4) {
+            let (zv, wv) = (l.load(zs), l.load(ws));
+            let z_abs = l.abs(zv);
+            z_inf = l.max(z_abs, z_inf);
+            z_vio = l.max(l.sub(zero, zv), z_vio);
+            w_vio = l.max(l.max(l.sub(zero, wv), zero), w_vio);
+            comp = l.max(l.mul(l.max(wv, zero), z_abs), comp);
+            flag = l.add(flag, l.add(l.mul(zv, zero), l.mul(wv, zero)));
+        }
+        let lanes = |v: L::V| l.to_array(v);
+        let [mut z_inf, mut z_vio, mut w_vio, mut comp, flag] =
+            [z_inf, z_vio, w_vio, comp, flag].map(lanes);
+        let mut tail_flag = 0.0;
+        for (&zi, &wi) in z_rest.iter().zip(w_rest) {
+            z_inf[0] = larger(z_inf[0], zi.abs());
+            z_vio[0] = larger(z_vio[0], -zi);
+            w_vio[0] = larger(w_vio[0], larger(-wi, 0.0));
+            comp[0] = larger(comp[0], larger(wi, 0.0) * zi.abs());
+            tail_flag += zi * 0.0 + wi * 0.0;
+        }
+        if flag.iter().sum::<f64>() + tail_flag != 0.0 {
+            return None;
+        }
+        let (scale, z_scale) = scales(self.m_norm, combine_max(z_inf), self.q_max);
+        let c = z_scale / scale;
+        let cv = l.splat(c);
+        let mut nat = zero;
+        for (zs, ws) in z4.iter().zip(w4) {
+            let zv = l.load(zs);
+            let step = l.sub(zv, l.mul(cv, l.load(ws)));
+            nat = l.max(l.abs(l.sub(zv, l.max(step, zero))), nat);
+        }
+        let mut nat = lanes(nat);
+        for (&zi, &wi) in z_rest.iter().zip(w_rest) {
+            let step = zi - c * wi;
+            nat[0] = larger(nat[0], (zi - if step >= 0.0 { step } else { 0.0 }).abs());
+        }
+        Some(VerifyReport {
+            scale,
+            z_scale,
+            z_violation: combine_max(z_vio),
+            w_violation: combine_max(w_vio),
+            complementarity: combine_max(comp),
+            natural_residual: combine_max(nat),
+            ..VerifyReport::default()
+        })
+    }
 }
 
 /// The maxima `[z_violation, w_violation, complementarity,
@@ -762,7 +882,7 @@ mod tests {
     #[test]
     fn the_lean_report_and_projection_have_the_bits_of_the_reference() {
         let mut rng = Mix(0x5EED);
-        let mut compared = 0;
+        let (mut compared, mut plain) = (0, 0);
         for case in 0..3000 {
             let n = 1 + rng.below(9);
             let (mut lo, mut hi) = (vec![0.0; n], vec![0.0; n]);
@@ -778,6 +898,12 @@ mod tests {
                     _ => (a, b),
                 };
             }
+            // A plain LCP's bounds in every fifth even case (the report's
+            // own path for them).
+            if case % 10 == 4 {
+                lo.fill(0.0);
+                hi.fill(INF);
+            }
             // Couplings in half the cases: row j, [0, inf), is the normal
             // of row j + 1.
             let mut couplings = vec![];
@@ -792,6 +918,7 @@ mod tests {
                 }
             }
             let bounds = BoxBounds::new(lo.clone(), hi.clone(), couplings).unwrap();
+            plain += usize::from(bounds.is_plain());
             let mut z: Vec<f64> = (0..n).map(|_| rng.value(2.0)).collect();
             // A third of the rows exactly at a (finite, effective) bound.
             for i in 0..n {
@@ -854,9 +981,14 @@ mod tests {
                 }
             }
             let as_bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
-            assert_eq!(as_bits(&projected), as_bits(&by_rows), "case {case}: {z:?}");
+            assert_eq!(
+                as_bits(&projected),
+                as_bits(&by_rows),
+                "case {case}: {z:?} {bounds:?}"
+            );
         }
         assert_eq!(compared, 6000);
+        assert!(plain >= 300, "{plain} plain cases");
     }
 
     #[test]
