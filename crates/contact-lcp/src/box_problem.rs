@@ -310,7 +310,7 @@ impl BoxBounds {
 /// operands (callgrind, a projection: the peers' friction_stack_1, n = 12,
 /// 481 -> 397 instructions; spd_16, 203 -> 155).
 #[inline(always)]
-fn clamp(x: f64, lo: f64, hi: f64) -> f64 {
+pub(crate) fn clamp(x: f64, lo: f64, hi: f64) -> f64 {
     let at_least_lo = if x >= lo { x } else { lo };
     if at_least_lo > hi { hi } else { at_least_lo }
 }

@@ -22,7 +22,7 @@
 //! `||z||_inf`, `||q||_inf`), so a plain LCP as a box LCP gets the same
 //! scales, and the same report when `w >= 0`.
 
-use crate::box_problem::{BoxBounds, BoxLcp};
+use crate::box_problem::{BoxBounds, BoxLcp, clamp};
 use crate::lane_scan::{combine_max, max_abs_if_finite};
 use crate::lanes::{Lanes, LanesOp, with_best_lanes};
 use crate::solution::LcpSolution;
@@ -143,7 +143,7 @@ pub(crate) fn finish_fixed_answer<const N: usize>(
     let mut projected = *z;
     let mut moved = false;
     for ((zi, &lo), &hi) in projected.iter_mut().zip(lo).zip(hi) {
-        let p = zi.max(lo).min(hi);
+        let p = clamp(*zi, lo, hi);
         moved |= p != *zi;
         *zi = p;
     }
@@ -155,13 +155,17 @@ pub(crate) fn finish_fixed_answer<const N: usize>(
         return finish_moved_fixed(problem, out, (lo, hi), &projected);
     }
     out.w.extend_from_slice(w_of_z);
-    out.report = fixed_report(
-        (lo, hi),
-        lcp.q_max_abs(),
-        lcp.m_max_abs(),
-        &projected,
-        w_of_z,
-    );
+    out.report = if bounds.is_plain() {
+        fixed_plain_report(lcp.q_max_abs(), lcp.m_max_abs(), &projected, w_of_z)
+    } else {
+        fixed_report(
+            (lo, hi),
+            lcp.q_max_abs(),
+            lcp.m_max_abs(),
+            &projected,
+            w_of_z,
+        )
+    };
 }
 
 /// The rest of [`finish_fixed_answer`] when projection moved `z` (a
@@ -194,7 +198,11 @@ fn finish_moved_fixed<const N: usize>(
         }
     }
     out.w.extend_from_slice(&w);
-    out.report = fixed_report((lo, hi), lcp.q_max_abs(), lcp.m_max_abs(), z, &w);
+    out.report = if problem.bounds().is_plain() {
+        fixed_plain_report(lcp.q_max_abs(), lcp.m_max_abs(), z, &w)
+    } else {
+        fixed_report((lo, hi), lcp.q_max_abs(), lcp.m_max_abs(), z, &w)
+    };
 }
 
 /// Finishes an answer whose `out.z` is already on the problem's bounds
@@ -510,6 +518,55 @@ fn row_candidates(lo: f64, hi: f64, zi: f64, wi: f64, c: f64) -> [f64; 4] {
     [zv, wv, comp, (zi - clamped).abs()]
 }
 
+/// [`fixed_report`] for a plain LCP's bounds: the candidates of
+/// [`plain_report`], to the bit, in arrays of size `N` (unrolled). Measured
+/// (callgrind, the box at rest of the peers, n = 4): a whole Dantzig solve
+/// 1631 -> 1515 instructions (0.85x the time, paired runs).
+#[inline(always)]
+fn fixed_plain_report<const N: usize>(
+    q_max: f64,
+    m_norm: f64,
+    z: &[f64; N],
+    w: &[f64; N],
+) -> VerifyReport {
+    let larger = |a: f64, b: f64| if b > a { b } else { a };
+    let (mut z_inf, mut z_violation, mut w_violation, mut complementarity) = (0.0, 0.0, 0.0, 0.0);
+    // `x * 0` is NaN for an infinity or a NaN, ±0 otherwise.
+    let mut flag = 0.0;
+    for (&zi, &wi) in z.iter().zip(w) {
+        z_inf = larger(z_inf, zi.abs());
+        z_violation = larger(z_violation, -zi);
+        w_violation = larger(w_violation, larger(-wi, 0.0));
+        complementarity = larger(complementarity, larger(wi, 0.0) * zi.abs());
+        flag += zi * 0.0 + wi * 0.0;
+    }
+    if flag != 0.0 {
+        return VerifyReport::infinite();
+    }
+    let (scale, z_scale) = scales(m_norm, z_inf, q_max);
+    let c = z_scale / scale;
+    let mut natural_residual = 0.0;
+    for (&zi, &wi) in z.iter().zip(w) {
+        let step = zi - c * wi;
+        natural_residual = larger(
+            natural_residual,
+            (zi - if step >= 0.0 { step } else { 0.0 }).abs(),
+        );
+    }
+    if !(complementarity.is_finite() && natural_residual.is_finite()) {
+        return VerifyReport::infinite();
+    }
+    VerifyReport {
+        z_violation,
+        w_violation,
+        complementarity,
+        residual: 0.0,
+        scale,
+        natural_residual,
+        z_scale,
+    }
+}
+
 /// [`box_report`] of an uncoupled problem of dimension `N` held in arrays
 /// of that size, without `exact`: the same report to the bit (each field
 /// is a maximum of the same exact values, whatever their order), with
@@ -638,7 +695,8 @@ mod tests {
     /// of bound, values on and off the bounds, and non-finite entries.
     #[test]
     fn the_fixed_size_report_is_box_reports() {
-        fn check<const N: usize>(seed: &mut u64) {
+        fn check<const N: usize>(seed: &mut u64) -> usize {
+            let mut plains = 0;
             let kinds = [
                 (0.0, INF),
                 (-INF, INF),
@@ -650,12 +708,17 @@ mod tests {
                 *seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
                 (*seed >> 33) as usize
             };
-            for _ in 0..500 {
+            for case in 0..500 {
                 let mut lo = [0.0; N];
                 let mut hi = [0.0; N];
                 let (mut z, mut w) = ([0.0; N], [0.0; N]);
                 for i in 0..N {
-                    (lo[i], hi[i]) = kinds[next() % kinds.len()];
+                    // A plain LCP's bounds in every third case.
+                    (lo[i], hi[i]) = if case % 3 == 0 {
+                        kinds[0]
+                    } else {
+                        kinds[next() % kinds.len()]
+                    };
                     let values = [lo[i], hi[i], 0.0, 0.3, -0.7, 2.5, -1e-17];
                     let v = values[next() % values.len()];
                     z[i] = if v.is_finite() { v } else { 0.0 };
@@ -675,13 +738,22 @@ mod tests {
                 let general = box_report(&bounds, q_max, m_norm, &z, &w, None);
                 let fixed = fixed_report((&lo, &hi), q_max, m_norm, &z, &w);
                 assert_eq!(bits(&fixed), bits(&general), "{z:?} {w:?} {lo:?} {hi:?}");
+                if bounds.is_plain() {
+                    // Against the rows' general code (fixed_report) and
+                    // the plain vector report (box_report).
+                    let plain = fixed_plain_report(q_max, m_norm, &z, &w);
+                    assert_eq!(bits(&plain), bits(&fixed), "{z:?} {w:?}");
+                    plains += 1;
+                }
             }
+            plains
         }
         let mut seed = 0xF1ED;
-        check::<1>(&mut seed);
-        check::<3>(&mut seed);
-        check::<4>(&mut seed);
-        check::<7>(&mut seed);
+        let plains = check::<1>(&mut seed)
+            + check::<3>(&mut seed)
+            + check::<4>(&mut seed)
+            + check::<7>(&mut seed);
+        assert!(plains >= 4 * 167, "{plains} plain cases");
     }
 
     /// M = I (3 x 3), q = 0; row 0 in [-1, 2], row 1 bilateral, row 2 a
