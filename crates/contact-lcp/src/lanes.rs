@@ -161,6 +161,32 @@ pub(crate) fn add_column<L: Lanes>(l: L, w: &mut [f64], d: f64, col: &[f64]) {
     }
 }
 
+/// `w += d[0] col[0]`, then `+= d[1] col[1]`, and so on for the four
+/// columns, each product rounded and added on its own, in that order:
+/// the bits of four [`add_column`] calls, with `w` loaded and stored once.
+///
+/// Preconditions: every column has `w.len()` entries.
+#[inline(always)]
+pub(crate) fn add_four_columns<L: Lanes>(l: L, w: &mut [f64], d: [f64; 4], cols: [&[f64]; 4]) {
+    let n = w.len();
+    let (w4, w_rest) = pulp::as_arrays_mut::<4, f64>(w);
+    let c4 = cols.map(|c| pulp::as_arrays::<4, f64>(&c[..n]).0);
+    let dv = d.map(|x| l.splat(x));
+    for (p, ws) in w4.iter_mut().enumerate() {
+        let mut v = l.load(ws);
+        for t in 0..4 {
+            v = l.add(v, l.mul(dv[t], l.load(&c4[t][p])));
+        }
+        l.store(ws, v);
+    }
+    let tail = n - w_rest.len();
+    for (i, w) in w_rest.iter_mut().enumerate() {
+        for t in 0..4 {
+            *w += d[t] * cols[t][tail + i];
+        }
+    }
+}
+
 /// Runs `op` with the best [`Lanes`] of this machine: AVX2 registers when
 /// the CPU has them (x86-64 with AVX2 and FMA), arrays otherwise.
 #[inline(always)]

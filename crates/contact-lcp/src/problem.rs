@@ -8,7 +8,7 @@ use faer::{Mat, MatRef};
 use crate::dense_kernels::dot;
 use crate::error::LcpError;
 use crate::lane_scan::{max_abs, max_abs_if_finite};
-use crate::lanes::{Lanes, LanesOp, add_column, with_best_lanes};
+use crate::lanes::{Lanes, LanesOp, add_column, add_four_columns, with_best_lanes};
 
 /// A linear complementarity problem LCP(M, q): find `z` with
 ///
@@ -251,7 +251,24 @@ impl Lcp {
                 nonzero[count] = j;
                 count += usize::from(zj != 0.0);
             }
-            for &j in &nonzero[..count] {
+            // Four columns at a time: each row's sum still adds its
+            // products one by one in the order of j (the bits of one
+            // column at a time), with one load and store of `out` per four
+            // columns instead of one per column. Measured (callgrind, the
+            // certificate's product on the peers' normal_stack_5, n = 20,
+            // 15 columns): 1163 -> 993 instructions.
+            let quads = nonzero[..count].chunks_exact(4);
+            let rest = quads.remainder();
+            for quad in quads {
+                let j: [usize; 4] = std::array::from_fn(|t| first + quad[t] as usize);
+                add_four_columns(
+                    l,
+                    out,
+                    j.map(|j| z[j]),
+                    j.map(|j| &self.col(j)[..out.len()]),
+                );
+            }
+            for &j in rest {
                 let j = first + j as usize;
                 add_column(l, out, z[j], self.col(j));
             }
