@@ -26,7 +26,7 @@ pub struct SettledStack {
 /// A stack of `boxes` default cubes (`contact_sim::scenes::box_stack`)
 /// stepped `steps` times with `Formulation::BoxFriction` (normal rows first,
 /// then two friction rows per contact); the last step's problem, assembled
-/// from a state rounded by [`quantize_state`] so that it does not move
+/// from a state rounded by `quantize_state` so that it does not move
 /// with the last bits of our own solver's answers in the steps before.
 ///
 /// # Errors
@@ -70,7 +70,7 @@ pub fn settled_stack(boxes: usize, steps: usize) -> Result<SettledStack, String>
     })
 }
 
-/// Quantum of [`quantize_state`]: 2^-30, about 9.3e-10 (m, m/s, rad/s
+/// Quantum of `quantize_state`: 2^-30, about 9.3e-10 (m, m/s, rad/s
 /// and quaternion components).
 const STATE_QUANTUM: f64 = 1.0 / (1u64 << 30) as f64;
 

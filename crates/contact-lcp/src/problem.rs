@@ -212,7 +212,7 @@ impl Lcp {
             let zj = z[j];
             if zj != 0.0 {
                 for (o, &m) in out.iter_mut().zip(self.col(j)) {
-                    *o += m * zj;
+                    *o += zj * m;
                 }
             }
         }

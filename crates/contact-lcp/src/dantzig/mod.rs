@@ -626,18 +626,38 @@ mod tests {
     /// definite: the answer is unique).
     #[test]
     fn few_free_rows_are_solved_on_their_own() {
-        use crate::box_problem::BoxBounds;
+        use crate::box_problem::{BoxBounds, Coupling};
         use crate::problem::Lcp;
         use small_guess::{next_uniform, random_sym};
         let mut seed = 0xF4EE;
-        for case in 0..60 {
+        for case in 0..120 {
             let n = 9 + case % 8;
-            let m = random_sym(&mut seed, n, n, 0.1);
-            let q: Vec<f64> = (0..n).map(|_| next_uniform(&mut seed)).collect();
+            let mut m = random_sym(&mut seed, n, n, 0.1);
+            // Some q exactly +0 or -0.
+            let mut q: Vec<f64> = (0..n)
+                .map(|i| match (case + i) % 11 {
+                    0 => 0.0,
+                    1 => -0.0,
+                    _ => next_uniform(&mut seed),
+                })
+                .collect();
+            // In every third case the last row is fixed and touches no
+            // other (w = q = -0.0 there, whatever z is: a sum that adds
+            // a zero product would turn it to +0).
+            let lonely = case % 3 == 0;
+            if lonely {
+                for j in 0..n - 1 {
+                    m[(n - 1) * n + j] = 0.0;
+                    m[j * n + n - 1] = 0.0;
+                }
+                q[n - 1] = -0.0;
+            }
             let lcp = Lcp::from_row_major(n, &m, &q).unwrap();
-            // Every other row fixed, then the free ones trimmed to 8;
-            // free rows plain, bilateral or a box around 0.
-            let (mut lo, mut hi) = (vec![0.0; n], vec![0.0; n]);
+            // Every other row fixed (at +0 or -0), then the free ones
+            // trimmed to 8; free rows plain, bilateral or a box around 0.
+            let zeros = [(0.0, 0.0), (-0.0, -0.0), (0.0, -0.0), (-0.0, 0.0)];
+            let (mut lo, mut hi): (Vec<f64>, Vec<f64>) =
+                (0..n).map(|i| zeros[(case + i) % 4]).unzip();
             let mut free = 0;
             for i in (case % 2..n).step_by(2) {
                 if free < TINY_MAX {
@@ -649,13 +669,52 @@ mod tests {
                     free += 1;
                 }
             }
+            if lonely {
+                (lo[n - 1], hi[n - 1]) = (-0.0, -0.0);
+            }
+            // In every fourth case, fixed rows coupled as friction to the
+            // plain free rows (held at 0 in the first pass, so still not
+            // free).
+            let mut couplings = vec![];
+            if case % 4 == 3 {
+                let normals: Vec<usize> = (0..n)
+                    .filter(|&i| (lo[i], hi[i]) == (0.0, f64::INFINITY))
+                    .collect();
+                let fixed = (0..n).filter(|&i| lo[i] >= hi[i]);
+                for (row, &normal_row) in fixed.zip(normals.iter().cycle()) {
+                    couplings.push(Coupling {
+                        row,
+                        normal_row,
+                        mu: 0.4,
+                    });
+                }
+            }
+            let coupled = !couplings.is_empty();
             let problem = BoxLcp::with_bounds(
                 lcp.clone(),
-                BoxBounds::new(lo.clone(), hi.clone(), vec![]).unwrap(),
+                BoxBounds::new(lo.clone(), hi.clone(), couplings).unwrap(),
             )
             .unwrap();
             let mut d = Dantzig::default();
             let out = d.solve(&problem).unwrap();
+            // Whatever path gave it, the answer is finished as
+            // `finish_box_answer` finishes its z: the same z, w and
+            // report, to the bit (the free rows' shortcut skips the
+            // projection and sums w over their columns alone).
+            let mut again = out.clone();
+            finish_box_answer(&problem, &mut again);
+            let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(&again.z), bits(&out.z), "case {case}");
+            assert_eq!(bits(&again.w), bits(&out.w), "case {case}");
+            assert_eq!(format!("{:?}", again.report), format!("{:?}", out.report));
+            if coupled {
+                assert!(
+                    out.report.is_solution(1e-9),
+                    "case {case}: {:?}",
+                    out.report
+                );
+                continue;
+            }
             assert_eq!(
                 (d.last_stats().rounds, d.last_stats().pivots),
                 (1, 0),
