@@ -314,9 +314,15 @@ pub(crate) fn box_report(
             row(lo, hi, zi, wi);
         }
     }
+    with_residual(r, w, exact)
+}
+
+/// `r` with its `residual` field, `max |w_i - exact_i|` (0 without
+/// `exact`), or infinite when a field is not finite. NaN-propagating: `M
+/// z + q` can be NaN for a finite z (inf - inf in the product), and
+/// f64::max would pass over that row.
+fn with_residual(mut r: VerifyReport, w: &[f64], exact: Option<&[f64]>) -> VerifyReport {
     if let Some(e) = exact {
-        // NaN-propagating: M z + q can be NaN for a finite z (inf - inf in
-        // the product), and f64::max would pass over that row.
         r.residual = w.iter().zip(e).fold(0.0_f64, |acc, (&wi, &ei)| {
             let d = (wi - ei).abs();
             if d > acc || d.is_nan() { d } else { acc }
@@ -351,7 +357,7 @@ fn plain_report(
     exact: Option<&[f64]>,
 ) -> VerifyReport {
     let n = z.len().min(w.len());
-    let Some(mut r) = with_best_lanes(PlainReport {
+    let Some(r) = with_best_lanes(PlainReport {
         z: &z[..n],
         w: &w[..n],
         q_max,
@@ -359,18 +365,7 @@ fn plain_report(
     }) else {
         return VerifyReport::infinite();
     };
-    if let Some(e) = exact {
-        // As in `box_report`.
-        r.residual = w.iter().zip(e).fold(0.0_f64, |acc, (&wi, &ei)| {
-            let d = (wi - ei).abs();
-            if d > acc || d.is_nan() { d } else { acc }
-        });
-    }
-    if !(r.residual.is_finite() && r.complementarity.is_finite() && r.natural_residual.is_finite())
-    {
-        return VerifyReport::infinite();
-    }
-    r
+    with_residual(r, w, exact)
 }
 
 /// The two passes of [`plain_report`] on given lanes, rows `4k + l` in
@@ -430,8 +425,7 @@ impl LanesOp for PlainReport<'_> {
         }
         let mut nat = lanes(nat);
         for (&zi, &wi) in z_rest.iter().zip(w_rest) {
-            let step = zi - c * wi;
-            nat[0] = larger(nat[0], (zi - if step >= 0.0 { step } else { 0.0 }).abs());
+            nat[0] = larger(nat[0], plain_natural(zi, wi, c));
         }
         Some(VerifyReport {
             scale,
@@ -442,6 +436,38 @@ impl LanesOp for PlainReport<'_> {
             natural_residual: combine_max(nat),
             ..VerifyReport::default()
         })
+    }
+}
+
+/// The natural residual of a plain LCP's row, `|z_i - max(z_i - c w_i,
+/// 0)|`, a NaN step (c = +inf, w_i = 0) going to 0 as `box_report`'s
+/// clamp sends it to lo.
+#[inline(always)]
+fn plain_natural(zi: f64, wi: f64, c: f64) -> f64 {
+    let step = zi - c * wi;
+    (zi - if step >= 0.0 { step } else { 0.0 }).abs()
+}
+
+/// The report of an answer whose `w` is `M z + q` exactly (residual 0),
+/// from its scales and its maxima `[z_violation, w_violation,
+/// complementarity, natural_residual]`; infinite when a product
+/// overflowed.
+#[inline(always)]
+fn exact_report(
+    (scale, z_scale): (f64, f64),
+    [z_violation, w_violation, complementarity, natural_residual]: [f64; 4],
+) -> VerifyReport {
+    if !(complementarity.is_finite() && natural_residual.is_finite()) {
+        return VerifyReport::infinite();
+    }
+    VerifyReport {
+        z_violation,
+        w_violation,
+        complementarity,
+        residual: 0.0,
+        scale,
+        natural_residual,
+        z_scale,
     }
 }
 
@@ -548,24 +574,12 @@ fn fixed_plain_report<const N: usize>(
     let c = z_scale / scale;
     let mut natural_residual = 0.0;
     for (&zi, &wi) in z.iter().zip(w) {
-        let step = zi - c * wi;
-        natural_residual = larger(
-            natural_residual,
-            (zi - if step >= 0.0 { step } else { 0.0 }).abs(),
-        );
+        natural_residual = larger(natural_residual, plain_natural(zi, wi, c));
     }
-    if !(complementarity.is_finite() && natural_residual.is_finite()) {
-        return VerifyReport::infinite();
-    }
-    VerifyReport {
-        z_violation,
-        w_violation,
-        complementarity,
-        residual: 0.0,
-        scale,
-        natural_residual,
-        z_scale,
-    }
+    exact_report(
+        (scale, z_scale),
+        [z_violation, w_violation, complementarity, natural_residual],
+    )
 }
 
 /// [`box_report`] of an uncoupled problem of dimension `N` held in arrays
@@ -611,18 +625,10 @@ fn fixed_report<const N: usize>(
     } else {
         uncoupled_maxima(lo, hi, z, w, c)
     };
-    if !(complementarity.is_finite() && natural_residual.is_finite()) {
-        return VerifyReport::infinite();
-    }
-    VerifyReport {
-        z_violation,
-        w_violation,
-        complementarity,
-        residual: 0.0,
-        scale,
-        natural_residual,
-        z_scale,
-    }
+    exact_report(
+        (scale, z_scale),
+        [z_violation, w_violation, complementarity, natural_residual],
+    )
 }
 
 #[cfg(test)]
