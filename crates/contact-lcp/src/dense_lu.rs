@@ -28,6 +28,14 @@ pub(crate) struct Singular {
 /// LU factors of a square block and their workspace.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct BlockLu {
+    /// Blocks up to this size are factored and solved by the plain loops
+    /// of this module (`plain_lu_in_place`), larger ones by faer; 0 (the
+    /// default): always faer.
+    plain_up_to: usize,
+    /// Whether the current factors are the plain loops'.
+    plain: bool,
+    /// `P b` during a plain solve.
+    work: Vec<f64>,
     k: usize,
     /// Column-major k x k: the block before `factor`, L and U after.
     lu: Vec<f64>,
@@ -61,6 +69,13 @@ impl BlockLu {
         if self.stack.len() < bytes {
             self.stack.resize(bytes, MaybeUninit::new(0));
         }
+    }
+
+    /// Factors blocks of up to `k` rows with the plain loops of this module
+    /// rather than faer's blocked kernels, whose setup costs more than the
+    /// arithmetic at those sizes (see `plain_lu_in_place`).
+    pub(crate) fn set_plain_up_to(&mut self, k: usize) {
+        self.plain_up_to = k;
     }
 
     /// Sets the size to `k` and returns the zeroed column-major block to fill.
@@ -119,6 +134,11 @@ impl BlockLu {
         if !a_max.is_finite() || self.lu.iter().any(|x| x.is_nan()) {
             return None;
         }
+        self.plain = k <= self.plain_up_to;
+        if self.plain {
+            plain_lu_in_place(&mut self.lu, k, &mut self.perm);
+            return Some(a_max);
+        }
         let a = MatMut::from_column_major_slice_mut(&mut self.lu, k, k);
         factor::lu_in_place(
             a,
@@ -134,6 +154,9 @@ impl BlockLu {
     /// Solves `C x = b` in place (`b` becomes `x`).
     pub(crate) fn solve(&mut self, b: &mut [f64]) {
         let k = self.k;
+        if self.plain {
+            return plain_lu_solve(&self.lu, k, &self.perm, &mut self.work, &mut b[..k]);
+        }
         let lu = MatRef::from_column_major_slice(&self.lu, k, k);
         let perm = PermRef::new_checked(&self.perm, &self.perm_inv, k);
         let rhs = MatMut::from_column_major_slice_mut(b, k, 1);
@@ -146,12 +169,100 @@ impl BlockLu {
         let k = self.k;
         self.inv.clear();
         self.inv.resize(k * k, 0.0);
+        if self.plain {
+            // Column by column: C x = e_j.
+            for (j, col) in self.inv.chunks_exact_mut(k.max(1)).enumerate().take(k) {
+                col[j] = 1.0;
+                plain_lu_solve(&self.lu, k, &self.perm, &mut self.work, col);
+            }
+            return;
+        }
         let lu = MatRef::from_column_major_slice(&self.lu, k, k);
         let perm = PermRef::new_checked(&self.perm, &self.perm_inv, k);
         let inv = MatMut::from_column_major_slice_mut(&mut self.inv, k, k);
         let stack = MemStack::new(&mut self.stack);
         inverse::inverse(inv, lu, lu, perm, Par::Seq, stack);
     }
+}
+
+/// LU with partial (row) pivoting of the column-major `k x k` block `a`
+/// in place, right-looking (Golub & Van Loan, Matrix Computations, alg.
+/// 3.4.1): `P A = L U`, `L` unit lower below the diagonal, `U` upper,
+/// row `i` of `P A` row `perm[i]` of `A`. A zero pivot skips its
+/// elimination step (its column of `L` left 0): the caller finds it among
+/// the small pivots and does not solve with the factors. For the small
+/// blocks of the coupled guess (dantzig/coupled_guess.rs), where faer's
+/// blocked LU spent more on its setup than on its arithmetic (measured:
+/// see `CoupledGuess::setup`).
+fn plain_lu_in_place(a: &mut [f64], k: usize, perm: &mut [usize]) {
+    for (i, p) in perm.iter_mut().enumerate() {
+        *p = i;
+    }
+    for c in 0..k {
+        // The largest magnitude on or below the diagonal of column c.
+        let col = &a[c * k..(c + 1) * k];
+        let mut p = c;
+        for i in c + 1..k {
+            if col[i].abs() > col[p].abs() {
+                p = i;
+            }
+        }
+        if p != c {
+            perm.swap(c, p);
+            for column in a.chunks_exact_mut(k) {
+                column.swap(c, p);
+            }
+        }
+        let pivot = a[c * k + c];
+        if pivot == 0.0 {
+            continue;
+        }
+        let inv = 1.0 / pivot;
+        let (head, tail) = a.split_at_mut((c + 1) * k);
+        let l = &mut head[c * k + c + 1..(c + 1) * k];
+        for x in l.iter_mut() {
+            *x *= inv;
+        }
+        let l = &*l;
+        for column in tail.chunks_exact_mut(k) {
+            let u = column[c];
+            if u != 0.0 {
+                for (x, &m) in column[c + 1..].iter_mut().zip(l) {
+                    *x -= m * u;
+                }
+            }
+        }
+    }
+}
+
+/// Solves `C x = b` in place with the factors of [`plain_lu_in_place`]:
+/// `L y = P b`, then `U x = y`. `work` is scratch.
+fn plain_lu_solve(lu: &[f64], k: usize, perm: &[usize], work: &mut Vec<f64>, b: &mut [f64]) {
+    work.clear();
+    work.extend(perm.iter().map(|&p| b[p]));
+    // L y = P b (unit lower), column by column.
+    for c in 0..k {
+        let y = work[c];
+        if y != 0.0 {
+            for (x, &l) in work[c + 1..]
+                .iter_mut()
+                .zip(&lu[c * k + c + 1..(c + 1) * k])
+            {
+                *x -= l * y;
+            }
+        }
+    }
+    // U x = y, column by column from the last.
+    for c in (0..k).rev() {
+        let x = work[c] / lu[c * k + c];
+        work[c] = x;
+        if x != 0.0 {
+            for (y, &u) in work[..c].iter_mut().zip(&lu[c * k..c * k + c]) {
+                *y -= u * x;
+            }
+        }
+    }
+    b.copy_from_slice(work);
 }
 
 #[cfg(test)]
@@ -194,6 +305,50 @@ mod tests {
             let cx: f64 = (0..3).map(|j| c[(i, j)] * x[j]).sum();
             assert!((cx - b[i]).abs() < 1e-14);
         }
+    }
+
+    /// The plain loops of small blocks solve, invert and refuse as faer's
+    /// LU does (to round-off), on random blocks that need row exchanges.
+    #[test]
+    fn plain_small_blocks_agree_with_faer() {
+        let mut seed = 0x51A11_u64;
+        let mut next = || {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            (seed >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+        };
+        for k in [1, 2, 3, 7, 16, 33] {
+            let c = Mat::from_fn(k, k, |_, _| next());
+            let b: Vec<f64> = (0..k).map(|_| next()).collect();
+            let mut faer_lu = filled(&c);
+            let mut plain = filled(&c);
+            plain.set_plain_up_to(k);
+            faer_lu.factor().unwrap();
+            plain.factor().unwrap();
+            assert!(plain.plain && !faer_lu.plain);
+            let (mut x_faer, mut x_plain) = (b.clone(), b.clone());
+            faer_lu.solve(&mut x_faer);
+            plain.solve(&mut x_plain);
+            for i in 0..k {
+                let cx: f64 = (0..k).map(|j| c[(i, j)] * x_plain[j]).sum();
+                assert!((cx - b[i]).abs() < 1e-12, "k {k}: residual {}", cx - b[i]);
+                assert!((x_plain[i] - x_faer[i]).abs() < 1e-10 * (1.0 + x_faer[i].abs()));
+            }
+            faer_lu.invert();
+            plain.invert();
+            for (a, b) in plain.inv.iter().zip(&faer_lu.inv) {
+                assert!((a - b).abs() < 1e-9 * (1.0 + b.abs()), "k {k}: {a} {b}");
+            }
+        }
+        // A dependent column is listed as a small pivot.
+        let c = faer::mat![[1.0, 2.0, 0.5], [2.0, 4.0, 1.0], [0.0, 0.0, 3.0]];
+        let mut plain = filled(&c);
+        plain.set_plain_up_to(3);
+        let mut small = vec![];
+        assert!(plain.factor_listing_small(1e-10, &mut small));
+        assert_eq!(small.len(), 1, "{small:?}");
+        let mut plain = filled(&c);
+        plain.set_plain_up_to(3);
+        assert!(plain.factor().is_err());
     }
 
     #[test]
