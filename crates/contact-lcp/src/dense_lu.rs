@@ -1,7 +1,9 @@
 // Dense LU factorisation (partial pivoting) of a square block with reused
 // buffers: the k x k block C = B[R, Z] of Lemke's basis (lemke/tableau.rs)
 // and the guessed clamped block of Dantzig's coupled guess
-// (dantzig/coupled_guess.rs). With faer's blocked kernels refactorising
+// (dantzig/coupled_guess.rs, whose blocks up to 64 rows are factored by
+// the plain loops of `plain_lu_in_place`, faer's setup costing more than
+// the arithmetic there). With faer's blocked kernels refactorising
 // a basis costs 2/3 k^3 (LU) + 4/3 k^3 (C^-1) + 2 (n - k) k^2 (F C^-1) flops,
 // all in matrix-matrix form, which is what keeps periodic refactorisation
 // (Cline 2002, sec. 4.8.1) cheap next to the pivots at large k.
@@ -30,7 +32,7 @@ pub(crate) struct Singular {
 pub(crate) struct BlockLu {
     /// Blocks up to this size are factored and solved by the plain loops
     /// of this module (`plain_lu_in_place`), larger ones by faer; 0 (the
-    /// default): always faer.
+    /// default): faer for every block but the empty one.
     plain_up_to: usize,
     /// Whether the current factors are the plain loops'.
     plain: bool,
@@ -60,6 +62,8 @@ impl BlockLu {
             v.clear();
             v.reserve(n);
         }
+        self.work.clear();
+        self.work.reserve(n);
         let req = StackReq::any_of(&[
             factor::lu_in_place_scratch::<usize, f64>(n, n, Par::Seq, Default::default()),
             inverse::inverse_scratch::<usize, f64>(n, Par::Seq),
@@ -81,6 +85,7 @@ impl BlockLu {
     /// Sets the size to `k` and returns the zeroed column-major block to fill.
     pub(crate) fn reset(&mut self, k: usize) -> &mut [f64] {
         self.k = k;
+        self.plain = false;
         self.lu.clear();
         self.lu.resize(k * k, 0.0);
         self.perm.clear();
@@ -126,12 +131,15 @@ impl BlockLu {
         pivot.abs() > tiny && pivot.is_finite()
     }
 
-    /// faer's blocked LU of the block; `max |C_ij|` before it, or `None`
-    /// for a block with a NaN or an infinity.
+    /// The LU of the block (`plain_lu_in_place` up to `plain_up_to` rows,
+    /// else faer's blocked LU); `max |C_ij|` before it, or `None` for a
+    /// block with a NaN or an infinity (nothing factored, and no solve
+    /// allowed: `plain` is cleared).
     fn factor_in_place(&mut self) -> Option<f64> {
         let k = self.k;
         let a_max = self.lu.iter().fold(0.0_f64, |m, x| m.max(x.abs()));
         if !a_max.is_finite() || self.lu.iter().any(|x| x.is_nan()) {
+            self.plain = false;
             return None;
         }
         self.plain = k <= self.plain_up_to;
@@ -338,6 +346,21 @@ mod tests {
             for (a, b) in plain.inv.iter().zip(&faer_lu.inv) {
                 assert!((a - b).abs() < 1e-9 * (1.0 + b.abs()), "k {k}: {a} {b}");
             }
+        }
+        // A leading entry of 1e-18 needs a row exchange: without it the
+        // pivot is listed as small and the solve is far off.
+        let c = faer::mat![[1e-18, 1.0, 2.0], [1.0, 1.0, 0.0], [2.0, 0.5, 1.0]];
+        let mut plain = filled(&c);
+        plain.set_plain_up_to(3);
+        let mut small = vec![];
+        assert!(plain.factor_listing_small(1e-10, &mut small));
+        assert!(small.is_empty(), "{small:?}");
+        let b = [1.0, 2.0, 3.0];
+        let mut x = b;
+        plain.solve(&mut x);
+        for i in 0..3 {
+            let cx: f64 = (0..3).map(|j| c[(i, j)] * x[j]).sum();
+            assert!((cx - b[i]).abs() < 1e-14, "{x:?}");
         }
         // A dependent column is listed as a small pivot.
         let c = faer::mat![[1.0, 2.0, 0.5], [2.0, 4.0, 1.0], [0.0, 0.0, 3.0]];

@@ -15,7 +15,8 @@
 //     E_FF z_F = -(q_F + M_F,B z_B)
 // with E = M plus the folded friction columns, F the free rows and z_B the
 // fixed values of the rows at a constant bound. E_FF is not symmetric: it
-// is factored by faer's blocked LU with row pivoting (dense_lu.rs). Then
+// is factored by LU with row pivoting (dense_lu.rs: plain loops up to
+// `PLAIN_UP_TO` rows, faer's blocked LU above). Then
 // w = M z + q and the rows that violate their guess are exchanged: a free
 // row outside its bounds (a friction row against the bounds of the normal
 // just computed) goes to the bound it crossed; a row at a bound, or parked,
@@ -25,7 +26,8 @@
 // exchanged, then the friction rows.
 //
 // Redundant rows (several contacts on one face: M singular): before each
-// solve, a pivoted Cholesky of the symmetric M_FF (faer's llt_pivoting)
+// solve, a pivoted Cholesky of the symmetric M_FF (`plain_pivoted_rank` up
+// to `PLAIN_UP_TO` rows, faer's llt_pivoting above, the same rule)
 // finds a numerically independent subset of the free rows; a pivot L_jj^2
 // at most `REDUNDANT` times the largest diagonal ends it, and the rows left
 // over are parked. If the folded block E_FF of the rest still has an LU
@@ -229,8 +231,9 @@ impl CoupledGuess {
 
     /// Solves the current guess for z, then computes w. Free rows that
     /// depend on other free rows (redundant contacts) are parked first: a
-    /// pivoted Cholesky of the symmetric M_FF (faer's `llt_pivoting`, which
-    /// takes the largest remaining diagonal first) gives a numerically
+    /// pivoted Cholesky of the symmetric M_FF (`plain_pivoted_rank`, or
+    /// faer's `llt_pivoting` above `PLAIN_UP_TO` rows; both take the
+    /// largest remaining diagonal first) gives a numerically
     /// independent subset, with the pivoting's singularity rule (a pivot
     /// `L_jj^2` at most `REDUNDANT` times the largest diagonal ends it).
     /// False when the folded block of that subset is singular.
@@ -254,8 +257,8 @@ impl CoupledGuess {
         self.perm_inv.resize(k, 0);
         let tiny = REDUNDANT * max_diag;
         if k <= PLAIN_UP_TO {
-            // As faer's llt_pivoting refuses (then the guess hands over):
-            // a negative or NaN diagonal.
+            // As faer's llt_pivoting refuses at its start (then the guess
+            // hands over): a negative or NaN diagonal.
             if (0..k).any(|c| self.sym[c * k + c] < 0.0 || self.sym[c * k + c].is_nan()) {
                 return false;
             }
@@ -392,16 +395,16 @@ impl CoupledGuess {
     }
 }
 
-/// The coefficient of friction row `i`'s z in its normal's z under the
-/// guesses `guess` (`sigma mu`: -mu at the lower bound, +mu at the upper,
-/// with the normal free), with that normal, or None (not coupled, not at
-/// a bound, or the normal not free).
 /// The numerical rank of the symmetric positive semidefinite column-major
 /// `k x k` block `a` by Cholesky with diagonal pivoting (Golub & Van Loan,
 /// Matrix Computations, sec. 4.2.8; the rule of faer's `llt_pivoting`):
 /// at each step the largest remaining diagonal of the Schur complement is
-/// the pivot, and the factorisation ends at the first one at most `tiny`
-/// (or NaN). `perm[c]` is the block row taken at step `c`; the rows from
+/// the pivot, and the factorisation ends at the first pivot at most `tiny`
+/// or NaN (a NaN elsewhere on the diagonal is passed over by the
+/// comparisons until it is the only one left; the caller refuses a NaN or
+/// negative diagonal beforehand). A zero block has rank 0 (faer's
+/// factorisation failed on it, 0 * inf, and the guess handed over; here
+/// every row is parked). `perm[c]` is the block row taken at step `c`; the rows from
 /// position `rank` on depend on the rows before (to `tiny`). Both
 /// triangles of the Schur complement are kept, so a pivot exchange is a
 /// plain swap of two rows and two columns. `a` is overwritten.
@@ -446,6 +449,10 @@ fn plain_pivoted_rank(a: &mut [f64], k: usize, perm: &mut [usize], tiny: f64) ->
     k
 }
 
+/// The coefficient of friction row `i`'s z in its normal's z under the
+/// guesses `guess` (`sigma mu`: -mu at the lower bound, +mu at the upper,
+/// with the normal free), with that normal, or None (not coupled, not at
+/// a bound, or the normal not free).
 pub(super) fn folded(
     guess: &[Guess],
     normal_of: &[usize],
@@ -613,6 +620,30 @@ mod tests {
                 .find(|&c| faer_sym[c * k + c].powi(2) <= tiny)
                 .unwrap_or(info.rank);
             assert_eq!(faer_rank, r, "k {k}");
+            // The same rows kept (the pivot order of both is the largest
+            // remaining diagonal first).
+            let sorted = |v: &[usize]| {
+                let mut v = v.to_vec();
+                v.sort_unstable();
+                v
+            };
+            assert_eq!(sorted(&perm[..rank]), sorted(&p[..rank]), "k {k}");
         }
+        // A twin of row 0 and a zero row: exactly one twin is parked, and
+        // the zero row.
+        let g = [
+            [4.0, 1.0, 4.0, 0.0, 0.5],
+            [1.0, 3.0, 1.0, 0.0, 0.2],
+            [4.0, 1.0, 4.0, 0.0, 0.5],
+            [0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.5, 0.2, 0.5, 0.0, 2.0],
+        ];
+        let mut a: Vec<f64> = (0..25).map(|t| g[t / 5][t % 5]).collect();
+        let mut perm = vec![0; 5];
+        let rank = plain_pivoted_rank(&mut a, 5, &mut perm, REDUNDANT * 4.0);
+        assert_eq!(rank, 3);
+        let mut parked = perm[3..].to_vec();
+        parked.sort_unstable();
+        assert!(parked == [0, 3] || parked == [2, 3], "{perm:?}");
     }
 }
