@@ -276,6 +276,7 @@ fn plain_lu_solve(lu: &[f64], k: usize, perm: &[usize], work: &mut Vec<f64>, b: 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dantzig::next_uniform;
     use faer::Mat;
 
     fn filled(c: &Mat<f64>) -> BlockLu {
@@ -320,10 +321,7 @@ mod tests {
     #[test]
     fn plain_small_blocks_agree_with_faer() {
         let mut seed = 0x51A11_u64;
-        let mut next = || {
-            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-            (seed >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
-        };
+        let mut next = || next_uniform(&mut seed);
         for k in [1, 2, 3, 7, 16, 33] {
             let c = Mat::from_fn(k, k, |_, _| next());
             let b: Vec<f64> = (0..k).map(|_| next()).collect();

@@ -561,6 +561,7 @@ impl RowState {
 
 #[cfg(test)]
 mod tests {
+    use super::super::small_guess::next_uniform;
     use super::*;
 
     /// The rank of `A A'` (`A` of `k x r` seeded numbers) is `r`, and the
@@ -570,10 +571,7 @@ mod tests {
     #[test]
     fn plain_pivoted_rank_finds_the_dependent_rows() {
         let mut seed = 0xC401_u64;
-        let mut next = || {
-            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-            (seed >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
-        };
+        let mut next = || next_uniform(&mut seed);
         for (k, r) in [(1, 1), (4, 3), (12, 9), (30, 30), (30, 17), (64, 40)] {
             let a: Vec<f64> = (0..k * r).map(|_| next()).collect();
             let gram = |rows: &[usize]| {

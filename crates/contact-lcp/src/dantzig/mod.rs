@@ -71,6 +71,8 @@ mod factor;
 mod inverse;
 mod pivot;
 mod small_guess;
+#[cfg(test)]
+pub(crate) use small_guess::next_uniform;
 mod tiny_coupled;
 mod tiny_guess;
 mod upper_factor;

@@ -685,7 +685,7 @@ fn order_key(x: f64) -> u64 {
 /// Test support: the next number in [-1, 1) of a seeded linear
 /// congruential sequence.
 #[cfg(test)]
-pub(super) fn next_uniform(seed: &mut u64) -> f64 {
+pub(crate) fn next_uniform(seed: &mut u64) -> f64 {
     *seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
     (*seed >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
 }
