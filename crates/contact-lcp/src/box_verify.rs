@@ -92,7 +92,7 @@ pub(crate) fn finish_box_answer(problem: &BoxLcp, out: &mut LcpSolution) {
     out.w.clear();
     out.w.resize(problem.dim(), 0.0);
     problem.lcp().affine(&out.z, &mut out.w);
-    finish_report(problem, out);
+    finish_projected_answer(problem, out);
 }
 
 /// [`finish_box_answer`] for an `out.z` whose `M z + q` the caller has
@@ -109,7 +109,7 @@ pub(crate) fn finish_box_answer_with_w(problem: &BoxLcp, out: &mut LcpSolution, 
     } else {
         out.w.extend_from_slice(w_of_z);
     }
-    finish_report(problem, out);
+    finish_projected_answer(problem, out);
 }
 
 /// `out.z = z`, then [`finish_box_answer_with_w`] with `w_of_z`, for a
@@ -188,7 +188,7 @@ fn finish_moved_fixed<const N: usize>(
     let Some(&q) = lcp.q().first_chunk::<N>() else {
         out.w.resize(N, 0.0);
         lcp.affine(&out.z, &mut out.w);
-        return finish_report(problem, out);
+        return finish_projected_answer(problem, out);
     };
     let mut w = q;
     for (j, &zj) in z.iter().enumerate() {
@@ -209,14 +209,9 @@ fn finish_moved_fixed<const N: usize>(
 /// Finishes an answer whose `out.z` is already on the problem's bounds
 /// (the projection of [`finish_box_answer`] would leave it alone) and
 /// whose `out.w` is `M z + q` with the bits of
-/// [`Lcp::affine`](crate::problem::Lcp::affine): only the report.
+/// [`Lcp::affine`](crate::problem::Lcp::affine): only the report, whose
+/// residual field is then 0.
 pub(crate) fn finish_projected_answer(problem: &BoxLcp, out: &mut LcpSolution) {
-    finish_report(problem, out);
-}
-
-/// The report of a finished answer (`out.w = M z + q` exactly, so the
-/// residual field is 0).
-fn finish_report(problem: &BoxLcp, out: &mut LcpSolution) {
     out.report = box_report(
         problem.bounds(),
         problem.lcp().q_max_abs(),
@@ -405,10 +400,11 @@ impl LanesOp for PlainReport<'_> {
             [z_inf, z_vio, w_vio, comp, flag].map(lanes);
         let mut tail_flag = 0.0;
         for (&zi, &wi) in z_rest.iter().zip(w_rest) {
-            z_inf[0] = larger(z_inf[0], zi.abs());
-            z_vio[0] = larger(z_vio[0], -zi);
-            w_vio[0] = larger(w_vio[0], larger(-wi, 0.0));
-            comp[0] = larger(comp[0], larger(wi, 0.0) * zi.abs());
+            let [a, v, wv, cp] = plain_first_pass(zi, wi);
+            z_inf[0] = larger(z_inf[0], a);
+            z_vio[0] = larger(z_vio[0], v);
+            w_vio[0] = larger(w_vio[0], wv);
+            comp[0] = larger(comp[0], cp);
             tail_flag += zi * 0.0 + wi * 0.0;
         }
         if flag.iter().sum::<f64>() + tail_flag != 0.0 {
@@ -437,6 +433,15 @@ impl LanesOp for PlainReport<'_> {
             ..VerifyReport::default()
         })
     }
+}
+
+/// A plain LCP's row's candidates that do not depend on the scale:
+/// `[|z_i|, -z_i, max(-w_i, 0), max(w_i, 0) |z_i|]` (for `||z||`,
+/// z_violation, w_violation, complementarity; see [`plain_report`]).
+#[inline(always)]
+fn plain_first_pass(zi: f64, wi: f64) -> [f64; 4] {
+    let larger = |a: f64, b: f64| if b > a { b } else { a };
+    [zi.abs(), -zi, larger(-wi, 0.0), larger(wi, 0.0) * zi.abs()]
 }
 
 /// The natural residual of a plain LCP's row, `|z_i - max(z_i - c w_i,
@@ -557,19 +562,19 @@ fn fixed_plain_report<const N: usize>(
     w: &[f64; N],
 ) -> VerifyReport {
     let larger = |a: f64, b: f64| if b > a { b } else { a };
-    let (mut z_inf, mut z_violation, mut w_violation, mut complementarity) = (0.0, 0.0, 0.0, 0.0);
+    let mut acc = [0.0_f64; 4];
     // `x * 0` is NaN for an infinity or a NaN, ±0 otherwise.
     let mut flag = 0.0;
     for (&zi, &wi) in z.iter().zip(w) {
-        z_inf = larger(z_inf, zi.abs());
-        z_violation = larger(z_violation, -zi);
-        w_violation = larger(w_violation, larger(-wi, 0.0));
-        complementarity = larger(complementarity, larger(wi, 0.0) * zi.abs());
+        for (a, x) in acc.iter_mut().zip(plain_first_pass(zi, wi)) {
+            *a = larger(*a, x);
+        }
         flag += zi * 0.0 + wi * 0.0;
     }
     if flag != 0.0 {
         return VerifyReport::infinite();
     }
+    let [z_inf, z_violation, w_violation, complementarity] = acc;
     let (scale, z_scale) = scales(m_norm, z_inf, q_max);
     let c = z_scale / scale;
     let mut natural_residual = 0.0;
