@@ -203,19 +203,31 @@ impl<const N: usize> Fixed<N> {
     /// problem). The rows left out must be fixed at 0 (`lo = hi`, which
     /// bounds with `lo <= 0 <= hi` put at 0): they add nothing to `M z`.
     fn from_rows(m: &Lcp, set: &SmallSettings<'_>, rows: &[usize; N]) -> Self {
+        // Plain loops, not `<[T; N]>::map`: whether the compiler inlined
+        // the closures of `map` changed with unrelated code elsewhere in the
+        // crate (after commit cc46498 they were called, a call an entry:
+        // the peers' friction_stack_1 1061 -> 1187 instructions here, 1.07x
+        // the time of a whole solve).
         let (q, lo, hi) = (m.q(), set.lo, set.hi);
-        Self {
-            m: rows.map(|j| {
-                let col = m.col(j);
-                rows.map(|i| col[i])
-            }),
-            q: rows.map(|i| q[i]),
-            lo: rows.map(|i| lo[i]),
-            hi: rows.map(|i| hi[i]),
+        let mut p = Self {
+            m: [[0.0; N]; N],
+            q: [0.0; N],
+            lo: [0.0; N],
+            hi: [0.0; N],
             pivot_tol: set.pivot_tol,
             w_tol: set.w_tol,
             resting: RESTING_Q * set.q_max,
+        };
+        for (column, &j) in p.m.iter_mut().zip(rows) {
+            let col = m.col(j);
+            for (x, &i) in column.iter_mut().zip(rows) {
+                *x = col[i];
+            }
         }
+        for (t, &i) in rows.iter().enumerate() {
+            (p.q[t], p.lo[t], p.hi[t]) = (q[i], lo[i], hi[i]);
+        }
+        p
     }
 }
 
