@@ -260,12 +260,27 @@ impl Lcp {
             let quads = nonzero[..count].chunks_exact(4);
             let rest = quads.remainder();
             for quad in quads {
-                let j: [usize; 4] = std::array::from_fn(|t| first + quad[t] as usize);
+                // Written out: the closures of `<[T; 4]>::map` were left
+                // uninlined here, a call per quad (measured: spd_16 of the
+                // peers 11.18k -> 10.81k instructions a solve, 0.95x the
+                // time).
+                let (j0, j1, j2, j3) = (
+                    first + quad[0] as usize,
+                    first + quad[1] as usize,
+                    first + quad[2] as usize,
+                    first + quad[3] as usize,
+                );
+                let rows = out.len();
                 add_four_columns(
                     l,
                     out,
-                    j.map(|j| z[j]),
-                    j.map(|j| &self.col(j)[..out.len()]),
+                    [z[j0], z[j1], z[j2], z[j3]],
+                    [
+                        &self.col(j0)[..rows],
+                        &self.col(j1)[..rows],
+                        &self.col(j2)[..rows],
+                        &self.col(j3)[..rows],
+                    ],
                 );
             }
             for &j in rest {
