@@ -28,6 +28,9 @@ pub(crate) trait Lanes: Copy {
     fn add(self, a: Self::V, b: Self::V) -> Self::V;
     /// Lanes of `a * b`.
     fn mul(self, a: Self::V, b: Self::V) -> Self::V;
+    /// Lanes of `a * b + c` rounded once (`f64::mul_add`): an explicit
+    /// fusion, with the same bits in both implementations.
+    fn mul_add(self, a: Self::V, b: Self::V, c: Self::V) -> Self::V;
     /// Lanes of `|a|`.
     fn abs(self, a: Self::V) -> Self::V;
     /// Lanes of `if a > b { a } else { b }` (so a NaN in `a` is passed over).
@@ -70,6 +73,10 @@ impl Lanes for ArrayLanes {
     #[inline(always)]
     fn mul(self, a: [f64; 4], b: [f64; 4]) -> [f64; 4] {
         std::array::from_fn(|l| a[l] * b[l])
+    }
+    #[inline(always)]
+    fn mul_add(self, a: [f64; 4], b: [f64; 4], c: [f64; 4]) -> [f64; 4] {
+        std::array::from_fn(|l| a[l].mul_add(b[l], c[l]))
     }
     #[inline(always)]
     fn abs(self, a: [f64; 4]) -> [f64; 4] {
@@ -116,6 +123,10 @@ impl Lanes for pulp::x86::V3 {
     #[inline(always)]
     fn mul(self, a: pulp::f64x4, b: pulp::f64x4) -> pulp::f64x4 {
         self.mul_f64x4(a, b)
+    }
+    #[inline(always)]
+    fn mul_add(self, a: pulp::f64x4, b: pulp::f64x4, c: pulp::f64x4) -> pulp::f64x4 {
+        self.mul_add_f64x4(a, b, c)
     }
     #[inline(always)]
     fn abs(self, a: pulp::f64x4) -> pulp::f64x4 {
@@ -249,6 +260,20 @@ mod tests {
         assert_eq!(bits(l.add(va, vb)), expect(&|x, y| x + y));
         assert_eq!(bits(l.mul(va, vb)), expect(&|x, y| x * y));
         assert_eq!(bits(l.abs(va)), expect(&|x, _| x.abs()));
+        // Fused: 0.1 * 10 - 1 is 0 when rounded twice, not once.
+        let (tenth, ten, minus_one) = (l.splat(0.1), l.splat(10.0), l.splat(-1.0));
+        assert_eq!(
+            bits(l.mul_add(tenth, ten, minus_one)),
+            [0.1_f64.mul_add(10.0, -1.0).to_bits(); 4]
+        );
+        assert_ne!(
+            0.1_f64.mul_add(10.0, -1.0),
+            std::hint::black_box(0.1) * 10.0 - 1.0
+        );
+        assert_eq!(
+            bits(l.mul_add(va, vb, l.splat(0.5))),
+            expect(&|x, y| x.mul_add(y, 0.5))
+        );
         assert_eq!(
             bits(l.max(va, vb)),
             expect(&|x, y| if x > y { x } else { y })

@@ -35,6 +35,11 @@
 // 15.56k, 133.0k -> 130.3k. With the unit diagonal of U'DU (the factor
 // was U'U with a stored 1 / U_cc before) the multiply goes too: the chain
 // is one fma a step.
+//
+// The factor appends four rows at a time: `solve_transposed_four` solves
+// their four bordering systems at once, one per lane of a row of X
+// (interleaved), so that nothing is reduced across lanes and the 4 x 4
+// triangles run as vectors.
 
 use crate::lanes::Lanes;
 
@@ -69,6 +74,12 @@ fn block(u: &[f64], ld: usize, c0: usize, width: usize) -> ([&[f64]; 4], [bool; 
 #[inline(always)]
 fn quads(col: &[f64]) -> &[[f64; 4]] {
     pulp::as_arrays::<4, f64>(col).0
+}
+
+/// The first `len` (even) entries of a column in pairs.
+#[inline(always)]
+fn leading_pairs(col: &[f64], len: usize) -> &[[f64; 2]] {
+    pulp::as_arrays::<2, f64>(&col[..len]).0
 }
 
 /// Stores the block's unknowns in use.
@@ -261,6 +272,110 @@ pub(crate) fn solve_in_place<L: Lanes>(l: L, u: &[f64], ld: usize, k: usize, b: 
     }
 }
 
+/// Solves `U' X = B` in place for four right-hand sides at once, over the
+/// `k` leading columns of `u` (layout above): `xs[r]` holds row `r` of the
+/// four (interleaved, one lane each), `xs.len()` at least `k` rounded up
+/// to a multiple of 4 (rows `k..` are read as padding, never written).
+/// This is the factor's bordering step for four rows appended together
+/// (small_guess.rs): each lane is one new row's `U_11'^-1 M_1j`, and the
+/// four share every load of `U` and every loop, and their chains of
+/// dependent operations run side by side.
+///
+/// Left-looking by blocks of four columns, as [`solve_transposed_in_place`],
+/// but the dots run down a column of `U` against whole rows of `X`: column
+/// `c` gives `X_c -= sum_r U_rc X_r` with `U_rc` broadcast, so the four
+/// lanes are four separate sums and nothing is reduced across lanes. The
+/// rows before a block are taken in pairs, `acc + (U_rc X_r + U_(r+1)c
+/// X_(r+1))`, which halves the chain of dependent additions. In the
+/// block's own 4 x 4 triangle each unknown's terms are fused, the latest
+/// unknown's last, as in the one-row solve. A last block of fewer than
+/// four columns takes column `c0` in place of those not in use (its rows
+/// from `c0` down are zero) and stores only its unknowns in use.
+#[inline(always)]
+pub(crate) fn solve_transposed_four<L: Lanes>(
+    l: L,
+    u: &[f64],
+    ld: usize,
+    k: usize,
+    xs: &mut [[f64; 4]],
+) {
+    let mut c0 = 0;
+    while c0 < k {
+        let width = (k - c0).min(4);
+        let ([u0, u1, u2, u3], _) = block(u, ld, c0, width);
+        let (done, rest) = xs.split_at_mut(c0);
+        let mut acc = [l.splat(0.0); 4];
+        let pairs = pulp::as_arrays::<2, [f64; 4]>(done).0;
+        for ((((x, w0), w1), w2), w3) in pairs
+            .iter()
+            .zip(leading_pairs(u0, c0))
+            .zip(leading_pairs(u1, c0))
+            .zip(leading_pairs(u2, c0))
+            .zip(leading_pairs(u3, c0))
+        {
+            let (xa, xb) = (l.load(&x[0]), l.load(&x[1]));
+            for (a, w) in acc.iter_mut().zip([w0, w1, w2, w3]) {
+                let pair = l.add(l.mul(l.splat(w[0]), xa), l.mul(l.splat(w[1]), xb));
+                *a = l.add(*a, pair);
+            }
+        }
+        let r = &mut rest[..4];
+        let b = |t: usize| l.sub(l.load(&r[t]), acc[t]);
+        let neg = |w: f64| l.splat(-w);
+        let x0 = b(0);
+        let x1 = l.mul_add(neg(u1[c0]), x0, b(1));
+        let x2 = l.mul_add(neg(u2[c0 + 1]), x1, l.mul_add(neg(u2[c0]), x0, b(2)));
+        let x3 = l.mul_add(
+            neg(u3[c0 + 2]),
+            x2,
+            l.mul_add(neg(u3[c0 + 1]), x1, l.mul_add(neg(u3[c0]), x0, b(3))),
+        );
+        for (out, x) in r[..width].iter_mut().zip([x0, x1, x2, x3]) {
+            l.store(out, x);
+        }
+        c0 += 4;
+    }
+}
+
+/// Scales the four solutions of [`solve_transposed_four`] by `D^-1` in
+/// place (`xs[r] <- xs[r] / D_rr` for the `inv_diag.len()` leading rows:
+/// the new rows' columns of `U`) and returns their Gram products
+/// `G[s][t] = sum_r X_rs X_rt / D_rr` (lane `t` of entry `s`), summed
+/// over `r` in order, in pairs as in the solve. `G[t][t]` is row `t`'s
+/// `x' D^-1 x` and `G[s][t]` the part of `U_st` that the rows before the
+/// four give (small_guess.rs).
+#[inline(always)]
+pub(crate) fn scale_with_gram<L: Lanes>(
+    l: L,
+    inv_diag: &[f64],
+    xs: &mut [[f64; 4]],
+) -> [[f64; 4]; 4] {
+    let k = inv_diag.len();
+    let mut gram = [l.splat(0.0); 4];
+    let (pairs, last) = pulp::as_arrays_mut::<2, [f64; 4]>(&mut xs[..k]);
+    let (inv_pairs, inv_last) = pulp::as_arrays::<2, f64>(inv_diag);
+    for (x, inv) in pairs.iter_mut().zip(inv_pairs) {
+        let (ca, cb) = (x[0], x[1]);
+        let ya = l.mul(l.load(&ca), l.splat(inv[0]));
+        let yb = l.mul(l.load(&cb), l.splat(inv[1]));
+        for (s, g) in gram.iter_mut().enumerate() {
+            let pair = l.add(l.mul(l.splat(ca[s]), ya), l.mul(l.splat(cb[s]), yb));
+            *g = l.add(*g, pair);
+        }
+        l.store(&mut x[0], ya);
+        l.store(&mut x[1], yb);
+    }
+    for (x, &inv) in last.iter_mut().zip(inv_last) {
+        let c = *x;
+        let y = l.mul(l.load(&c), l.splat(inv));
+        for (s, g) in gram.iter_mut().enumerate() {
+            *g = l.add(*g, l.mul(l.splat(c[s]), y));
+        }
+        l.store(x, y);
+    }
+    gram.map(|g| l.to_array(g))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -285,6 +400,57 @@ mod tests {
             std::cmp::Ordering::Less => u[c * ld + r],
             std::cmp::Ordering::Equal => 1.0,
             std::cmp::Ordering::Greater => 0.0,
+        }
+    }
+
+    /// Four right-hand sides at once: each lane solves its own `U' x = b`
+    /// (to rounding, against the exact x), the padding rows are left alone,
+    /// and the scaling and Gram products are those of the solved lanes.
+    /// Both lanes implementations give the same bits.
+    #[test]
+    fn four_solves_at_once_invert_their_triangle() {
+        for k in 0..14_usize {
+            let ld = (k + 1).next_multiple_of(4);
+            let (u, inv) = factor(k, ld);
+            let x = |r: usize, t: usize| ((r * 4 + t) as f64 * 0.37).cos();
+            let mut xs: Vec<[f64; 4]> = (0..k)
+                .map(|r| {
+                    std::array::from_fn(|t| (0..k).map(|i| entry(&u, ld, i, r) * x(i, t)).sum())
+                })
+                .collect();
+            xs.resize(ld, [0.25; 4]);
+            let mut array = xs.clone();
+            solve_transposed_four(ArrayLanes, &u, ld, k, &mut array);
+            assert!(array[k..].iter().all(|r| *r == [0.25; 4]), "k {k}");
+            for (r, row) in array[..k].iter().enumerate() {
+                for (t, &v) in row.iter().enumerate() {
+                    assert!((v - x(r, t)).abs() < 1e-13, "k {k} row {r} lane {t}: {v}");
+                }
+            }
+            let solved = array.clone();
+            let gram = scale_with_gram(ArrayLanes, &inv, &mut array);
+            for s in 0..4 {
+                for t in 0..4 {
+                    let sum: f64 = (0..k).map(|r| solved[r][s] * solved[r][t] * inv[r]).sum();
+                    assert!(
+                        (gram[s][t] - sum).abs() <= 1e-14 * sum.abs().max(1.0),
+                        "k {k}"
+                    );
+                }
+            }
+            for r in 0..k {
+                assert_eq!(array[r], solved[r].map(|v| v * inv[r]), "k {k} row {r}");
+            }
+            #[cfg(target_arch = "x86_64")]
+            if let Some(simd) = pulp::x86::V3::try_new() {
+                let mut vector = xs.clone();
+                solve_transposed_four(simd, &u, ld, k, &mut vector);
+                assert_eq!(vector, solved, "k {k}");
+                let vector_gram = scale_with_gram(simd, &inv, &mut vector);
+                let bits = |g: [[f64; 4]; 4]| g.map(|row| row.map(f64::to_bits));
+                assert_eq!(bits(vector_gram), bits(gram), "k {k}");
+                assert_eq!(vector, array, "k {k}");
+            }
         }
     }
 
