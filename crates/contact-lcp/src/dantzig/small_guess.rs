@@ -249,18 +249,25 @@ impl SmallGuess {
         // push).
         let resting = RESTING_Q * set.q_max;
         let mut zero_bounds = true;
+        // C is listed without a branch on the guess (which follows the
+        // signs of q, so it is mispredicted on problems that differ from
+        // one solve to the next): every index is written, the count moves
+        // past the clamped ones only.
+        self.rows.resize(n, 0);
+        let mut clamped = 0;
+        let listed = &mut self.rows[..];
         let rows = self.row.iter_mut().zip(&mut self.z).zip(q);
         for (i, (((row, z), &qi), (&lo, &hi))) in rows.zip(set.lo.iter().zip(set.hi)).enumerate() {
             // b + b == b exactly for b = ±0 and ±inf (not for other
             // numbers): no branch per row.
             zero_bounds &= (lo + lo == lo) & (hi + hi == hi);
-            *row = first_guess(lo, hi, qi, resting);
-            match *row {
-                Row::Fixed => *z = lo,
-                Row::Clamped => self.rows.push(i),
-                _ => {}
-            }
+            let guess = first_guess(lo, hi, qi, resting);
+            *row = guess;
+            *z = if guess == Row::Fixed { lo } else { 0.0 };
+            listed[clamped] = i;
+            clamped += usize::from(guess == Row::Clamped);
         }
+        self.rows.truncate(clamped);
         // The most negative q first: those rows are the likeliest to stay
         // in C, and the factor of the rows before the first that leaves C
         // is kept for the next guess (module comment). Ties by index, so
@@ -312,11 +319,11 @@ impl SmallGuess {
     /// Sizes the workspace for dimension `n` and empties C.
     #[inline(always)]
     fn reset(&mut self, n: usize) {
-        self.row.clear();
+        // `row` and `z` are written on every row by the first guess, `w` and
+        // `inv_diag` before they are read in every guess: sized, not
+        // cleared (each clear was a call to memset).
         self.row.resize(n, Row::Clamped);
-        self.z.clear();
         self.z.resize(n, 0.0);
-        // Written before they are read in every guess: sized, not cleared.
         self.w.resize(n, 0.0);
         self.inv_diag.resize(n, 0.0);
         // Columns padded to whole groups of four (at least one), zero below
@@ -333,14 +340,15 @@ impl SmallGuess {
         if self.u.len() < n * ld {
             self.u.resize(n * ld, 0.0);
         }
-        self.rhs.clear();
+        // The solves read no row past those in use but as padding of
+        // unknowns they do not store (upper_factor.rs): any value will do.
         self.rhs.resize(ld, 0.0);
-        self.y.clear();
         self.y.resize(ld, 0.0);
-        // Rows past those in use are padding the solves read, never
-        // store: any finite value.
         self.xs.resize(ld, [0.0; 4]);
-        self.refused.clear();
+        // Only a solve that refused a row left a flag set.
+        if self.singular {
+            self.refused.fill(false);
+        }
         self.refused.resize(n, false);
         // Capacity for every row now, so that no later guess or solve of
         // this size allocates, whatever its clamped set.
