@@ -62,11 +62,16 @@
 // LCP does not need (the z_N sweep of the rhs, see `zero_bounds`):
 // with the leaner blocks of upper_factor.rs, spd_16 15.4k -> 13.7k,
 // normal_stack_5 22.2k -> 18.5k (docs/benchmarks.md).
-// On a plain LCP the forward solve of a guess after the first starts at
-// the block of the first row whose factor row is new (`y`): spd_16
-// 13.27k -> 13.09k, spd_64 143.1k -> 140.8k (normal_stack_5, one guess,
-// unchanged; same bits). Appending y with each factor row instead cost
-// more than the blocked solve on new rows (normal_stack_5 +0.5k).
+// On a plain LCP the forward solve U' y = -q_C is appended with the
+// factor's rows (one more product per row in the pass that scales the
+// four new columns, then the group's own rows), and kept from one guess
+// to the next for the rows whose factor rows are kept: the z_C solve of a
+// guess is then D^-1 y and the backward solve alone. One row at a time
+// this cost more than a blocked forward solve per guess (normal_stack_5
+// +0.5k instructions); with four rows at a time it takes the forward
+// solve's chain of dependent blocks out of every guess. Paired runs
+// against 89aa0ab: spd_16 0.92x the time, spd_16_set 0.95x,
+// normal_stack_5 0.94x (instructions 11.14k -> 10.82k, 12.22k -> 12.21k).
 //
 // First guess: as in block_guess.rs, rows whose q fits z = 0 at a bound
 // by more than `RESTING_Q` ||q|| stay there and all others are clamped,
@@ -170,9 +175,9 @@ pub(crate) struct SmallGuess {
     priority: Vec<usize>,
     /// Right-hand side and solution of the `z_C` solve.
     rhs: Vec<f64>,
-    /// `U' y = -q_C` in factor order when every finite bound is 0
-    /// (`zero_bounds`): the next guess keeps its entries for the rows whose
-    /// factor rows it keeps.
+    /// `U' y = -q_C` in factor order, appended by the factor with its
+    /// rows (read when every finite bound is 0, `zero_bounds`): the next
+    /// guess keeps its entries for the rows whose factor rows it keeps.
     y: Vec<f64>,
     /// Whether a row was refused by the last factorisation.
     refused: Vec<bool>,
@@ -425,24 +430,12 @@ impl SmallGuess {
         let (n, k) = (m.dim(), self.rows.len());
         let q = m.q();
         if self.zero_bounds {
-            // z_N = 0 (a plain LCP), so rhs = -q_C, and U' y = rhs has the
-            // same first `keep` entries as in the last guess (same rows,
-            // same factor rows): the forward solve starts at the block of
-            // the first new row (the kept rows of that block are solved
-            // again to the same bits). Measured: see the module comment.
-            let from = keep & !3;
-            for (b, &i) in self.y[from..k].iter_mut().zip(&self.rows[from..]) {
-                *b = -q[i];
-            }
+            // z_N = 0 (a plain LCP), so rhs = -q_C, whose forward solve
+            // U' y = -q_C the factor computed row by row as it appended
+            // them (`append_four`), and kept for the rows whose factor rows
+            // it kept: D^-1 y, then U z_C = D^-1 y. Measured: see the
+            // module comment.
             let inv_diag = &self.inv_diag[..k];
-            upper_factor::solve_transposed_from(
-                lanes,
-                &self.u,
-                self.ld,
-                inv_diag,
-                &mut self.y,
-                from,
-            );
             for ((x, &y), &inv) in self.rhs[..k].iter_mut().zip(&self.y[..k]).zip(inv_diag) {
                 *x = y * inv;
             }
@@ -560,6 +553,8 @@ impl SmallGuess {
         // the compiler knows.
         let rows = &self.rows[..];
         let (u, inv_diag, xs) = (&mut self.u[..], &mut self.inv_diag[..], &mut self.xs[..]);
+        let y = &mut self.y[..];
+        let q = m.q();
         // The group's rows; lanes past the group repeat its first row
         // (computed alongside, never stored: lanes do not mix).
         let pick = |t: usize| rows[j + if t < group { t } else { 0 }];
@@ -569,7 +564,7 @@ impl SmallGuess {
             *x = [cols[0][r], cols[1][r], cols[2][r], cols[3][r]];
         }
         upper_factor::solve_transposed_four(lanes, u, ld, j, xs);
-        let gram = upper_factor::scale_with_gram(lanes, &inv_diag[..j], xs);
+        let (gram, with_y) = upper_factor::scale_with_products(lanes, &inv_diag[..j], y, xs);
         // The group's own block: for each row, `c` at the group's rows
         // accepted before it (`U'` of those, by substitution with the
         // latest term fused last, as in upper_factor.rs), then its pivot.
@@ -603,11 +598,17 @@ impl SmallGuess {
             for (x, y) in column[..j].iter_mut().zip(&xs[..j]) {
                 *x = y[t];
             }
+            // The new row's entry of `U' y = -q_C` (used when every finite
+            // bound is 0, see `solve_guess`): `-q_i` less the rows before
+            // it, the group's own last and fused as in the triangles.
+            let mut yp = -q[new[t]] - with_y[t];
             for b in 0..accepted {
                 let v = c[b] * block_inv[b];
                 block_u[accepted][b] = v;
                 column[j + b] = v;
+                yp = (-v).mul_add(y[j + b], yp);
             }
+            y[p] = yp;
             // No square root: U'DU instead of U'U.
             let inv = 1.0 / d;
             inv_diag[p] = inv;
@@ -636,7 +637,7 @@ impl SmallGuess {
     #[inline(always)]
     fn solve_in_place<L: Lanes>(&mut self, lanes: L, k: usize) {
         let inv_diag = &self.inv_diag[..k];
-        upper_factor::solve_transposed_in_place(lanes, &self.u, self.ld, inv_diag, &mut self.rhs);
+        upper_factor::solve_transposed_in_place(lanes, &self.u, self.ld, k, &mut self.rhs);
         for (x, &inv) in self.rhs[..k].iter_mut().zip(inv_diag) {
             *x *= inv;
         }
@@ -1032,7 +1033,8 @@ mod tests {
             let n = 2 + trial % 22;
             let rank = 1 + (trial * 7) % n;
             let m = random_sym(&mut seed, n, rank, 0.0);
-            let lcp = Lcp::from_row_major(n, &m, &vec![0.0; n]).unwrap();
+            let q: Vec<f64> = (0..n).map(|_| next_uniform(&mut seed)).collect();
+            let lcp = Lcp::from_row_major(n, &m, &q).unwrap();
             let mut order: Vec<usize> = (0..n).collect();
             for i in (1..n).rev() {
                 let j = ((next_uniform(&mut seed) + 1.0) * 0.5 * (i + 1) as f64) as usize;
@@ -1076,6 +1078,19 @@ mod tests {
                 factor_error(&g, &lcp) < 1e-12 * lcp.m_max_abs(),
                 "trial {trial}"
             );
+            // The factor's forward solve U' y = -q_C, appended row by row,
+            // against the blocked solve with the finished factor.
+            let k = g.rows.len();
+            let mut b: Vec<f64> = g.rows.iter().map(|&i| -q[i]).collect();
+            b.resize(g.ld, f64::NAN);
+            upper_factor::solve_transposed_in_place(ArrayLanes, &g.u, g.ld, k, &mut b);
+            let scale = b[..k].iter().fold(1.0_f64, |a, x| a.max(x.abs()));
+            for (r, (&got, &want)) in g.y[..k].iter().zip(&b[..k]).enumerate() {
+                assert!(
+                    (got - want).abs() <= 1e-11 * scale,
+                    "trial {trial} row {r}: {got} {want}"
+                );
+            }
             checked += 1;
             refusals += refused.len();
         }

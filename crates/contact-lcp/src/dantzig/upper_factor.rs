@@ -21,8 +21,9 @@
 // accumulators are a large share: full blocks take their columns by
 // split_at and the four sums are reduced in registers (`Lanes::sum4`):
 // normal_stack_5 20.1k -> 18.5k instructions a solve. The factor's
-// bordering solves end on a block of `j % 4` columns for most rows j;
-// that block computes only its own dots and unknowns instead of a whole
+// bordering solves, when it appended one row at a time, ended on a block
+// of `j % 4` columns for most rows j; that block computes only its own
+// dots and unknowns instead of a whole
 // block with zero columns (same bits): callgrind, instructions a whole
 // Dantzig solve, spd_16 13.30k -> 13.27k, normal_stack_5 17.58k -> 17.31k,
 // spd_64 149.1k -> 143.1k, normal_stack_20 200.6k -> 190.4k.
@@ -36,10 +37,12 @@
 // was U'U with a stored 1 / U_cc before) the multiply goes too: the chain
 // is one fma a step.
 //
-// The factor appends four rows at a time: `solve_transposed_four` solves
-// their four bordering systems at once, one per lane of a row of X
+// The factor now appends four rows at a time: `solve_transposed_four`
+// solves their four bordering systems at once, one per lane of a row of X
 // (interleaved), so that nothing is reduced across lanes and the 4 x 4
-// triangles run as vectors.
+// triangles run as vectors; `scale_with_products` then gives their Gram
+// products and their part of the forward solve `U' y = -q_C`. The
+// one-right-hand-side solves remain for the `z_C` solve of a guess.
 
 use crate::lanes::Lanes;
 
@@ -97,59 +100,30 @@ fn store_block(r: &mut [f64], width: usize, x: [f64; 4]) {
     }
 }
 
-/// Solves `U' x = b` in place (U unit upper triangular) for the `k =
-/// inv_diag.len()` leading columns of `u` (layout above; `u` holds at
-/// least `k` columns), with `b.len()` at least `k` rounded up to a multiple
-/// of 4 (rows `k..` are neither read nor written). `U' x = b` is
-/// also the bordering step of the factor: a new column of D U is
-/// `U_11'^-1 M_1j`.
+/// Solves `U' x = b` in place (U unit upper triangular) for the `k`
+/// leading columns of `u` (layout above; `u` holds at least `k` columns),
+/// with `b.len()` at least `k` rounded up to a multiple of 4 (rows `k..`
+/// are neither read nor written). The small guess's `z_C` solve where a
+/// bound is not 0 (small_guess.rs; the factor's own bordering solves are
+/// [`solve_transposed_four`]).
 ///
 /// The whole blocks come first, then a last block of `k % 4` columns with
-/// only that many dots and unknowns ([`last_block_transposed`]): the
-/// factor's bordering solves have any `k`, so most end on a narrow block
-/// (measured: see the module comment).
-///
-/// Returns `x' D^-1 x` (`inv_diag` holds `D^-1`), summed from the unknowns
-/// as they are computed (a block of four as `(x0 (x0 d0) + x1 (x1 d1)) +
-/// (x2 (x2 d2) + x3 (x3 d3))`, blocks in order): the factor's pivot
-/// `M_jj - x' D^-1 x` needs it, and reading `x` back from memory right
-/// after its scalar stores waited on them (the vector load cannot be
-/// forwarded from several narrower stores).
+/// only that many dots and unknowns ([`last_block_transposed`]).
 #[inline(always)]
 pub(crate) fn solve_transposed_in_place<L: Lanes>(
     l: L,
     u: &[f64],
     ld: usize,
-    inv_diag: &[f64],
+    k: usize,
     b: &mut [f64],
-) -> f64 {
-    solve_transposed_from(l, u, ld, inv_diag, b, 0)
-}
-
-/// [`solve_transposed_in_place`] from the block at column `from` (a
-/// multiple of 4) on, `b[..from]` holding the solution's first entries
-/// already: every entry from `from` on gets the bits the whole solve
-/// gives it (each block reads only the entries before it). Returns the
-/// sum `x_t^2 / D_tt` over the entries from `from` on.
-#[inline(always)]
-pub(crate) fn solve_transposed_from<L: Lanes>(
-    l: L,
-    u: &[f64],
-    ld: usize,
-    inv_diag: &[f64],
-    b: &mut [f64],
-    from: usize,
-) -> f64 {
-    let k = inv_diag.len();
+) {
     let whole = k & !3;
-    let mut c0 = from;
-    let mut squares = 0.0;
+    let mut c0 = 0;
     while c0 < whole {
         let cols = &u[c0 * ld..(c0 + 4) * ld];
         let (u0, rest) = cols.split_at(ld);
         let (u1, rest) = rest.split_at(ld);
         let (u2, u3) = rest.split_at(ld);
-        let inv = &inv_diag[c0..c0 + 4];
         let (done, rest) = b.split_at_mut(c0);
         // Dots of the block's columns with the rows before it.
         let (mut a0, mut a1, mut a2, mut a3) =
@@ -176,17 +150,14 @@ pub(crate) fn solve_transposed_from<L: Lanes>(
         let x2 = (-v2[1]).mul_add(x1, (-v2[0]).mul_add(x0, r[2] - s2));
         let x3 = (-v3[2]).mul_add(x2, (-v3[1]).mul_add(x1, (-v3[0]).mul_add(x0, r[3] - s3)));
         r.copy_from_slice(&[x0, x1, x2, x3]);
-        squares +=
-            (x0 * (x0 * inv[0]) + x1 * (x1 * inv[1])) + (x2 * (x2 * inv[2]) + x3 * (x3 * inv[3]));
         c0 += 4;
     }
-    squares
-        + match k - whole {
-            1 => last_block_transposed::<L, 1>(l, u, ld, inv_diag, b, whole),
-            2 => last_block_transposed::<L, 2>(l, u, ld, inv_diag, b, whole),
-            3 => last_block_transposed::<L, 3>(l, u, ld, inv_diag, b, whole),
-            _ => 0.0,
-        }
+    match k - whole {
+        1 => last_block_transposed::<L, 1>(l, u, ld, b, whole),
+        2 => last_block_transposed::<L, 2>(l, u, ld, b, whole),
+        3 => last_block_transposed::<L, 3>(l, u, ld, b, whole),
+        _ => {}
+    }
 }
 
 /// The last block of [`solve_transposed_in_place`] when it has `W < 4`
@@ -194,17 +165,15 @@ pub(crate) fn solve_transposed_from<L: Lanes>(
 /// computed with the operations of a whole block in the same order
 /// (the dots reduced as `Lanes::sum4` reduces them, `(s0 + s1) + (s2 +
 /// s3)`), so the bits are those of a whole block with its unused columns
-/// left out (which no unknown in use reads). Returns the sum `x_t^2 /
-/// D_tt` over its unknowns, in order.
+/// left out (which no unknown in use reads).
 #[inline(always)]
 fn last_block_transposed<L: Lanes, const W: usize>(
     l: L,
     u: &[f64],
     ld: usize,
-    inv_diag: &[f64],
     b: &mut [f64],
     c0: usize,
-) -> f64 {
+) {
     let cols: [&[f64]; W] = std::array::from_fn(|t| &u[(c0 + t) * ld..(c0 + t + 1) * ld]);
     let (done, rest) = b.split_at_mut(c0);
     let mut acc = [l.splat(0.0); W];
@@ -225,9 +194,6 @@ fn last_block_transposed<L: Lanes, const W: usize>(
         x[t] = v;
     }
     r.copy_from_slice(&x);
-    x.iter()
-        .zip(&inv_diag[c0..c0 + W])
-        .fold(0.0, |s, (&v, &inv)| s + v * (v * inv))
 }
 
 /// Solves `U x = b` in place for the `k` leading columns (U unit upper
@@ -344,21 +310,26 @@ pub(crate) fn solve_transposed_four<L: Lanes>(
 /// Scales the four solutions of [`solve_transposed_four`] by `D^-1` in
 /// place (`xs[r] <- xs[r] / D_rr` for the `inv_diag.len()` leading rows:
 /// the new rows' columns of `U`) and returns their Gram products
-/// `G[s][t] = sum_r X_rs X_rt / D_rr` (lane `t` of entry `s`), summed
-/// over `r` in order, in pairs fused as in the solve. `G[t][t]` is row `t`'s
-/// `x' D^-1 x` and `G[s][t]` the part of `U_st` that the rows before the
-/// four give (small_guess.rs).
+/// `G[s][t] = sum_r X_rs X_rt / D_rr` (lane `t` of entry `s`) and their
+/// products with `v` (the forward solution `U_11' y = b` of the rows
+/// before: lane `t` is `sum_r U_rt y_r`), each summed over `r` in order,
+/// in pairs fused as in the solve. `G[t][t]` is row `t`'s `x' D^-1 x`,
+/// `G[s][t]` the part of `U_st` that the rows before the four give, and
+/// the products with `y` their part of the new rows' `y` (small_guess.rs).
 #[inline(always)]
-pub(crate) fn scale_with_gram<L: Lanes>(
+pub(crate) fn scale_with_products<L: Lanes>(
     l: L,
     inv_diag: &[f64],
+    v: &[f64],
     xs: &mut [[f64; 4]],
-) -> [[f64; 4]; 4] {
+) -> ([[f64; 4]; 4], [f64; 4]) {
     let k = inv_diag.len();
     let mut gram = [l.splat(0.0); 4];
+    let mut with_v = l.splat(0.0);
     let (pairs, last) = pulp::as_arrays_mut::<2, [f64; 4]>(&mut xs[..k]);
     let (inv_pairs, inv_last) = pulp::as_arrays::<2, f64>(inv_diag);
-    for (x, inv) in pairs.iter_mut().zip(inv_pairs) {
+    let (v_pairs, v_last) = pulp::as_arrays::<2, f64>(&v[..k]);
+    for ((x, inv), vs) in pairs.iter_mut().zip(inv_pairs).zip(v_pairs) {
         let (ca, cb) = (x[0], x[1]);
         let ya = l.mul(l.load(&ca), l.splat(inv[0]));
         let yb = l.mul(l.load(&cb), l.splat(inv[1]));
@@ -366,18 +337,30 @@ pub(crate) fn scale_with_gram<L: Lanes>(
             let pair = l.mul_add(l.splat(cb[s]), yb, l.mul(l.splat(ca[s]), ya));
             *g = l.add(*g, pair);
         }
+        let pair = l.mul_add(yb, l.splat(vs[1]), l.mul(ya, l.splat(vs[0])));
+        with_v = l.add(with_v, pair);
         l.store(&mut x[0], ya);
         l.store(&mut x[1], yb);
     }
-    for (x, &inv) in last.iter_mut().zip(inv_last) {
+    for ((x, &inv), &vr) in last.iter_mut().zip(inv_last).zip(v_last) {
         let c = *x;
         let y = l.mul(l.load(&c), l.splat(inv));
         for (s, g) in gram.iter_mut().enumerate() {
             *g = l.add(*g, l.mul(l.splat(c[s]), y));
         }
+        with_v = l.add(with_v, l.mul(y, l.splat(vr)));
         l.store(x, y);
     }
-    gram.map(|g| l.to_array(g))
+    let [g0, g1, g2, g3] = gram;
+    (
+        [
+            l.to_array(g0),
+            l.to_array(g1),
+            l.to_array(g2),
+            l.to_array(g3),
+        ],
+        l.to_array(with_v),
+    )
 }
 
 #[cfg(test)]
@@ -435,7 +418,8 @@ mod tests {
                 }
             }
             let solved = array.clone();
-            let gram = scale_with_gram(ArrayLanes, &inv, &mut array);
+            let v: Vec<f64> = (0..k).map(|r| 1.0 / (r as f64 + 1.5)).collect();
+            let (gram, with_v) = scale_with_products(ArrayLanes, &inv, &v, &mut array);
             for s in 0..4 {
                 for t in 0..4 {
                     let sum: f64 = (0..k).map(|r| solved[r][s] * solved[r][t] * inv[r]).sum();
@@ -445,17 +429,29 @@ mod tests {
                     );
                 }
             }
+            for t in 0..4 {
+                let sum: f64 = (0..k).map(|r| solved[r][t] * inv[r] * v[r]).sum();
+                assert!(
+                    (with_v[t] - sum).abs() <= 1e-14 * sum.abs().max(1.0),
+                    "k {k}"
+                );
+            }
             for r in 0..k {
-                assert_eq!(array[r], solved[r].map(|v| v * inv[r]), "k {k} row {r}");
+                assert_eq!(array[r], solved[r].map(|x| x * inv[r]), "k {k} row {r}");
             }
             #[cfg(target_arch = "x86_64")]
             if let Some(simd) = pulp::x86::V3::try_new() {
                 let mut vector = xs.clone();
                 solve_transposed_four(simd, &u, ld, k, &mut vector);
                 assert_eq!(vector[..k], solved[..k], "k {k}");
-                let vector_gram = scale_with_gram(simd, &inv, &mut vector);
+                let (vector_gram, vector_v) = scale_with_products(simd, &inv, &v, &mut vector);
                 let bits = |g: [[f64; 4]; 4]| g.map(|row| row.map(f64::to_bits));
                 assert_eq!(bits(vector_gram), bits(gram), "k {k}");
+                assert_eq!(
+                    vector_v.map(f64::to_bits),
+                    with_v.map(f64::to_bits),
+                    "k {k}"
+                );
                 assert_eq!(vector[..k], array[..k], "k {k}");
             }
         }
@@ -466,7 +462,7 @@ mod tests {
         // Every block width and a leading dimension past k.
         for k in 0..14_usize {
             let ld = (k + 1).next_multiple_of(4);
-            let (u, inv) = factor(k, ld);
+            let (u, _) = factor(k, ld);
             let x: Vec<f64> = (0..k).map(|i| (i as f64 * 0.7).sin()).collect();
             // b = U' x and c = U x by the definition, then solve back.
             let mut bt: Vec<f64> = (0..k)
@@ -479,15 +475,9 @@ mod tests {
             // nor change.
             bt.resize(ld, f64::NAN);
             b.resize(ld, f64::NAN);
-            let squares = solve_transposed_in_place(ArrayLanes, &u, ld, &inv, &mut bt);
+            solve_transposed_in_place(ArrayLanes, &u, ld, k, &mut bt);
             solve_in_place(ArrayLanes, &u, ld, k, &mut b);
             assert!(bt[k..].iter().chain(&b[k..]).all(|&x| x.is_nan()));
-            // The returned x' D^-1 x is that of the solution, summed apart.
-            let norm2: f64 = bt[..k].iter().zip(&inv).map(|(v, d)| v * v * d).sum();
-            assert!(
-                (squares - norm2).abs() <= 1e-14 * norm2.max(1.0),
-                "k {k}: {squares}"
-            );
             for i in 0..k {
                 assert!((bt[i] - x[i]).abs() < 1e-13, "k {k} row {i}: {}", bt[i]);
                 assert!((b[i] - x[i]).abs() < 1e-13, "k {k} row {i}: {}", b[i]);
