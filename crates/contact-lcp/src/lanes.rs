@@ -29,7 +29,9 @@ pub(crate) trait Lanes: Copy {
     /// Lanes of `a * b`.
     fn mul(self, a: Self::V, b: Self::V) -> Self::V;
     /// Lanes of `a * b + c` rounded once (`f64::mul_add`): an explicit
-    /// fusion, with the same bits in both implementations.
+    /// fusion, with the same bits in both implementations (in the plain
+    /// arrays, on a CPU without FMA, a call to the software fma: slow but
+    /// right; the register lanes need AVX2 and FMA).
     fn mul_add(self, a: Self::V, b: Self::V, c: Self::V) -> Self::V;
     /// Lanes of `|a|`.
     fn abs(self, a: Self::V) -> Self::V;

@@ -46,14 +46,16 @@
 // A pivot at most `pivot_tol` (the Schur complement of the row given the
 // rows before it, the append rule of factor.rs) refuses its row, which is
 // how redundant contacts (singular PSD M) are kept out of C, as in the
-// pivoting: the row leaves C and, the rows after it not being factored
-// yet, nothing else moves. Nothing calls into faer, and the whole solve
-// runs inside one `with_best_lanes` dispatch (lanes.rs), so the plain
-// loops are compiled for AVX2 where the machine has it; no multiply-add is
-// fused by the compiler and no sum reordered (the 4 x 4 triangles of
-// upper_factor.rs fuse theirs explicitly with `f64::mul_add`, which rounds
-// once on every machine), so the bits are those of the plain build
-// (tested). Measured (callgrind, instructions per whole Dantzig solve,
+// pivoting: the row leaves C and the rows after it are factored without
+// it (those of its group of four are bordered against the group's
+// accepted rows only), so nothing else moves. Nothing calls into faer, and
+// the whole solve runs inside one `with_best_lanes` dispatch (lanes.rs),
+// so the plain loops are compiled for AVX2 where the machine has it; no
+// multiply-add is fused by the compiler and no sum reordered (the
+// triangles and the pairs of products of upper_factor.rs, and the group's
+// own block here, fuse explicitly with `f64::mul_add` or
+// `Lanes::mul_add`, which round once on every machine), so the bits are
+// those of the plain build (tested). Measured (callgrind, instructions per whole Dantzig solve,
 // certificate included, the peers' problems; before: a right-looking L L'
 // with a matrix shift per refused row, in scalar loops): spd_16 27.6k ->
 // 19.1k, normal_stack_5 61.6k -> 27.4k (with the first guess below).
@@ -194,8 +196,9 @@ pub(crate) struct SmallGuess {
 /// One solve, run inside [`with_best_lanes`] so that the plain loops of
 /// the kernels are compiled for the machine's vectors (AVX2 where there is
 /// one). No multiply-add is fused implicitly (only the explicit
-/// `f64::mul_add` of upper_factor.rs) and every sum keeps its order, so
-/// the bits do not depend on which vectors ran (checked in the tests).
+/// `f64::mul_add` and `Lanes::mul_add`, here and in upper_factor.rs) and
+/// every sum keeps its order, so the bits do not depend on which vectors
+/// ran (checked in the tests).
 struct Solve<'a, 'b> {
     guess: &'a mut SmallGuess,
     m: &'a Lcp,
@@ -1020,19 +1023,45 @@ mod tests {
         entry(i, i) - (0..k).map(|t| entry(a[t], i) * x[t]).sum::<f64>()
     }
 
+    /// `A A'` for rows of `A` (n x n) drawn at random, except that with
+    /// probability about 1/3 a row is a combination of two earlier ones:
+    /// dependent rows scattered among independent ones.
+    fn interleaved_dependent(seed: &mut u64, n: usize) -> Vec<f64> {
+        let mut a: Vec<Vec<f64>> = Vec::with_capacity(n);
+        for i in 0..n {
+            let row = if i > 0 && next_uniform(seed) < -1.0 / 3.0 {
+                let mut pick =
+                    || (((next_uniform(seed) + 1.0) * 0.5 * i as f64) as usize).min(i - 1);
+                let (p, r) = (pick(), pick());
+                (0..n).map(|t| a[p][t] - 0.5 * a[r][t]).collect()
+            } else {
+                (0..n).map(|_| next_uniform(seed)).collect()
+            };
+            a.push(row);
+        }
+        let dot = |x: &[f64], y: &[f64]| x.iter().zip(y).map(|(u, v)| u * v).sum::<f64>();
+        (0..n * n).map(|e| dot(&a[e / n], &a[e % n])).collect()
+    }
+
     /// Rows appended four at a time are refused exactly when one row at a
     /// time would refuse them (their Schur complement given the rows
     /// accepted before them at most the tolerance), wherever a dependent
-    /// row falls in a group of four, and the others are factored.
+    /// row falls in a group of four, and the others are factored: generic
+    /// rank-deficient matrices (every row after the rank refused) and
+    /// dependent rows scattered among independent ones (rows accepted after
+    /// a refusal in their group, whose columns of U move up).
     #[test]
     fn rows_appended_four_at_a_time_refuse_as_one_at_a_time() {
         let mut seed = 0x6A0F_u64;
-        let (mut checked, mut refusals, mut inside) = (0, 0, 0);
+        let (mut checked, mut refusals, mut inside, mut after) = (0, 0, 0, 0);
         let tol = 1e-9;
-        for trial in 0..300_usize {
+        for trial in 0..600_usize {
             let n = 2 + trial % 22;
-            let rank = 1 + (trial * 7) % n;
-            let m = random_sym(&mut seed, n, rank, 0.0);
+            let m = if trial % 2 == 0 {
+                random_sym(&mut seed, n, 1 + (trial * 7) % n, 0.0)
+            } else {
+                interleaved_dependent(&mut seed, n)
+            };
             let q: Vec<f64> = (0..n).map(|_| next_uniform(&mut seed)).collect();
             let lcp = Lcp::from_row_major(n, &m, &q).unwrap();
             let mut order: Vec<usize> = (0..n).collect();
@@ -1044,20 +1073,28 @@ mod tests {
             // tolerance to call either way skips the trial.
             let (mut accepted, mut refused) = (Vec::new(), Vec::new());
             let mut decisive = true;
+            // Groups are runs of four in `order`: a refused row leaves C
+            // and the next group starts after the four.
+            let (mut inside_here, mut after_here, mut refused_in_group) = (0, 0, false);
             for &i in &order {
+                let position = (accepted.len() + refused.len()) % 4;
+                refused_in_group &= position != 0;
                 let d = schur_complement(&lcp, &accepted, i);
                 decisive &= !(1e-13..1e-6).contains(&d.abs());
                 if d > tol {
+                    after_here += usize::from(refused_in_group);
                     accepted.push(i);
                 } else {
-                    // A refusal that is not the first row of its group.
-                    inside += usize::from((accepted.len() + refused.len()) % 4 != 0);
+                    inside_here += usize::from(position != 0);
+                    refused_in_group = true;
                     refused.push(i);
                 }
             }
             if !decisive {
                 continue;
             }
+            inside += inside_here;
+            after += after_here;
             let (lo, hi) = (vec![0.0; n], vec![f64::INFINITY; n]);
             let set = SmallSettings {
                 lo: &lo,
@@ -1095,8 +1132,8 @@ mod tests {
             refusals += refused.len();
         }
         assert!(
-            checked >= 250 && inside >= 1000,
-            "{checked} {refusals} {inside}"
+            checked >= 500 && inside >= 1500 && after >= 400,
+            "{checked} {refusals} {inside} {after}"
         );
     }
 

@@ -20,10 +20,10 @@
 // its setup (cutting its columns) and the reduction of its four
 // accumulators are a large share: full blocks take their columns by
 // split_at and the four sums are reduced in registers (`Lanes::sum4`):
-// normal_stack_5 20.1k -> 18.5k instructions a solve. The factor's
-// bordering solves, when it appended one row at a time, ended on a block
-// of `j % 4` columns for most rows j; that block computes only its own
-// dots and unknowns instead of a whole
+// normal_stack_5 20.1k -> 18.5k instructions a solve. When the factor
+// appended one row at a time, its bordering solves (this one-right-hand-
+// side solve then) ended on a block of `j % 4` columns for most rows j;
+// that block computes only its own dots and unknowns instead of a whole
 // block with zero columns (same bits): callgrind, instructions a whole
 // Dantzig solve, spd_16 13.30k -> 13.27k, normal_stack_5 17.58k -> 17.31k,
 // spd_64 149.1k -> 143.1k, normal_stack_20 200.6k -> 190.4k.
@@ -314,8 +314,9 @@ pub(crate) fn solve_transposed_four<L: Lanes>(
 /// products with `v` (the forward solution `U_11' y = b` of the rows
 /// before: lane `t` is `sum_r U_rt y_r`), each summed over `r` in order,
 /// in pairs fused as in the solve. `G[t][t]` is row `t`'s `x' D^-1 x`,
-/// `G[s][t]` the part of `U_st` that the rows before the four give, and
-/// the products with `y` their part of the new rows' `y` (small_guess.rs).
+/// `G[s][t]` the share of `M_st` that the rows before the four account for
+/// (`M_st - G[s][t]` starts the substitution for `D_ss U_st`), and the
+/// products with `y` their share of the new rows' `y` (small_guess.rs).
 #[inline(always)]
 pub(crate) fn scale_with_products<L: Lanes>(
     l: L,
@@ -405,13 +406,12 @@ mod tests {
                     std::array::from_fn(|t| (0..k).map(|i| entry(&u, ld, i, r) * x(i, t)).sum())
                 })
                 .collect();
-            xs.resize(ld, [f64::NAN; 4]);
+            // Padding that the unknowns not in use read: a finite value,
+            // so that a store into it would show.
+            xs.resize(ld, [12345.0; 4]);
             let mut array = xs.clone();
             solve_transposed_four(ArrayLanes, &u, ld, k, &mut array);
-            assert!(
-                array[k..].iter().all(|r| r.iter().all(|x| x.is_nan())),
-                "k {k}"
-            );
+            assert!(array[k..].iter().all(|r| *r == [12345.0; 4]), "k {k}");
             for (r, row) in array[..k].iter().enumerate() {
                 for (t, &v) in row.iter().enumerate() {
                     assert!((v - x(r, t)).abs() < 1e-13, "k {k} row {r} lane {t}: {v}");
@@ -441,18 +441,19 @@ mod tests {
             }
             #[cfg(target_arch = "x86_64")]
             if let Some(simd) = pulp::x86::V3::try_new() {
+                let bits =
+                    |x: &[[f64; 4]]| x.iter().map(|r| r.map(f64::to_bits)).collect::<Vec<_>>();
                 let mut vector = xs.clone();
                 solve_transposed_four(simd, &u, ld, k, &mut vector);
-                assert_eq!(vector[..k], solved[..k], "k {k}");
+                assert_eq!(bits(&vector), bits(&solved), "k {k}");
                 let (vector_gram, vector_v) = scale_with_products(simd, &inv, &v, &mut vector);
-                let bits = |g: [[f64; 4]; 4]| g.map(|row| row.map(f64::to_bits));
-                assert_eq!(bits(vector_gram), bits(gram), "k {k}");
+                assert_eq!(bits(&vector_gram), bits(&gram), "k {k}");
                 assert_eq!(
                     vector_v.map(f64::to_bits),
                     with_v.map(f64::to_bits),
                     "k {k}"
                 );
-                assert_eq!(vector[..k], array[..k], "k {k}");
+                assert_eq!(bits(&vector), bits(&array), "k {k}");
             }
         }
     }
