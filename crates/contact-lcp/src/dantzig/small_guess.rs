@@ -1003,10 +1003,6 @@ mod tests {
         assert!(factor_error(&g, &m) < 1e-13, "{}", factor_error(&g, &m));
     }
 
-    /// A random symmetric matrix `A A' + shift I` with `A` n x `rank`
-    /// (positive semidefinite of rank `rank` when `shift` is 0), from a
-    /// fixed linear congruential sequence.
-
     #[test]
     fn vector_and_array_lanes_give_the_same_bits() {
         // The same solve compiled for the machine's vectors (AVX2 where
@@ -1350,6 +1346,49 @@ mod tests {
             }
         }
         assert!(broke >= 100, "{broke}");
+    }
+
+    /// Past one word of bits (n > 64) with most rows in C, so that w is
+    /// computed by rows on the rows outside C (not by columns): the
+    /// guesses settle on an answer that solves the problem (checked with
+    /// `M z + q` computed apart, to 1e-9 of the problem's scale).
+    #[test]
+    fn a_large_guess_with_most_rows_in_c_settles_on_a_solution() {
+        let mut seed = 0xB16_u64;
+        let mut by_rows = 0;
+        for trial in 0..12_usize {
+            let n = [70, 100, 130][trial % 3];
+            let m = random_sym(&mut seed, n, n, 0.1);
+            // Most q negative: most rows end in C.
+            let q: Vec<f64> = (0..n).map(|_| next_uniform(&mut seed) - 0.7).collect();
+            let lcp = Lcp::from_row_major(n, &m, &q).unwrap();
+            let (lo, hi) = (vec![0.0; n], vec![f64::INFINITY; n]);
+            let set = SmallSettings {
+                lo: &lo,
+                hi: &hi,
+                pivot_tol: 1e-12 * lcp.m_max_abs(),
+                w_tol: 1e-13 * lcp.q_max_abs(),
+                q_max: lcp.q_max_abs(),
+            };
+            let mut g = SmallGuess::default();
+            assert!(g.run(&lcp, &set, 16), "trial {trial}");
+            by_rows += usize::from(!g.w_affine);
+            let scale =
+                lcp.q_max_abs() + lcp.m_max_abs() * g.z.iter().fold(0.0_f64, |a, z| a.max(z.abs()));
+            for i in 0..n {
+                let w = q[i] + (0..n).map(|j| m[i * n + j] * g.z[j]).sum::<f64>();
+                let z = g.z[i];
+                assert!(
+                    z >= 0.0 && w >= -1e-9 * scale,
+                    "trial {trial} row {i}: z {z} w {w}"
+                );
+                assert!(
+                    (z * w).abs() <= 1e-9 * scale * scale,
+                    "trial {trial} row {i}"
+                );
+            }
+        }
+        assert!(by_rows >= 6, "{by_rows} of 12 settled with w by rows");
     }
 
     #[test]
