@@ -482,7 +482,14 @@ impl SmallGuess {
         for (&x, &i) in self.rhs[..k].iter().zip(&self.rows) {
             z[i] = x;
         }
-        // w = M z + q where it is read: outside C (0 on C by the solve).
+        // The rows outside C that the exchange tests by their w (all but
+        // the fixed ones), as bits, taken in order of index: which rows are
+        // in C follows the data, so a branch on it was mispredicted on
+        // problems that differ from one solve to the next, here and in the
+        // exchange. Measured: see `exchange`.
+        mark_outside(&mut self.outside, &self.movable, &self.rows);
+        // w = M z + q where it is read: outside C (on C it is 0 by the
+        // solve, and not read).
         // Either as `Lcp::affine` computes it, column by column over the
         // z_j != 0 (C's, when every bound is 0), on every row and to the
         // bit: a guess that settles then hands w to the certificate, which
@@ -497,12 +504,6 @@ impl SmallGuess {
         // 182.0k instead of 178.4k: most of their rows are in C, and the
         // certificate computes w again anyway when it projects a z_C of
         // -1e-17 onto its bound.
-        // The rows outside C that the exchange tests by their w (all but
-        // the fixed ones), as bits, taken in order of index: which rows are
-        // in C follows the data, so a branch on it was mispredicted on
-        // problems that differ from one solve to the next, here and in the
-        // exchange. Measured: see `exchange`.
-        mark_outside(&mut self.outside, &self.movable, &self.rows);
         self.w_affine = k <= 2 * (n - k);
         if self.w_affine {
             m.affine_in(lanes, z, &mut self.w);
@@ -617,8 +618,8 @@ impl SmallGuess {
             }
             let p = j + accepted;
             let column = &mut u[p * ld..p * ld + p];
-            for (x, y) in column[..j].iter_mut().zip(&xs[..j]) {
-                *x = y[t];
+            for (x, solved) in column[..j].iter_mut().zip(&xs[..j]) {
+                *x = solved[t];
             }
             // The new row's entry of `U' y = -q_C` (used when every finite
             // bound is 0, see `solve_guess`): `-q_i` less the rows before
