@@ -20,7 +20,7 @@
 // u = D_11^-1 c as its column of U and the pivot D_jj = M_jj - c'u. U is
 // column-major with columns padded to groups of four (zeros from the
 // diagonal down; the unit diagonal is not stored, 1 / D_jj is), so the
-// substitution and the two triangular solves of z_C are the blocked
+// bordering solves and the triangular solves of z_C are the blocked
 // kernels of upper_factor.rs, contiguous from row 0. With U'U (a Cholesky
 // factor) each step of a triangular solve waited on a multiply by
 // 1 / U_jj and each row of the factor on a square root; without them, in
