@@ -183,8 +183,16 @@ pub(crate) fn add_column<L: Lanes>(l: L, w: &mut [f64], d: f64, col: &[f64]) {
 pub(crate) fn add_four_columns<L: Lanes>(l: L, w: &mut [f64], d: [f64; 4], cols: [&[f64]; 4]) {
     let n = w.len();
     let (w4, w_rest) = pulp::as_arrays_mut::<4, f64>(w);
-    let c4 = cols.map(|c| pulp::as_arrays::<4, f64>(&c[..n]).0);
-    let dv = d.map(|x| l.splat(x));
+    // Written out, not by `<[T; 4]>::map`: whether the compiler inlines
+    // that map's closures changed with unrelated code (problem.rs,
+    // tiny_guess.rs), and a call per entry costs more than the loop.
+    let c4 = [
+        pulp::as_arrays::<4, f64>(&cols[0][..n]).0,
+        pulp::as_arrays::<4, f64>(&cols[1][..n]).0,
+        pulp::as_arrays::<4, f64>(&cols[2][..n]).0,
+        pulp::as_arrays::<4, f64>(&cols[3][..n]).0,
+    ];
+    let dv = [l.splat(d[0]), l.splat(d[1]), l.splat(d[2]), l.splat(d[3])];
     for (p, ws) in w4.iter_mut().enumerate() {
         let mut v = l.load(ws);
         for t in 0..4 {
