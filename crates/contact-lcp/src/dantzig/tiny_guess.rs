@@ -376,19 +376,32 @@ impl TinyGuess {
     /// Factors `M_CC = L D L'` for the first `k` rows of `order` by
     /// bordering: row `j` solves `L_11 c = M_1j`, takes `l = D_11^-1 c`
     /// and the pivot `D_jj = M_jj - c'l`; a pivot at most `pivot_tol` (or
-    /// not finite) refuses
-    /// its row, which leaves C for `z = 0` within its bounds (the rows
-    /// after it are not factored yet, so nothing else moves). Returns the
-    /// number of rows left in C.
+    /// not finite) refuses its row, which leaves C for `z = 0` within its
+    /// bounds (the rows after it are not factored yet, so nothing else
+    /// moves). Returns the number of rows left in C.
+    ///
+    /// The loops here and in `solve_clamped` run to `N` with an exit at
+    /// `k`, so the compiler unrolls them, the bounds of every inner loop
+    /// known; a refused row's successors move up by a loop of the same
+    /// kind, not `copy_within` (a call to `memmove`, and reloads around
+    /// it). Measured (callgrind, whole Dantzig solves; paired runs): the
+    /// box at rest 1511 -> 1368 instructions, 0.97x the time; the box
+    /// with friction (n = 12, 4 free rows) 2961 -> 2818, 0.92x; 64
+    /// random problems of n = 4 0.92x, of n = 8 0.99x. Leaving
+    /// a refused row in place as a hole (a zero row of L, `1 / D_jj` = 0)
+    /// took fewer instructions still (1351) but 1.12x the time.
     fn factor<const N: usize>(&mut self, p: &Fixed<N>, mut k: usize) -> usize {
         self.refused = [false; TINY_MAX];
         let mut j = 0;
-        while j < k {
+        for _ in 0..N {
+            if j >= k {
+                break;
+            }
             let i = self.order[j];
             let col = &p.m[i];
             // c_t = L_jt D_t = M_jt - sum_u c_u L_tu, then L_jt = c_t / D_t
             // and D_j = M_jj - sum_t c_t L_jt.
-            let mut c = [0.0; TINY_MAX];
+            let mut c = [0.0; N];
             let mut squares = 0.0;
             for t in 0..j {
                 let row_t = &self.l[t];
@@ -408,7 +421,12 @@ impl TinyGuess {
                 self.inv_diag[j] = 1.0 / d;
                 j += 1;
             } else {
-                self.order.copy_within(j + 1..k, j);
+                for t in j..N - 1 {
+                    if t + 1 >= k {
+                        break;
+                    }
+                    self.order[t] = self.order[t + 1];
+                }
                 k -= 1;
                 self.refused[i] = true;
                 (self.z[i], self.row[i]) = refused(p.lo[i], p.hi[i]);
@@ -420,40 +438,63 @@ impl TinyGuess {
     /// Solves `M_CC z_C = -(q_C + M_CN z_N)` with the factor of the first
     /// `k` rows of `order`; false when z_C is not finite.
     fn solve_clamped<const N: usize>(&mut self, p: &Fixed<N>, k: usize) -> bool {
-        for j in 0..k {
+        for j in 0..N {
+            if j >= k {
+                break;
+            }
             self.x[j] = -p.q[self.order[j]];
         }
         for c in 0..N {
             let zc = self.z[c];
             if self.row[c] != Row::Clamped && zc != 0.0 {
                 let col = &p.m[c];
-                for j in 0..k {
+                for j in 0..N {
+                    if j >= k {
+                        break;
+                    }
                     self.x[j] -= col[self.order[j]] * zc;
                 }
             }
         }
         // L y = b, y <- D^-1 y, then L' x = y (L unit lower).
-        for j in 0..k {
+        for j in 0..N {
+            if j >= k {
+                break;
+            }
             let mut s = self.x[j];
             for t in 0..j {
                 s -= self.l[j][t] * self.x[t];
             }
             self.x[j] = s;
         }
-        for j in 0..k {
+        for j in 0..N {
+            if j >= k {
+                break;
+            }
             self.x[j] *= self.inv_diag[j];
         }
-        for j in (0..k).rev() {
+        for j in (0..N).rev() {
+            if j >= k {
+                continue;
+            }
             let mut s = self.x[j];
-            for t in j + 1..k {
+            for t in j + 1..N {
+                if t >= k {
+                    break;
+                }
                 s -= self.l[t][j] * self.x[t];
             }
             self.x[j] = s;
         }
-        for j in 0..k {
+        let mut finite = true;
+        for j in 0..N {
+            if j >= k {
+                break;
+            }
             self.z[self.order[j]] = self.x[j];
+            finite &= self.x[j].is_finite();
         }
-        self.x[..k].iter().all(|x| x.is_finite())
+        finite
     }
 
     /// `w = M z + q` on every row, as `Lcp::affine` computes it (the bits
