@@ -434,7 +434,7 @@ impl TinyGuess {
                 squares += s * x;
             }
             let d = col[i] - squares;
-            if d > p.pivot_tol && d.is_finite() {
+            if d > p.pivot_tol && d < f64::INFINITY {
                 // No square root: the next row waits on this division
                 // alone (as in small_guess.rs).
                 self.inv_diag[j] = 1.0 / d;
