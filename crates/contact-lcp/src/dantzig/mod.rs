@@ -453,7 +453,7 @@ impl Dantzig {
             let (settled, guesses) = if n <= TINY_MAX {
                 let tiny = &mut self.tiny_guess;
                 (
-                    tiny.run(lcp, &set, SMALL_GUESS_LIMIT) && tiny.finish(problem, out),
+                    tiny.run_and_finish(problem, &set, SMALL_GUESS_LIMIT, out),
                     tiny.guesses,
                 )
             } else if free_rows_fit(lo, hi, &mut self.free_rows) {
@@ -576,7 +576,7 @@ fn accept_guess(
 /// `accept`; marks `out` as Dantzig's, in one iteration if so.
 fn accepted(out: &mut LcpSolution, accept: f64) -> bool {
     out.method = Method::Dantzig;
-    let solved = out.report.is_solution(accept);
+    let solved = out.report.within(accept);
     if solved {
         out.iterations = 1;
     }

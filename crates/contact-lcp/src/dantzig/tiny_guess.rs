@@ -258,16 +258,28 @@ impl TinyGuess {
     /// `self.z[..n]` holds an answer that meets the tolerances and
     /// `self.w[..n]` its `M z + q`, false when the caller must solve the
     /// problem otherwise.
+    #[cfg(test)]
     pub(crate) fn run(&mut self, m: &Lcp, set: &SmallSettings<'_>, max_guesses: usize) -> bool {
         with_size!(m.dim(), N => self.run_fixed::<N>(m, set, max_guesses), _ => false)
     }
 
-    /// Puts the answer of the last settled [`TinyGuess::run`] on the
-    /// problem of `problem` in `out` with its certificate
-    /// (`finish_fixed_answer`, box_verify.rs); false, leaving `out` as it
-    /// is, when the dimension is not one of this module's.
-    pub(crate) fn finish(&self, problem: &BoxLcp, out: &mut LcpSolution) -> bool {
-        with_size!(problem.dim(), N => self.finish_fixed::<N>(problem, out), _ => false)
+    /// [`TinyGuess::run`] on the problem of `problem` (with the fixed
+    /// bounds of `set`), then, if it settled, its answer in `out` with its
+    /// certificate (`finish_fixed_answer`, box_verify.rs); false, leaving
+    /// `out` as it is, when the guesses did not settle or the dimension
+    /// is not one of this module's. One dispatch on the dimension for
+    /// both (two cost 20 more instructions a solve).
+    pub(crate) fn run_and_finish(
+        &mut self,
+        problem: &BoxLcp,
+        set: &SmallSettings<'_>,
+        max_guesses: usize,
+        out: &mut LcpSolution,
+    ) -> bool {
+        with_size!(problem.dim(), N => {
+            self.run_fixed::<N>(problem.lcp(), set, max_guesses)
+                && self.finish_fixed::<N>(problem, out)
+        }, _ => false)
     }
 
     /// [`TinyGuess::run`] on the principal subproblem of `m` on `rows`
@@ -289,7 +301,8 @@ impl TinyGuess {
         }, _ => false)
     }
 
-    /// [`TinyGuess::finish`] for dimension `N`.
+    /// The answer of the last settled guesses, of dimension `N`, in `out`
+    /// (see [`TinyGuess::run_and_finish`]).
     fn finish_fixed<const N: usize>(&self, problem: &BoxLcp, out: &mut LcpSolution) -> bool {
         let (Some(z), Some(w)) = (self.z.first_chunk::<N>(), self.w.first_chunk::<N>()) else {
             return false;
