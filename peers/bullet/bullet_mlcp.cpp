@@ -46,12 +46,13 @@ int run_dantzig(const std::vector<peers::Problem>& set, int repeat) {
     };
     auto keep = [&](int k) { std::copy(x.begin(), x.end(), z.begin() + static_cast<long>(k) * n); };
     bool ok = false;
-    const double seconds =
-        peers::time_per_problem(static_cast<int>(set.size()), repeat, prepare, solve, keep, ok);
+    const peers::Timing timing =
+        peers::time_per_problem(set.front().n, static_cast<int>(set.size()), repeat, prepare, solve,
+                                keep, ok);
     // btDantzigSolver::solveMLCP also rejects a NaN answer (and, a game-scale
     // heuristic left out here, any |x| >= 1000).
     const bool finite = std::all_of(z.begin(), z.end(), [](double v) { return std::isfinite(v); });
-    peers::print_result("bullet_dantzig", z, seconds, ok && finite ? "solved" : "failed");
+    peers::print_result("bullet_dantzig", z, timing, ok && finite ? "solved" : "failed");
     return 0;
 }
 
@@ -95,13 +96,14 @@ int run_lemke(const std::vector<peers::Problem>& set, int repeat) {
         for (int i = 0; i < n; ++i) z.push_back(solution[n + i]);
     };
     bool ok = false;
-    const double seconds =
-        peers::time_per_problem(static_cast<int>(set.size()), repeat, prepare, solve, keep, ok);
+    const peers::Timing timing =
+        peers::time_per_problem(set.front().n, static_cast<int>(set.size()), repeat, prepare, solve,
+                                keep, ok);
     // btLemkeSolver::solveMLCP rejects a NaN answer that the algorithm
     // itself reports as solved; the same check here.
     const bool finite = std::all_of(z.begin(), z.end(), [](double v) { return std::isfinite(v); });
     if (!complete) z.clear();
-    peers::print_result("bullet_lemke", z, seconds, ok && finite && complete ? "solved" : "failed");
+    peers::print_result("bullet_lemke", z, timing, ok && finite && complete ? "solved" : "failed");
     return 0;
 }
 

@@ -107,38 +107,69 @@ inline double median(std::vector<double> times) {
     return n % 2 == 1 ? times[n / 2] : 0.5 * (times[n / 2 - 1] + times[n / 2]);
 }
 
-// Solves a set of `count` problems in passes, problem i by `prepare(i)`
-// (untimed: loads the inputs the solver overwrites) then `solve(i)` (timed)
-// then `keep(i)` (untimed: copies the answer out); one pass to warm up and
-// `repeat` more. A pass's time is the sum of its timed calls. Returns the
-// median pass time over `count`, the time of one solve; `ok` is whether
-// every solve of the last pass succeeded. With one problem this is the
-// median of `repeat` timed calls.
+// The time of one solve, and of the clock reads around it.
+struct Timing {
+    // Median over the timed passes of a pass's time over `count`.
+    double seconds = 0.0;
+    // The same for an empty timed region (two clock reads back to back,
+    // taken right after each solve): what `seconds` holds besides the
+    // solve, for the report's times net of it.
+    double clock = 0.0;
+};
+
+// How many times a pass solves each of `count` problems of `n` rows: 64
+// solves a pass (at least one of each) up to 32 rows, one above. A solve of
+// that size takes about a microsecond or less, and on some hosts the
+// clock ticks in steps of 10 ns: one call's time is then a multiple of
+// the tick, while the sum of many calls, which start at unrelated phases
+// of the tick, averages it out. xtask/src/peers/ours.rs applies the same
+// rule to ours.
+inline int copies_for(int n, int count) { return n <= 32 ? std::max(1, 64 / count) : 1; }
+
+// Solves a set of `count` problems of `n` rows in passes, problem i by
+// `prepare(i)` (untimed: loads the inputs the solver overwrites) then
+// `solve(i)` (timed) then `keep(i)` (untimed, in the last pass: copies the
+// answer out), every problem `copies_for(n, count)` times a pass; one pass
+// to warm up and `repeat` more. A pass's time is the sum of its timed
+// calls. Returns the median pass time over its number of calls, the time
+// of one solve, and the clock reads' own time measured alike; `ok` is
+// whether every solve of the last pass succeeded.
 template <class Prepare, class Solve, class Keep>
-double time_per_problem(int count, int repeat, Prepare prepare, Solve solve, Keep keep, bool& ok) {
-    std::vector<double> times;
+Timing time_per_problem(int n, int count, int repeat, Prepare prepare, Solve solve, Keep keep,
+                        bool& ok) {
+    const int copies = copies_for(n, count);
+    std::vector<double> times, clocks;
     times.reserve(static_cast<size_t>(repeat));
+    clocks.reserve(static_cast<size_t>(repeat));
     for (int k = 0; k <= repeat; ++k) {
-        double pass = 0.0;
+        double pass = 0.0, pass_clock = 0.0;
         ok = true;
-        for (int i = 0; i < count; ++i) {
-            prepare(i);
-            auto start = std::chrono::steady_clock::now();
-            const bool solved = solve(i);
-            auto stop = std::chrono::steady_clock::now();
-            pass += std::chrono::duration<double>(stop - start).count();
-            ok = ok && solved;
-            if (k == repeat) keep(i);
+        for (int c = 0; c < copies; ++c) {
+            for (int i = 0; i < count; ++i) {
+                prepare(i);
+                auto start = std::chrono::steady_clock::now();
+                const bool solved = solve(i);
+                auto stop = std::chrono::steady_clock::now();
+                pass += std::chrono::duration<double>(stop - start).count();
+                auto empty_start = std::chrono::steady_clock::now();
+                auto empty_stop = std::chrono::steady_clock::now();
+                pass_clock += std::chrono::duration<double>(empty_stop - empty_start).count();
+                ok = ok && solved;
+                if (k == repeat && c == copies - 1) keep(i);
+            }
         }
-        if (k > 0) times.push_back(pass / count);
+        if (k > 0) {
+            times.push_back(pass / (count * copies));
+            clocks.push_back(pass_clock / (count * copies));
+        }
     }
-    return median(times);
+    return Timing{median(times), median(clocks)};
 }
 
-// One JSON line: {"solver": ..., "z": [...], "seconds": s, "status": ...}.
-// A non-finite entry of z is written as null (JSON has no NaN); the xtask
-// counts it as a failed solve.
-inline void print_result(const char* solver, const std::vector<double>& z, double seconds,
+// One JSON line: {"solver": ..., "z": [...], "seconds": s, "clock_seconds":
+// c, "status": ...}. A non-finite entry of z is written as null (JSON has
+// no NaN); the xtask counts it as a failed solve.
+inline void print_result(const char* solver, const std::vector<double>& z, const Timing& timing,
                          const char* status) {
     std::printf("{\"solver\":\"%s\",\"z\":[", solver);
     for (size_t i = 0; i < z.size(); ++i) {
@@ -146,7 +177,8 @@ inline void print_result(const char* solver, const std::vector<double>& z, doubl
         if (std::isfinite(z[i])) std::printf("%.17g", z[i]);
         else std::printf("null");
     }
-    std::printf("],\"seconds\":%.9g,\"status\":\"%s\"}\n", seconds, status);
+    std::printf("],\"seconds\":%.9g,\"clock_seconds\":%.9g,\"status\":\"%s\"}\n", timing.seconds,
+                timing.clock, status);
 }
 
 inline void print_skip(const char* solver, const char* reason) {

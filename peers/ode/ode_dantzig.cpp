@@ -105,14 +105,14 @@ int main(int argc, char** argv) {
             for (unsigned i = 0; i < n; ++i) z[k * n + i] = bx[2 * i + 1];
         };
         bool ok = false;
-        const double seconds = peers::time_per_problem(static_cast<int>(set.size()), repeat, prepare,
-                                                       solve, keep, ok);
+        const peers::Timing timing = peers::time_per_problem(
+            set.front().n, static_cast<int>(set.size()), repeat, prepare, solve, keep, ok);
         dxFreeTemporaryWorldProcessMemArena(arena);
         if (!arena_ok) {
             peers::print_skip("ode_dantzig", "unexpected layout of ODE's work arena");
             return 0;
         }
-        peers::print_result(argc == 4 ? "ode_dantzig_cfm" : "ode_dantzig", z, seconds, "returned");
+        peers::print_result(argc == 4 ? "ode_dantzig_cfm" : "ode_dantzig", z, timing, "returned");
     } catch (const std::exception& e) {
         std::fprintf(stderr, "ode_dantzig: %s\n", e.what());
         return 2;

@@ -163,24 +163,29 @@ pub(crate) fn solve(
     choice: Choice,
     repeat: usize,
 ) -> Result<SolutionLine, Failure> {
-    let mut lines = solve_set(std::slice::from_ref(problem), choice, repeat)?;
+    let (mut lines, _) = solve_set(std::slice::from_ref(problem), choice, repeat, 1)?;
     Ok(lines.remove(0))
 }
 
 /// Solves every problem of `set` in turn with one solver of the chosen
 /// method (its workspace reused from one to the next, as a simulation's
-/// solver meets one island after another), in one pass to warm up and
-/// `repeat` more; a pass's time is the sum of its timed solve calls.
-/// Returns each problem's solution from the last pass, each line's
-/// `seconds` the median pass time over the set's size (the time of one
-/// solve). With one problem: the median of `repeat` timed calls. On a
-/// failed solve, its line and the reason (prefixed with the problem's index
-/// in a set of more than one).
+/// solver meets one island after another), the whole set `copies` times a
+/// pass, in one pass to warm up and `repeat` more; a pass's time is the
+/// sum of its timed solve calls. Returns each problem's solution from the
+/// last pass, each line's `seconds` the median pass time over its number
+/// of calls (the time of one solve). With one problem and one copy: the
+/// median of `repeat` timed calls. Also
+/// returns the clock reads' own time, measured alike on an empty timed
+/// region right after each call (what each `seconds` holds besides the
+/// solve; `cargo xtask bench peers` reports times net of it). On a failed
+/// solve, its line and the reason (prefixed with the problem's index in a
+/// set of more than one).
 pub(crate) fn solve_set(
     set: &[LcpProblem],
     choice: Choice,
     repeat: usize,
-) -> Result<Vec<SolutionLine>, Failure> {
+    copies: usize,
+) -> Result<(Vec<SolutionLine>, f64), Failure> {
     // The box forms of plain LCPs, for the solvers that take only box LCPs
     // (built here, outside the timed calls).
     let boxes: Vec<Cow<'_, BoxLcp>> = set
@@ -193,9 +198,19 @@ pub(crate) fn solve_set(
     let mut runner = Runner::new(choice);
     let mut outs = vec![LcpSolution::default(); set.len()];
     let mut times = Vec::with_capacity(repeat.min(1 << 16));
+    let mut clocks = Vec::with_capacity(repeat.min(1 << 16));
+    let copies = copies.max(1);
+    let calls = (set.len() * copies) as f64;
     for k in 0..=repeat {
-        let mut pass = 0.0;
-        for (i, ((problem, as_box), out)) in set.iter().zip(&boxes).zip(&mut outs).enumerate() {
+        let (mut pass, mut pass_clock) = (0.0, 0.0);
+        let every_copy = set
+            .iter()
+            .zip(&boxes)
+            .enumerate()
+            .cycle()
+            .take(set.len() * copies);
+        for (i, (problem, as_box)) in every_copy {
+            let out = &mut outs[i];
             let start = Instant::now();
             let result = runner.call(problem, as_box, out);
             let seconds = start.elapsed().as_secs_f64();
@@ -212,16 +227,20 @@ pub(crate) fn solve_set(
                 });
             }
             pass += seconds;
+            let empty = Instant::now();
+            pass_clock += empty.elapsed().as_secs_f64();
         }
         if k > 0 {
-            times.push(pass / set.len() as f64);
+            times.push(pass / calls);
+            clocks.push(pass_clock / calls);
         }
     }
     let seconds = median(&mut times);
-    Ok(outs
+    let lines = outs
         .iter()
         .map(|out| SolutionLine::solved(out, seconds))
-        .collect())
+        .collect();
+    Ok((lines, median(&mut clocks)))
 }
 
 /// One solver of each method, with its workspace (boxed: the workspaces
@@ -469,7 +488,8 @@ mod tests {
         ];
         let expected = [[4.0 / 3.0, 7.0 / 3.0], [1.0, 0.0], [0.0, 3.0]];
         for method in [Choice::Auto, Choice::Lemke, Choice::Dantzig] {
-            let lines = solve_set(&set, method, 2).unwrap();
+            let (lines, clock) = solve_set(&set, method, 2, 3).unwrap();
+            assert!((0.0..1e-3).contains(&clock), "{clock}");
             assert_eq!(lines.len(), 3);
             for (line, e) in lines.iter().zip(expected) {
                 assert!((line.z[0] - e[0]).abs() < 1e-12, "{method:?} {line:?}");
@@ -479,7 +499,7 @@ mod tests {
         }
         // The second problem has no solution (w_0 = -z_0 - 1 < 0).
         let bad = [set[0].clone(), lcp(&[-1.0, 0.0, 0.0, 1.0], &[-1.0, 1.0])];
-        match solve_set(&bad, Choice::Lemke, 1) {
+        match solve_set(&bad, Choice::Lemke, 1, 1) {
             Err(Failure::Solver { reason, .. }) => {
                 assert!(reason.starts_with("problem 1: Lemke"), "{reason}");
             }

@@ -305,6 +305,11 @@ pub struct PeerLine {
     pub z: Vec<f64>,
     /// Median seconds of the timed solve calls.
     pub seconds: f64,
+    /// Median seconds of the clock reads around a call, measured on an
+    /// empty timed region (the C++ drivers; the Python ones, whose calls
+    /// take microseconds, leave it out).
+    #[serde(default)]
+    pub clock_seconds: Option<f64>,
     /// The peer's own verdict: `solved`, `failed`, `returned` (ODE reports
     /// nothing), `not_applicable` or `not_installed`.
     pub status: String,
@@ -366,13 +371,14 @@ mod tests {
     #[test]
     fn parses_the_last_line_with_null_entries() {
         let out = "some library banner\n{\"solver\":\"ode_dantzig\",\"z\":[1.5,null,0],\
-                   \"seconds\":2.5e-6,\"status\":\"returned\"}\n\n";
+                   \"seconds\":2.5e-6,\"clock_seconds\":2.2e-8,\"status\":\"returned\"}\n\n";
         let line = PeerLine::parse(out).unwrap();
         assert_eq!(line.solver, "ode_dantzig");
         assert_eq!(line.z[0], 1.5);
         assert!(line.z[1].is_nan());
         assert_eq!(line.z[2], 0.0);
         assert_eq!(line.seconds, 2.5e-6);
+        assert_eq!(line.clock_seconds, Some(2.2e-8));
         assert_eq!(line.status, "returned");
         assert_eq!(line.reason, None);
     }
@@ -383,6 +389,7 @@ mod tests {
         let line = PeerLine::parse(out).unwrap();
         assert_eq!(line.status, "not_applicable");
         assert_eq!(line.reason.as_deref(), Some("n > 16"));
+        assert_eq!(line.clock_seconds, None);
         assert!(PeerLine::parse("").is_err());
         assert!(PeerLine::parse("Segmentation fault").is_err());
         assert!(PeerLine::parse(r#"{"solver": "x", "z": [], "status": "solved"}"#).is_err());

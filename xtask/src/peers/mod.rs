@@ -151,14 +151,21 @@ fn rounds(n: usize, quick: bool) -> usize {
     }
 }
 
-/// `row` with the yardstick time measured just before it (`None`: the row
-/// is the yardstick's own, its own time).
-fn paired(mut row: Row, before: Option<f64>) -> Row {
+/// `row` with the yardstick's time and clock reads (`ours::Timed`)
+/// measured just before it (`None`: the row is the yardstick's own, its
+/// own time).
+fn paired(mut row: Row, before: Option<(f64, f64)>) -> Row {
     if let Outcome::Ran {
-        seconds, paired, ..
+        seconds,
+        clock,
+        paired,
+        paired_clock,
+        ..
     } = &mut row.outcome
     {
-        *paired = vec![before.unwrap_or(seconds[0])];
+        let (time, reads) = before.unwrap_or((seconds[0], clock.first().copied().unwrap_or(0.0)));
+        *paired = vec![time];
+        *paired_clock = vec![reads];
     }
     row
 }
@@ -178,13 +185,17 @@ fn merge_round(row: &mut Row, next: Row) {
         (
             Outcome::Ran {
                 seconds,
+                clock,
                 paired,
+                paired_clock,
                 claim,
                 report,
             },
             Outcome::Ran {
                 seconds: more,
+                clock: more_clock,
                 paired: more_paired,
+                paired_clock: more_paired_clock,
                 claim: next_claim,
                 report: next_report,
             },
@@ -192,7 +203,9 @@ fn merge_round(row: &mut Row, next: Row) {
             && report::verdict(claim, report) == report::verdict(&next_claim, &next_report) =>
         {
             seconds.extend(more);
+            clock.extend(more_clock);
             paired.extend(more_paired);
+            paired_clock.extend(more_paired_clock);
         }
         (_, outcome) if was_correct => row.outcome = outcome,
         _ => {}
@@ -245,7 +258,10 @@ fn compare(setup: &Setup, quick: bool) -> Result<PathBuf, String> {
         } else {
             ours::Ours::Lemke
         };
-        let yardstick_run = || ours::time(yardstick, &problem.instances, repeat).seconds;
+        let yardstick_run = || {
+            let timed = ours::time(yardstick, &problem.instances, repeat);
+            (timed.seconds, timed.clock)
+        };
         let mut merged: Vec<Row> = Vec::new();
         for round in 0..rounds {
             let mut this_round = Vec::new();
@@ -286,7 +302,9 @@ fn run_ours(solver: ours::Ours, problem: &Problem, repeat: usize) -> Row {
             let timed = ours::time(solver, &problem.instances, repeat);
             Outcome::Ran {
                 seconds: vec![timed.seconds],
+                clock: vec![timed.clock],
                 paired: Vec::new(),
+                paired_clock: Vec::new(),
                 report: problem.certify(&timed.z),
                 claim: timed.failure.map_or(Claim::Solved, Claim::Failed),
             }
@@ -320,7 +338,9 @@ fn run_peer(
                 }
                 status => Outcome::Ran {
                     seconds: vec![line.seconds],
+                    clock: line.clock_seconds.into_iter().collect(),
                     paired: Vec::new(),
+                    paired_clock: Vec::new(),
                     report: problem.certify(&line.z),
                     claim: match status {
                         "solved" => Claim::Solved,
@@ -394,7 +414,9 @@ mod tests {
             solver: "s".into(),
             outcome: Outcome::Ran {
                 seconds: vec![seconds],
+                clock: vec![seconds / 10.0],
                 paired: vec![seconds / 2.0],
+                paired_clock: vec![seconds / 20.0],
                 claim: Claim::Silent,
                 report: report::certify(&problem, &[z]),
             },
@@ -402,13 +424,19 @@ mod tests {
         let mut merged = row(1.0, 1.0);
         merge_round(&mut merged, row(2.0, 1.0));
         let Outcome::Ran {
-            seconds, paired, ..
+            seconds,
+            clock,
+            paired,
+            paired_clock,
+            ..
         } = &merged.outcome
         else {
             panic!("still ran")
         };
         assert_eq!(seconds, &[1.0, 2.0]);
+        assert_eq!(clock, &[0.1, 0.2]);
         assert_eq!(paired, &[0.5, 1.0]);
+        assert_eq!(paired_clock, &[0.05, 0.1]);
         // z = 0 gives w = -1 < 0: a wrong answer in round 3.
         merge_round(&mut merged, row(3.0, 0.0));
         let Outcome::Ran {

@@ -47,33 +47,56 @@ pub struct Timed {
     pub z: Vec<f64>,
     /// Median seconds of the timed calls (of the failing call on failure).
     pub seconds: f64,
+    /// Median seconds of the clock reads around a call (`solve_set`; 0 on
+    /// failure).
+    pub clock: f64,
     /// `None` when solved; the solver's error otherwise.
     pub failure: Option<String>,
 }
 
+/// How many times a pass solves each problem of a set of `count` problems
+/// of `n` rows: 64 solves a pass (at least one of each) up to 32 rows, one
+/// above. Such a solve takes about a microsecond or less, and on some
+/// hosts the clock ticks in steps of 10 ns: one call's time is then a
+/// multiple of the tick, while the sum of many calls, which start at
+/// unrelated phases of the tick, averages it out. The peers' C++ drivers
+/// apply the same rule (`copies_for`, peers/common/lcp_text.hpp).
+pub fn copies_for(n: usize, count: usize) -> usize {
+    if n <= 32 {
+        (64 / count.max(1)).max(1)
+    } else {
+        1
+    }
+}
+
 /// Solves `set` (one problem, or several solved in turn) with `solver`, in
-/// one pass to warm up and `repeat` timed passes (`solve_lcp::solve_set`):
-/// the answers one after another as one `z`, and the time of one solve.
+/// one pass to warm up and `repeat` timed passes (`solve_lcp::solve_set`,
+/// each problem [`copies_for`] times a pass): the answers one after
+/// another as one `z`, and the time of one solve.
 pub fn time(solver: Ours, set: &[LcpProblem], repeat: usize) -> Timed {
+    let n = set.first().map_or(0, LcpProblem::dim);
     let choice = match solver {
         Ours::Dantzig => Choice::Dantzig,
         Ours::Lemke => Choice::Lemke,
         Ours::Pgs => Choice::Pgs,
     };
-    match solve_set(set, choice, repeat) {
-        Ok(lines) => Timed {
+    match solve_set(set, choice, repeat, copies_for(n, set.len())) {
+        Ok((lines, clock)) => Timed {
             seconds: lines.first().map_or(0.0, |line| line.seconds),
+            clock,
             z: lines.into_iter().flat_map(|line| line.z).collect(),
             failure: None,
         },
         Err(Failure::Solver { line, reason }) => Timed {
             z: line.z,
             seconds: line.seconds,
+            clock: 0.0,
             failure: Some(reason),
         },
         Err(Failure::Input(reason)) => Timed {
             z: Vec::new(),
             seconds: 0.0,
+            clock: 0.0,
             failure: Some(reason),
         },
     }
@@ -83,6 +106,17 @@ pub fn time(solver: Ours, set: &[LcpProblem], repeat: usize) -> Timed {
 mod tests {
     use super::*;
     use contact_lcp::{Lcp, verify_z};
+
+    /// 64 calls a pass for small problems, whatever the set's size; one
+    /// call of each above 32 rows.
+    #[test]
+    fn small_problems_are_solved_many_times_a_pass() {
+        assert_eq!(copies_for(4, 1), 64);
+        assert_eq!(copies_for(24, 32), 2);
+        assert_eq!(copies_for(16, 64), 1);
+        assert_eq!(copies_for(12, 100), 1);
+        assert_eq!(copies_for(64, 1), 1);
+    }
 
     #[test]
     fn each_applicable_solver_solves_a_small_lcp() {

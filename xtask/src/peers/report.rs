@@ -43,9 +43,15 @@ pub enum Outcome {
         /// Median seconds of the timed solve calls, one per round (the
         /// rounds alternate the solvers, see `peers::compare`).
         seconds: Vec<f64>,
+        /// The clock reads' own share of each round's `seconds` (an
+        /// empty timed region measured alike); empty when the driver does
+        /// not report it.
+        clock: Vec<f64>,
         /// The yardstick's time (our Dantzig's, or our Lemke's) measured
         /// just before this solver in each round: the ratios pair them.
         paired: Vec<f64>,
+        /// The clock reads' share of each `paired` time.
+        paired_clock: Vec<f64>,
         /// Its own verdict.
         claim: Claim,
         /// `verify` / `verify_box` of its `z` (with `w = M z + q`).
@@ -101,6 +107,29 @@ fn ratio_columns(times: &[f64], base: &[f64], label: &str) -> [String; 3] {
     ]
 }
 
+/// The net ratio cell: the best time less the median of its clock reads
+/// over the yardstick's best time less the median of its own (`clock[r]`
+/// is round r's; a median, as the best round's own reading would favour
+/// whichever round read the clock slowest); "-" when a clock is missing.
+/// A timed call's two clock reads add the same few tens of nanoseconds to
+/// every solver's time, which pulls the ratios of the smallest problems
+/// towards 1.
+fn net_ratio(
+    times: &[f64],
+    clock: &[f64],
+    base: &[f64],
+    base_clock: &[f64],
+    label: &str,
+) -> String {
+    if clock.is_empty() || base_clock.is_empty() {
+        return "-".into();
+    }
+    format!(
+        "{:.2} {label}",
+        (least(times) - median(clock)) / (least(base) - median(base_clock))
+    )
+}
+
 /// The smallest of `values` (+inf for none).
 fn least(values: &[f64]) -> f64 {
     values.iter().copied().fold(f64::INFINITY, f64::min)
@@ -110,6 +139,8 @@ fn least(values: &[f64]) -> f64 {
 pub fn seconds(s: f64) -> String {
     if !s.is_finite() {
         "-".into()
+    } else if s < 1e-6 {
+        format!("{:.1} ns", s * 1e9)
     } else if s < 1e-3 {
         format!("{:.2} us", s * 1e6)
     } else if s < 1.0 {
@@ -173,6 +204,10 @@ pub fn markdown(header: &str, skipped: &[String], rows: &[Row]) -> String {
          Lemke where Dantzig does not apply (L), on the same problem. `/ ours, best` is \
          the best time over ours at its best (this host's speed halves for seconds at a \
          time when the core is shared: the best rounds are the machine unshared); \
+         `/ ours, net` the same with each time net of its two clock reads (an empty \
+         timed region measured alike in the same passes, by each driver: some 20 ns, \
+         which weighs on the smallest problems; \"-\" where a driver does not measure \
+         it); \
          `/ ours, paired` the median of each round's time over ours just before it, and \
          `paired range` those ratios' range. `residual` is the scaled natural \
          residual and `max error` the largest scaled error of our `verify` (plain) or \
@@ -180,24 +215,30 @@ pub fn markdown(header: &str, skipped: &[String], rows: &[Row]) -> String {
     );
     let _ = writeln!(
         out,
-        "| problem | n | solver | median time | best time | / ours, best | / ours, paired | paired range | residual | max error | verdict |"
+        "| problem | n | solver | median time | best time | / ours, best | / ours, net | / ours, paired | paired range | residual | max error | verdict |"
     );
     let _ = writeln!(
         out,
-        "| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
+        "| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
     );
     let mut not_applicable: Vec<String> = Vec::new();
     for row in rows {
         match &row.outcome {
             Outcome::Ran {
                 seconds: s,
+                clock,
                 paired,
+                paired_clock,
                 claim,
                 report,
             } => {
-                let [best, ratio, range] = yardstick(rows, &row.problem).map_or_else(
-                    || ["-".into(), "-".into(), "-".into()],
-                    |label| ratio_columns(s, paired, label),
+                let [best, net, ratio, range] = yardstick(rows, &row.problem).map_or_else(
+                    || ["-".into(), "-".into(), "-".into(), "-".into()],
+                    |label| {
+                        let [best, ratio, range] = ratio_columns(s, paired, label);
+                        let net = net_ratio(s, clock, paired, paired_clock, label);
+                        [best, net, ratio, range]
+                    },
                 );
                 let mut verdict = verdict(claim, report).to_string();
                 if let Claim::Failed(reason) = claim {
@@ -205,13 +246,14 @@ pub fn markdown(header: &str, skipped: &[String], rows: &[Row]) -> String {
                 }
                 let _ = writeln!(
                     out,
-                    "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+                    "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
                     row.problem,
                     row.n,
                     row.solver,
                     seconds(median(s)),
                     seconds(least(s)),
                     best,
+                    net,
                     ratio,
                     range,
                     scientific(report.scaled_natural_residual()),
@@ -222,7 +264,7 @@ pub fn markdown(header: &str, skipped: &[String], rows: &[Row]) -> String {
             Outcome::Error(message) => {
                 let _ = writeln!(
                     out,
-                    "| {} | {} | {} | - | - | - | - | - | - | - | error: {} |",
+                    "| {} | {} | {} | - | - | - | - | - | - | - | - | error: {} |",
                     row.problem,
                     row.n,
                     row.solver,
@@ -251,12 +293,25 @@ mod tests {
     use super::*;
     use contact_lcp::Lcp;
 
-    /// A row with our Dantzig's time `base[r]` just before each `seconds[r]`.
+    /// A row with our Dantzig's time `base[r]` just before each `seconds[r]`
+    /// (no clock reads measured).
     fn ran_paired(
         problem: &str,
         solver: &str,
         seconds: &[f64],
         base: &[f64],
+        claim: Claim,
+        z: &[f64],
+    ) -> Row {
+        ran_clocked(problem, solver, (seconds, &[]), (base, &[]), claim, z)
+    }
+
+    /// [`ran_paired`] with each time's clock reads: `(times, clocks)`.
+    fn ran_clocked(
+        problem: &str,
+        solver: &str,
+        (seconds, clock): (&[f64], &[f64]),
+        (base, base_clock): (&[f64], &[f64]),
         claim: Claim,
         z: &[f64],
     ) -> Row {
@@ -268,7 +323,9 @@ mod tests {
             solver: solver.into(),
             outcome: Outcome::Ran {
                 seconds: seconds.to_vec(),
+                clock: clock.to_vec(),
                 paired: base.to_vec(),
+                paired_clock: base_clock.to_vec(),
                 claim,
                 report,
             },
@@ -318,11 +375,11 @@ mod tests {
         let text = markdown("# Peers", &["skipped: drake not installed".into()], &rows);
         assert!(text.contains("- skipped: drake not installed"));
         assert!(
-            text.contains("| p | 2 | ode_dantzig | 1.00 us | 1.00 us | 0.50 D | 0.50 D | - |"),
+            text.contains("| p | 2 | ode_dantzig | 1.00 us | 1.00 us | 0.50 D | - | 0.50 D | - |"),
             "{text}"
         );
         assert!(
-            text.contains("| p | 2 | ours_dantzig | 2.00 us | 2.00 us | 1.00 D | 1.00 D | - |"),
+            text.contains("| p | 2 | ours_dantzig | 2.00 us | 2.00 us | 1.00 D | - | 1.00 D | - |"),
             "{text}"
         );
         assert!(text.contains("- siconos_enum: n > 16"));
@@ -357,15 +414,52 @@ mod tests {
         // 1e-6 = 3); best: 2e-6 / 0.5e-6 = 4.
         assert!(
             text.contains(
-                "| p | 2 | ode_dantzig | 3.00 us | 2.00 us | 4.00 D | 2.00 D | 2.00-6.00 |"
+                "| p | 2 | ode_dantzig | 3.00 us | 2.00 us | 4.00 D | - | 2.00 D | 2.00-6.00 |"
             ),
             "{text}"
         );
         assert_eq!(median(&[3.0, 1.0, 2.0, 10.0]), 2.5);
     }
 
+    /// The net ratio takes the median clock reads off the best times
+    /// before comparing them.
+    #[test]
+    fn the_net_ratio_takes_off_each_rounds_clock_reads() {
+        let right = [4.0 / 3.0, 7.0 / 3.0];
+        let rows = vec![
+            ran_clocked(
+                "p",
+                "ours_dantzig",
+                (&[100e-9, 110e-9, 105e-9], &[20e-9, 40e-9, 20e-9]),
+                (&[100e-9, 110e-9, 105e-9], &[20e-9, 40e-9, 20e-9]),
+                Claim::Solved,
+                &right,
+            ),
+            ran_clocked(
+                "p",
+                "ode_dantzig",
+                (&[180e-9, 200e-9, 190e-9], &[20e-9, 30e-9, 20e-9]),
+                (&[100e-9, 110e-9, 105e-9], &[20e-9, 40e-9, 20e-9]),
+                Claim::Silent,
+                &right,
+            ),
+        ];
+        let text = markdown("# Peers", &[], &rows);
+        // Best raw 180 / 100 = 1.8; net (180 - 20) / (100 - 20) = 2 (the
+        // round of ours that read the clock in 40 ns does not count).
+        assert!(
+            text.contains("| p | 2 | ode_dantzig | 190.0 ns | 180.0 ns | 1.80 D | 2.00 D |"),
+            "{text}"
+        );
+        assert!(
+            text.contains("| p | 2 | ours_dantzig | 105.0 ns | 100.0 ns | 1.00 D | 1.00 D |"),
+            "{text}"
+        );
+    }
+
     #[test]
     fn times_get_readable_units() {
+        assert_eq!(seconds(9.85e-8), "98.5 ns");
         assert_eq!(seconds(1.8e-4), "180.00 us");
         assert_eq!(seconds(0.027), "27.000 ms");
         assert_eq!(seconds(1.5), "1.500 s");
