@@ -259,40 +259,64 @@ impl Setup {
         repeat: usize,
         timeout: Duration,
     ) -> Result<PeerLine, String> {
-        let mut child = self
-            .command(peer, files, repeat)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .map_err(|e| format!("cannot start the driver: {e}"))?;
-        let started = Instant::now();
-        let status = loop {
-            match child.try_wait().map_err(|e| e.to_string())? {
-                Some(status) => break status,
-                None if started.elapsed() > timeout => {
-                    // Our own child, by its handle.
-                    let _ = child.kill();
-                    let _ = child.wait();
-                    return Err(format!("timed out after {} s", timeout.as_secs()));
-                }
-                None => std::thread::sleep(Duration::from_millis(5)),
-            }
-        };
-        let mut stdout = String::new();
-        let mut stderr = String::new();
-        if let Some(mut out) = child.stdout.take() {
-            let _ = out.read_to_string(&mut stdout);
-        }
-        if let Some(mut err) = child.stderr.take() {
-            let _ = err.read_to_string(&mut stderr);
-        }
-        if !status.success() {
-            let last = stderr.lines().last().unwrap_or("").trim();
-            return Err(format!("driver exited with {status}: {last}"));
-        }
-        PeerLine::parse(&stdout)
+        run_driver(self.command(peer, files, repeat), timeout)
     }
+}
+
+/// Runs a driver's `command` and parses its line; gives up after
+/// `timeout` (the driver is killed). The error says why there is no line.
+fn run_driver(mut command: Command, timeout: Duration) -> Result<PeerLine, String> {
+    let mut child = command
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot start the driver: {e}"))?;
+    // Both pipes are drained while the driver runs: a driver that
+    // writes more than a pipe holds (ODE prints a line to stderr for
+    // every failed call: 700 kB on normal_stack_5) would otherwise
+    // block until the timeout.
+    let drain = |pipe: Option<Box<dyn Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut text = String::new();
+            if let Some(mut pipe) = pipe {
+                let _ = pipe.read_to_string(&mut text);
+            }
+            text
+        })
+    };
+    let stdout = drain(
+        child
+            .stdout
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
+    let stderr = drain(
+        child
+            .stderr
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
+    let started = Instant::now();
+    let status = loop {
+        match child.try_wait().map_err(|e| e.to_string())? {
+            Some(status) => break status,
+            None if started.elapsed() > timeout => {
+                // Our own child, by its handle.
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(format!("timed out after {} s", timeout.as_secs()));
+            }
+            None => std::thread::sleep(Duration::from_millis(5)),
+        }
+    };
+    let stdout = stdout.join().unwrap_or_default();
+    let stderr = stderr.join().unwrap_or_default();
+    if !status.success() {
+        let last = stderr.lines().last().unwrap_or("").trim();
+        return Err(format!("driver exited with {status}: {last}"));
+    }
+    PeerLine::parse(&stdout)
 }
 
 /// The line a driver prints.
@@ -393,6 +417,28 @@ mod tests {
         assert!(PeerLine::parse("").is_err());
         assert!(PeerLine::parse("Segmentation fault").is_err());
         assert!(PeerLine::parse(r#"{"solver": "x", "z": [], "status": "solved"}"#).is_err());
+    }
+
+    /// A driver that writes far more to stderr than a pipe holds (ODE's
+    /// message on every failed call) finishes and is read, rather than
+    /// blocking on the full pipe until the timeout; and one that hangs is
+    /// killed at the timeout.
+    #[test]
+    fn a_chatty_driver_does_not_block_and_a_hung_one_times_out() {
+        let mut chatty = Command::new("sh");
+        chatty.args([
+            "-c",
+            "head -c 2000000 /dev/zero | tr '\\0' x >&2; \
+             echo '{\"solver\":\"s\",\"z\":[1],\"seconds\":1e-6,\"status\":\"returned\"}'",
+        ]);
+        let started = Instant::now();
+        let line = run_driver(chatty, Duration::from_secs(20)).unwrap();
+        assert_eq!((line.solver.as_str(), line.z.as_slice()), ("s", &[1.0][..]));
+        assert!(started.elapsed() < Duration::from_secs(10));
+        let mut hung = Command::new("sleep");
+        hung.arg("30");
+        let error = run_driver(hung, Duration::from_millis(200)).unwrap_err();
+        assert!(error.contains("timed out"), "{error}");
     }
 
     #[test]
