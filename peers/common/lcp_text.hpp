@@ -13,8 +13,9 @@
 //                                 Bullet's convention, lo = -hi = -mu)
 //
 // A file may hold a set of problems of one size, one after another: the
-// drivers then solve each in turn per pass and print the answers one after
-// another as one z (see time_per_problem).
+// drivers then solve each in turn (all of them copies_for(n, count) times
+// a pass) and print the answers one after another as one z (see
+// time_per_problem).
 #pragma once
 
 #include <algorithm>
@@ -109,7 +110,8 @@ inline double median(std::vector<double> times) {
 
 // The time of one solve, and of the clock reads around it.
 struct Timing {
-    // Median over the timed passes of a pass's time over `count`.
+    // Median over the timed passes of a pass's time over its number of
+    // calls (`count` times `copies_for(n, count)`).
     double seconds = 0.0;
     // The same for an empty timed region (two clock reads back to back,
     // taken right after each solve): what `seconds` holds besides the

@@ -117,21 +117,6 @@ impl VerifyReport {
     pub fn is_solution(&self, tol: f64) -> bool {
         self.scaled_max() <= tol
     }
-
-    /// [`is_solution`](Self::is_solution) by products instead of
-    /// quotients: each error against `tol` times its scale, so the
-    /// divisions leave the end of a solve's dependency chain (a small
-    /// solve's last step before it returns). The two differ only where an
-    /// error equals its bound to within the rounding of that product.
-    /// The scales are finite and positive (`scales`), and a NaN or an
-    /// infinite error fails every comparison, as `scaled_max` makes it
-    /// fail.
-    pub(crate) fn within(&self, tol: f64) -> bool {
-        self.z_violation <= tol * self.z_scale
-            && self.w_violation <= tol * self.scale
-            && self.complementarity <= tol * (self.z_scale * self.scale)
-            && self.residual <= tol * self.scale
-    }
 }
 
 /// Certifies a claimed solution `(z, w)` of `lcp`.
@@ -240,37 +225,6 @@ mod tests {
         let r = verify_z(&lcp, &z);
         assert!(r.is_solution(1e-15), "{r:?}");
         assert_eq!(r.scale, 1.0);
-    }
-
-    /// `within` (products) agrees with `is_solution` (quotients) away from
-    /// the bound, each error deciding on its own, and refuses what is not
-    /// finite.
-    #[test]
-    fn within_agrees_with_is_solution() {
-        let lcp = lcp_2x2();
-        // A negative z, a negative w, z'w > 0, a w that is not M z + q:
-        // errors from 1e-3 to 1 after scaling, against tolerances on
-        // both sides of them.
-        let cases = [
-            verify(&lcp, &[-2e-3, 0.0], &[0.0, 0.0]),
-            verify_z(&lcp, &[0.0, 0.0]),
-            verify(&lcp, &[1e-3, 0.0], &[2e-3, 0.0]),
-            verify(&lcp, &[1.0 / 3.0, 1.0 / 3.0], &[2e-3, 0.0]),
-        ];
-        for r in &cases {
-            for tol in [1e-9, 1e-4, 0.5, 10.0] {
-                assert_eq!(r.within(tol), r.is_solution(tol), "{r:?} at {tol}");
-            }
-        }
-        assert!(cases.iter().all(|r| !r.within(1e-9)));
-        assert!(cases.iter().all(|r| r.within(10.0)));
-        for bad in [f64::NAN, f64::INFINITY] {
-            let mut r = verify_z(&lcp, &[1.0 / 3.0, 1.0 / 3.0]);
-            assert!(r.within(1e-12));
-            r.complementarity = bad;
-            assert!(!r.within(1e-12) && !r.is_solution(1e-12));
-        }
-        assert!(!VerifyReport::infinite().within(f64::MAX));
     }
 
     #[test]

@@ -154,7 +154,7 @@ fn rounds(n: usize, quick: bool) -> usize {
 /// `row` with the yardstick's time and clock reads (`ours::Timed`)
 /// measured just before it (`None`: the row is the yardstick's own, its
 /// own time).
-fn paired(mut row: Row, before: Option<(f64, f64)>) -> Row {
+fn paired(mut row: Row, before: Option<(f64, Option<f64>)>) -> Row {
     if let Outcome::Ran {
         seconds,
         clock,
@@ -163,9 +163,9 @@ fn paired(mut row: Row, before: Option<(f64, f64)>) -> Row {
         ..
     } = &mut row.outcome
     {
-        let (time, reads) = before.unwrap_or((seconds[0], clock.first().copied().unwrap_or(0.0)));
+        let (time, reads) = before.unwrap_or((seconds[0], clock.first().copied()));
         *paired = vec![time];
-        *paired_clock = vec![reads];
+        *paired_clock = reads.into_iter().collect();
     }
     row
 }
@@ -302,7 +302,7 @@ fn run_ours(solver: ours::Ours, problem: &Problem, repeat: usize) -> Row {
             let timed = ours::time(solver, &problem.instances, repeat);
             Outcome::Ran {
                 seconds: vec![timed.seconds],
-                clock: vec![timed.clock],
+                clock: timed.clock.into_iter().collect(),
                 paired: Vec::new(),
                 paired_clock: Vec::new(),
                 report: problem.certify(&timed.z),

@@ -45,11 +45,13 @@ impl Ours {
 pub struct Timed {
     /// The answer (or the best iterate of a failed solve; may be empty).
     pub z: Vec<f64>,
-    /// Median seconds of the timed calls (of the failing call on failure).
-    pub seconds: f64,
-    /// Median seconds of the clock reads around a call (`solve_set`; 0 on
+    /// The time of one solve: the median over the passes of a pass's
+    /// time over its number of calls (`solve_set`; of the failing call on
     /// failure).
-    pub clock: f64,
+    pub seconds: f64,
+    /// The clock reads' share of `seconds`, measured alike (`solve_set`);
+    /// `None` on failure.
+    pub clock: Option<f64>,
     /// `None` when solved; the solver's error otherwise.
     pub failure: Option<String>,
 }
@@ -83,20 +85,20 @@ pub fn time(solver: Ours, set: &[LcpProblem], repeat: usize) -> Timed {
     match solve_set(set, choice, repeat, copies_for(n, set.len())) {
         Ok((lines, clock)) => Timed {
             seconds: lines.first().map_or(0.0, |line| line.seconds),
-            clock,
+            clock: Some(clock),
             z: lines.into_iter().flat_map(|line| line.z).collect(),
             failure: None,
         },
         Err(Failure::Solver { line, reason }) => Timed {
             z: line.z,
             seconds: line.seconds,
-            clock: 0.0,
+            clock: None,
             failure: Some(reason),
         },
         Err(Failure::Input(reason)) => Timed {
             z: Vec::new(),
             seconds: 0.0,
-            clock: 0.0,
+            clock: None,
             failure: Some(reason),
         },
     }

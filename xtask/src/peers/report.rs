@@ -110,8 +110,9 @@ fn ratio_columns(times: &[f64], base: &[f64], label: &str) -> [String; 3] {
 /// The net ratio cell: the best time less the median of its clock reads
 /// over the yardstick's best time less the median of its own (`clock[r]`
 /// is round r's; a median, as the best round's own reading would favour
-/// whichever round read the clock slowest); "-" when a clock is missing.
-/// A timed call's two clock reads add the same few tens of nanoseconds to
+/// whichever round read the clock slowest); "-" when a clock is missing
+/// or a net time is not positive (clock reads as slow as the solve). A
+/// timed call's two clock reads add the same few tens of nanoseconds to
 /// every solver's time, which pulls the ratios of the smallest problems
 /// towards 1.
 fn net_ratio(
@@ -124,10 +125,14 @@ fn net_ratio(
     if clock.is_empty() || base_clock.is_empty() {
         return "-".into();
     }
-    format!(
-        "{:.2} {label}",
-        (least(times) - median(clock)) / (least(base) - median(base_clock))
-    )
+    let (net, base_net) = (
+        least(times) - median(clock),
+        least(base) - median(base_clock),
+    );
+    if !(net > 0.0 && base_net > 0.0 && net.is_finite() && base_net.is_finite()) {
+        return "-".into();
+    }
+    format!("{:.2} {label}", net / base_net)
 }
 
 /// The smallest of `values` (+inf for none).
@@ -139,7 +144,7 @@ fn least(values: &[f64]) -> f64 {
 pub fn seconds(s: f64) -> String {
     if !s.is_finite() {
         "-".into()
-    } else if s < 1e-6 {
+    } else if s * 1e9 < 999.95 {
         format!("{:.1} ns", s * 1e9)
     } else if s < 1e-3 {
         format!("{:.2} us", s * 1e6)
@@ -457,9 +462,22 @@ mod tests {
         );
     }
 
+    /// No net ratio from a missing clock or a net time that is not
+    /// positive.
+    #[test]
+    fn a_net_ratio_needs_positive_net_times() {
+        assert_eq!(net_ratio(&[2e-7], &[2e-8], &[1e-7], &[2e-8], "D"), "2.25 D");
+        assert_eq!(net_ratio(&[2e-7], &[], &[1e-7], &[2e-8], "D"), "-");
+        assert_eq!(net_ratio(&[2e-7], &[2e-8], &[1e-7], &[], "D"), "-");
+        assert_eq!(net_ratio(&[2e-7], &[2e-8], &[1e-7], &[1e-7], "D"), "-");
+        assert_eq!(net_ratio(&[2e-8], &[3e-8], &[1e-7], &[2e-8], "D"), "-");
+        assert_eq!(net_ratio(&[2e-7], &[f64::NAN], &[1e-7], &[2e-8], "D"), "-");
+    }
+
     #[test]
     fn times_get_readable_units() {
         assert_eq!(seconds(9.85e-8), "98.5 ns");
+        assert_eq!(seconds(9.9996e-7), "1.00 us");
         assert_eq!(seconds(1.8e-4), "180.00 us");
         assert_eq!(seconds(0.027), "27.000 ms");
         assert_eq!(seconds(1.5), "1.500 s");

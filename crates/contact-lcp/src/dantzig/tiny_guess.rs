@@ -263,7 +263,7 @@ impl TinyGuess {
         with_size!(m.dim(), N => self.run_fixed::<N>(m, set, max_guesses), _ => false)
     }
 
-    /// [`TinyGuess::run`] on the problem of `problem` (with the fixed
+    /// `TinyGuess::run` on the problem of `problem` (with the fixed
     /// bounds of `set`), then, if it settled, its answer in `out` with its
     /// certificate (`finish_fixed_answer`, box_verify.rs); false, leaving
     /// `out` as it is, when the guesses did not settle or the dimension
@@ -282,7 +282,7 @@ impl TinyGuess {
         }, _ => false)
     }
 
-    /// [`TinyGuess::run`] on the principal subproblem of `m` on `rows`
+    /// `TinyGuess::run` on the principal subproblem of `m` on `rows`
     /// (at most [`TINY_MAX`] of them, in range): the other rows must be
     /// fixed at 0 by `set` (`lo = hi`), as a friction row held at 0 in the
     /// first coupling pass is. On success `self.z[..k]` and `self.w[..k]`
@@ -311,7 +311,7 @@ impl TinyGuess {
         true
     }
 
-    /// [`TinyGuess::run`] for dimension `N`.
+    /// `TinyGuess::run` for dimension `N`.
     fn run_fixed<const N: usize>(
         &mut self,
         m: &Lcp,
