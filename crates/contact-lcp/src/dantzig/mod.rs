@@ -453,7 +453,13 @@ impl Dantzig {
             let (settled, guesses) = if n <= TINY_MAX {
                 let tiny = &mut self.tiny_guess;
                 (
-                    tiny.run_and_finish(problem, &set, SMALL_GUESS_LIMIT, out),
+                    tiny.run_and_finish(
+                        problem,
+                        &set,
+                        !coupled && bounds.is_plain(),
+                        SMALL_GUESS_LIMIT,
+                        out,
+                    ),
                     tiny.guesses,
                 )
             } else if free_rows_fit(lo, hi, &mut self.free_rows) {
