@@ -582,7 +582,7 @@ fn accept_guess(
 /// `accept`; marks `out` as Dantzig's, in one iteration if so.
 fn accepted(out: &mut LcpSolution, accept: f64) -> bool {
     out.method = Method::Dantzig;
-    let solved = out.report.is_solution(accept);
+    let solved = out.report.within(accept);
     if solved {
         out.iterations = 1;
     }
