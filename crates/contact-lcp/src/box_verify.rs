@@ -16,7 +16,8 @@
 //!   `|z_i w_i|` whenever `w_i >= 0`);
 //! - `residual`: `|w_i - (M z + q)_i|`;
 //! - `natural_residual`: `|z_i - clamp(z_i - c w_i, lo_i, hi_i)|` with
-//!   `c = z_scale / scale`.
+//!   `c = 1 / ||M||_max` (the factor of [`verify`](crate::verify)'s
+//!   natural residual, `z_scale / scale` but for rounding).
 //!
 //! The scales are those of [`verify`](crate::verify) (with `||M||_max`,
 //! `||z||_inf`, `||q||_inf`), so a plain LCP as a box LCP gets the same
@@ -241,8 +242,7 @@ pub(crate) fn box_report(
     let (Some(z_inf), Some(_)) = (max_abs_if_finite(z), max_abs_if_finite(w)) else {
         return VerifyReport::infinite();
     };
-    let (scale, z_scale) = scales(m_norm, z_inf, q_max);
-    let c = z_scale / scale;
+    let (scale, z_scale, c) = scales(m_norm, z_inf, q_max);
     let mut r = VerifyReport {
         scale,
         z_scale,
@@ -264,11 +264,11 @@ pub(crate) fn box_report(
         } else {
             r.complementarity = larger(r.complementarity, wp * (zi - lo).abs());
         }
-        // c = z_scale / scale overflows to +inf when the scale is
-        // subnormal (||M|| and ||q|| that small): a row with w = 0 then
-        // gives step = NaN, which max/min clamp to lo; testing `step >= lo`
-        // first keeps that (`step < lo` let the NaN through, and the
-        // row dropped out of the residual).
+        // c (z_scale / scale when ||M|| is 0 or subnormal) overflows to
+        // +inf when the scale is subnormal too (||q|| that small): a row
+        // with w = 0 then gives step = NaN, which max/min clamp to lo;
+        // testing `step >= lo` first keeps that (`step < lo` let the NaN
+        // through, and the row dropped out of the residual).
         let step = zi - c * wi;
         let clamped = if step >= lo {
             if step > hi { hi } else { step }
@@ -410,8 +410,7 @@ impl LanesOp for PlainReport<'_> {
         if flag.iter().sum::<f64>() + tail_flag != 0.0 {
             return None;
         }
-        let (scale, z_scale) = scales(self.m_norm, combine_max(z_inf), self.q_max);
-        let c = z_scale / scale;
+        let (scale, z_scale, c) = scales(self.m_norm, combine_max(z_inf), self.q_max);
         let cv = l.splat(c);
         let mut nat = zero;
         for (zs, ws) in z4.iter().zip(w4) {
@@ -478,7 +477,7 @@ fn exact_report(
 
 /// The maxima `[z_violation, w_violation, complementarity,
 /// natural_residual]` of `box_report` over uncoupled rows (finite `z` and
-/// `w`, `lo <= hi`), with `c = z_scale / scale`.
+/// `w`, `lo <= hi`), with `c` the natural residual's factor (`scales`).
 ///
 /// Each field keeps four lane maxima, row `4k + l` in lane `l`, combined
 /// at the end; every candidate is the same product or difference as in
@@ -522,7 +521,7 @@ fn uncoupled_maxima(lo: &[f64], hi: &[f64], z: &[f64], w: &[f64], c: f64) -> [f6
 
 /// The candidates `[z_violation, w_violation, complementarity,
 /// natural_residual]` of one uncoupled row (finite `z_i` and `w_i`, `lo
-/// <= hi`) for the maxima of `box_report`, with `c = z_scale / scale`. The
+/// <= hi`) for the maxima of `box_report`, with `c` from `scales`. The
 /// bound tests are selects: a candidate its bounds rule out is 0, which
 /// changes no maximum.
 #[inline(always)]
@@ -575,8 +574,7 @@ fn fixed_plain_report<const N: usize>(
         return VerifyReport::infinite();
     }
     let [z_inf, z_violation, w_violation, complementarity] = acc;
-    let (scale, z_scale) = scales(m_norm, z_inf, q_max);
-    let c = z_scale / scale;
+    let (scale, z_scale, c) = scales(m_norm, z_inf, q_max);
     let mut natural_residual = 0.0;
     for (&zi, &wi) in z.iter().zip(w) {
         natural_residual = larger(natural_residual, plain_natural(zi, wi, c));
@@ -616,8 +614,7 @@ fn fixed_report<const N: usize>(
     if flag != 0.0 {
         return VerifyReport::infinite();
     }
-    let (scale, z_scale) = scales(m_norm, z_inf, q_max);
-    let c = z_scale / scale;
+    let (scale, z_scale, c) = scales(m_norm, z_inf, q_max);
     let [z_violation, w_violation, complementarity, natural_residual] = if N < 4 {
         let mut acc = [0.0_f64; 4];
         for i in 0..N {
@@ -822,7 +819,7 @@ mod tests {
             (0.0, 0.0, 2.0)
         );
         assert_eq!(r.scale, 1.0);
-        // Natural residual with c = z_scale / scale = 1: 0 - clamp(-2, -1, 2).
+        // Natural residual with c = 1 / ||M|| = 1: 0 - clamp(-2, -1, 2).
         assert_eq!(r.natural_residual, 1.0);
     }
 
@@ -878,8 +875,7 @@ mod tests {
         if z.iter().chain(w).any(|x| !x.is_finite()) {
             return VerifyReport::infinite();
         }
-        let (scale, z_scale) = scales(m_norm, max_abs(z), max_abs(q));
-        let c = z_scale / scale;
+        let (scale, z_scale, c) = scales(m_norm, max_abs(z), max_abs(q));
         let mut r = VerifyReport {
             scale,
             z_scale,

@@ -6,7 +6,8 @@
 //! tolerance fits problems in any units:
 //!
 //! - `scale` (the scale of `w`) `= max(||M||_max ||z||_inf, ||q||_inf)`;
-//! - `z_scale` (the scale of `z`) `= max(||z||_inf, scale / ||M||_max)`;
+//! - `z_scale` (the scale of `z`) `= max(||z||_inf, scale / ||M||_max)`
+//!   (the quotient taken as `scale` times `1 / ||M||_max`);
 //!
 //! either is replaced by 1 when it is 0 (then everything is 0 and the errors
 //! are absolute). Errors in `w` and the residual are divided by `scale`,
@@ -14,9 +15,10 @@
 //! `z_scale * scale`. [`VerifyReport::scaled_max`] is the largest of these.
 //!
 //! The report also holds the natural residual `max_i |z_i - clamp(z_i - c
-//! w_i, lo_i, hi_i)|` with `c = z_scale / scale` (which converts `w` to the
-//! units of `z`): a single, tolerance-free measure that is 0 exactly at a
-//! solution. For a plain LCP (`lo = 0`, `hi = +inf`) it is `max_i |min(z_i,
+//! w_i, lo_i, hi_i)|` with `c = 1 / ||M||_max` (which converts `w` to the
+//! units of `z`; it is `z_scale / scale` but for rounding, and that
+//! quotient where a scale was replaced by 1 or `||M||_max` is 0): a
+//! single, tolerance-free measure that is 0 exactly at a solution. For a plain LCP (`lo = 0`, `hi = +inf`) it is `max_i |min(z_i,
 //! c w_i)|`. It is not part of `scaled_max` (the other four measures already
 //! certify a solution); iterative solvers stop on it. Box problems are
 //! certified by [`verify_box`](crate::verify_box), which fills the same
@@ -44,7 +46,8 @@ pub struct VerifyReport {
     /// The scale of `w`: `max(||M||_max ||z||_inf, ||q||_inf)`, or 1 if that is 0.
     pub scale: f64,
     /// The natural residual `max_i |z_i - clamp(z_i - c w_i, lo_i, hi_i)|`
-    /// with `c = z_scale / scale`, in the units of `z` (see the module doc).
+    /// with `c = 1 / ||M||_max` (`z_scale / scale` but for rounding; see the
+    /// module doc), in the units of `z`.
     pub natural_residual: f64,
     /// The scale of `z`: `max(||z||_inf, scale / ||M||_max)`, or 1 if that is 0.
     pub z_scale: f64,
@@ -187,8 +190,7 @@ pub(crate) fn verify_into(
     }
     let w = w.unwrap_or(exact);
 
-    let (scale, z_scale) = scales(lcp.m_max_abs(), max_abs(z), lcp.q_max_abs());
-    let c = z_scale / scale;
+    let (scale, z_scale, c) = scales(lcp.m_max_abs(), max_abs(z), lcp.q_max_abs());
     let mut report = VerifyReport {
         scale,
         z_scale,
@@ -211,23 +213,40 @@ pub(crate) fn verify_into(
 /// `max_i |x_i|` (0 for an empty slice): one scan, in four lanes.
 pub(crate) use crate::lane_scan::max_abs;
 
-/// `(scale, z_scale)` from `||M||_max`, `||z||_inf` and `||q||_inf`, as
-/// described in the module doc (each replaced by 1 when it is 0 or not
-/// finite).
-pub(crate) fn scales(m_norm: f64, z_inf: f64, q_inf: f64) -> (f64, f64) {
-    let mut scale = (m_norm * z_inf).max(q_inf);
-    if scale == 0.0 || !scale.is_finite() {
-        scale = 1.0;
-    }
-    let mut z_scale = if m_norm > 0.0 {
-        z_inf.max(scale / m_norm)
+/// `(scale, z_scale, c)` from `||M||_max`, `||z||_inf` and `||q||_inf`, as
+/// described in the module doc: each scale replaced by 1 when it is 0 or
+/// not finite, and `c`, the natural residual's factor, `1 / ||M||_max`
+/// where neither was replaced (`z_scale / scale` is that but for
+/// rounding: `scale = ||M|| ||z||` gives `z_scale = ||z||`, `scale =
+/// ||q||` gives `z_scale = ||q|| / ||M||`), else `z_scale / scale`.
+///
+/// `1 / ||M||` does not wait on `z`: a solve's last steps, the natural
+/// residual and `z_scale` (a product by it), no longer wait on two
+/// divisions in a row (measured: a timed call of the box at rest, net of
+/// the clock reads, 72.1 -> 60.6 ns).
+pub(crate) fn scales(m_norm: f64, z_inf: f64, q_inf: f64) -> (f64, f64, f64) {
+    let inv_m = 1.0 / m_norm;
+    let raw_scale = (m_norm * z_inf).max(q_inf);
+    let scale_kept = raw_scale != 0.0 && raw_scale.is_finite();
+    let scale = if scale_kept { raw_scale } else { 1.0 };
+    let raw_z_scale = if m_norm > 0.0 {
+        // A subnormal ||M|| has no finite reciprocal: divide then.
+        z_inf.max(if inv_m.is_finite() {
+            scale * inv_m
+        } else {
+            scale / m_norm
+        })
     } else {
         z_inf
     };
-    if z_scale == 0.0 || !z_scale.is_finite() {
-        z_scale = 1.0;
-    }
-    (scale, z_scale)
+    let z_scale_kept = raw_z_scale != 0.0 && raw_z_scale.is_finite();
+    let z_scale = if z_scale_kept { raw_z_scale } else { 1.0 };
+    let c = if scale_kept && z_scale_kept && m_norm > 0.0 && inv_m.is_finite() {
+        inv_m
+    } else {
+        z_scale / scale
+    };
+    (scale, z_scale, c)
 }
 
 #[cfg(test)]
@@ -316,6 +335,42 @@ mod tests {
         assert!(!VerifyReport::infinite().within(1e-9));
     }
 
+    /// The natural residual's factor is `1 / ||M||` where neither scale
+    /// was replaced, within a few roundings of `z_scale / scale` (the
+    /// definition it stands for); where a scale was replaced, or `||M||`
+    /// is 0 or subnormal, it is that quotient.
+    #[test]
+    fn the_natural_factor_is_the_scales_quotient() {
+        let mut seed = 0xc0ffee_u64;
+        let mut next = || {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            (seed >> 11) as f64 / (1u64 << 53) as f64
+        };
+        for _ in 0..10_000 {
+            let m_norm = 10f64.powf(40.0 * next() - 20.0);
+            let z_inf = 10f64.powf(40.0 * next() - 20.0);
+            let q_inf = 10f64.powf(40.0 * next() - 20.0);
+            let (scale, z_scale, c) = scales(m_norm, z_inf, q_inf);
+            assert_eq!(c, 1.0 / m_norm);
+            let quotient = z_scale / scale;
+            assert!(
+                (c - quotient).abs() <= 4.0 * f64::EPSILON * quotient,
+                "{m_norm} {z_inf} {q_inf}"
+            );
+        }
+        // Replaced scales, ||M|| = 0, a subnormal ||M||.
+        for (m_norm, z_inf, q_inf) in [
+            (2.0, 0.0, 0.0),
+            (1e300, 1e300, 1.0),
+            (0.0, 3.0, 2.0),
+            (0.0, 0.0, 0.0),
+            (1e-310, 1e-10, 1e-300),
+        ] {
+            let (scale, z_scale, c) = scales(m_norm, z_inf, q_inf);
+            assert_eq!(c, z_scale / scale, "{m_norm} {z_inf} {q_inf}");
+        }
+    }
+
     #[test]
     fn each_violation_is_measured() {
         let lcp = lcp_2x2();
@@ -326,7 +381,7 @@ mod tests {
         assert_eq!(r.scale, 2.0);
         assert_eq!(r.z_scale, 1.0);
         assert_eq!(r.scaled_complementarity(), 0.5);
-        // c = z_scale / scale = 1/2: min(z_0, w_0 / 2) = 1/2.
+        // c = 1 / ||M|| = 1/2: min(z_0, w_0 / 2) = 1/2.
         assert_eq!(r.natural_residual, 0.5);
         // z = 0, w = q: w is negative.
         let r = verify_z(&lcp, &[0.0, 0.0]);

@@ -26,7 +26,7 @@
 // The matrix-free form (matrix_free.rs) keeps v = W J' z instead.
 //
 // Stopping: after each sweep, the natural residual
-//     max_i |z_i - clamp(z_i - c w_i, lo_i, hi_i)|,  c = z_scale / scale
+//     max_i |z_i - clamp(z_i - c w_i, lo_i, hi_i)|,  c = 1 / ||M||_max
 // divided by z_scale (VerifyReport::scaled_natural_residual; the scales are
 // those of `verify`) is compared with `tolerance`. When it passes, the
 // coupled rows are projected onto the bounds of the final normal forces (so
