@@ -17,7 +17,8 @@
 //! - `residual`: `|w_i - (M z + q)_i|`;
 //! - `natural_residual`: `|z_i - clamp(z_i - c w_i, lo_i, hi_i)|` with
 //!   `c = 1 / ||M||_max` (the factor of [`verify`](crate::verify)'s
-//!   natural residual, `z_scale / scale` but for rounding).
+//!   natural residual, `z_scale / scale` but for rounding, and that
+//!   quotient where a scale was replaced: see `verify::scales`).
 //!
 //! The scales are those of [`verify`](crate::verify) (with `||M||_max`,
 //! `||z||_inf`, `||q||_inf`), so a plain LCP as a box LCP gets the same

@@ -15,14 +15,17 @@
 //! `z_scale * scale`. [`VerifyReport::scaled_max`] is the largest of these.
 //!
 //! The report also holds the natural residual `max_i |z_i - clamp(z_i - c
-//! w_i, lo_i, hi_i)|` with `c = 1 / ||M||_max` (which converts `w` to the
-//! units of `z`; it is `z_scale / scale` but for rounding, and that
-//! quotient where a scale was replaced by 1 or `||M||_max` is 0): a
-//! single, tolerance-free measure that is 0 exactly at a solution. For a plain LCP (`lo = 0`, `hi = +inf`) it is `max_i |min(z_i,
-//! c w_i)|`. It is not part of `scaled_max` (the other four measures already
-//! certify a solution); iterative solvers stop on it. Box problems are
-//! certified by [`verify_box`](crate::verify_box), which fills the same
-//! report.
+//! w_i, lo_i, hi_i)|` with `c = 1 / ||M||_max`, which converts `w` to the
+//! units of `z`. That is `z_scale / scale` but for rounding (and the
+//! quotient's own loss of precision where the scales are subnormal); `c`
+//! is that quotient itself where a scale was replaced by 1, or where
+//! `||M||_max` is 0 or below `1 / f64::MAX` (no finite reciprocal). The
+//! natural residual is a single, tolerance-free measure that is 0 exactly
+//! at a solution. For a plain LCP (`lo = 0`, `hi = +inf`) it is `max_i
+//! |min(z_i, c w_i)|`. It is not part of `scaled_max` (the other four
+//! measures already certify a solution); iterative solvers stop on it.
+//! Box problems are certified by [`verify_box`](crate::verify_box), which
+//! fills the same report.
 
 use crate::problem::Lcp;
 
@@ -126,14 +129,14 @@ impl VerifyReport {
     /// very end of a small solve's chain of dependent steps (measured on
     /// the box at rest: 79 -> 71 ns a timed call, net of the clock reads).
     /// Where a product could overflow or underflow (a scale or `tol`
-    /// outside 1e-100..1e100, or `tol` negative or NaN) it is
-    /// `is_solution` itself; elsewhere the two differ only for an error
-    /// within rounding of its bound (the product against the quotient),
-    /// and a NaN or infinite error fails both.
+    /// outside 1e-100..1e100: `tol` 0, negative, infinite or NaN among
+    /// them) it is `is_solution` itself; elsewhere the two differ only for
+    /// an error within rounding of its bound (the product against the
+    /// quotient), and a NaN or infinite error fails both.
     pub(crate) fn within(&self, tol: f64) -> bool {
         let (scale, z_scale) = (self.scale, self.z_scale);
         let safe = |x: f64| (1e-100..1e100).contains(&x);
-        if !(safe(scale) && safe(z_scale) && (tol == 0.0 || safe(tol))) {
+        if !(safe(scale) && safe(z_scale) && safe(tol)) {
             return self.is_solution(tol);
         }
         self.z_violation <= tol * z_scale
@@ -216,9 +219,10 @@ pub(crate) use crate::lane_scan::max_abs;
 /// `(scale, z_scale, c)` from `||M||_max`, `||z||_inf` and `||q||_inf`, as
 /// described in the module doc: each scale replaced by 1 when it is 0 or
 /// not finite, and `c`, the natural residual's factor, `1 / ||M||_max`
-/// where neither was replaced (`z_scale / scale` is that but for
-/// rounding: `scale = ||M|| ||z||` gives `z_scale = ||z||`, `scale =
-/// ||q||` gives `z_scale = ||q|| / ||M||`), else `z_scale / scale`.
+/// where neither was replaced and that reciprocal is finite (`z_scale /
+/// scale` is then the same but for rounding: `scale = ||M|| ||z||` gives
+/// `z_scale = ||z||`, `scale = ||q||` gives `z_scale = ||q|| / ||M||`),
+/// else `z_scale / scale`.
 ///
 /// `1 / ||M||` does not wait on `z`: a solve's last steps, the natural
 /// residual and `z_scale` (a product by it), no longer wait on two
@@ -230,7 +234,7 @@ pub(crate) fn scales(m_norm: f64, z_inf: f64, q_inf: f64) -> (f64, f64, f64) {
     let scale_kept = raw_scale != 0.0 && raw_scale.is_finite();
     let scale = if scale_kept { raw_scale } else { 1.0 };
     let raw_z_scale = if m_norm > 0.0 {
-        // A subnormal ||M|| has no finite reciprocal: divide then.
+        // An ||M|| below 1 / f64::MAX has no finite reciprocal: divide.
         z_inf.max(if inv_m.is_finite() {
             scale * inv_m
         } else {
@@ -319,19 +323,28 @@ mod tests {
             assert_eq!(r.within(tol), r.is_solution(tol), "{r:?} at {tol}");
             decided[usize::from(r.is_solution(tol))] += 1;
             let safe = |x: f64| (1e-100..1e100).contains(&x);
-            by_products += usize::from(safe(scale) && safe(z_scale) && (tol == 0.0 || safe(tol)));
+            by_products += usize::from(safe(scale) && safe(z_scale) && safe(tol));
         }
         // Both outcomes, and the products, are reached many times.
         assert!(decided[0] > 2000 && decided[1] > 2000, "{decided:?}");
         assert!(by_products > 2000, "{by_products}");
-        // The products' unsafe range: an exact answer at a scale of 1e-200
-        // (z_scale * scale underflows) is what is_solution says.
+        // Outside the products' range within defers to is_solution: at
+        // scales of 1e-200 (z_scale * scale underflows) whatever that
+        // says, and at tol = 0 a w_violation of 1e-300 against a scale of
+        // 1e50 (its quotient underflows to 0).
         let tiny = VerifyReport {
             scale: 1e-200,
             z_scale: 1e-200,
             ..VerifyReport::default()
         };
         assert_eq!(tiny.within(1e-9), tiny.is_solution(1e-9));
+        let underflow = VerifyReport {
+            w_violation: 1e-300,
+            scale: 1e50,
+            z_scale: 1.0,
+            ..VerifyReport::default()
+        };
+        assert_eq!(underflow.within(0.0), underflow.is_solution(0.0));
         assert!(!VerifyReport::infinite().within(1e-9));
     }
 
@@ -369,6 +382,9 @@ mod tests {
             let (scale, z_scale, c) = scales(m_norm, z_inf, q_inf);
             assert_eq!(c, z_scale / scale, "{m_norm} {z_inf} {q_inf}");
         }
+        // A subnormal ||M|| above 1 / f64::MAX still has its reciprocal.
+        let (_, _, c) = scales(1e-308, 1.0, 1e-300);
+        assert!(c.is_finite() && c == 1.0 / 1e-308, "{c}");
     }
 
     #[test]

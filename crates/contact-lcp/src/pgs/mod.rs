@@ -27,6 +27,7 @@
 //
 // Stopping: after each sweep, the natural residual
 //     max_i |z_i - clamp(z_i - c w_i, lo_i, hi_i)|,  c = 1 / ||M||_max
+// (z_scale / scale where a scale was replaced: verify::scales)
 // divided by z_scale (VerifyReport::scaled_natural_residual; the scales are
 // those of `verify`) is compared with `tolerance`. When it passes, the
 // coupled rows are projected onto the bounds of the final normal forces (so
