@@ -278,10 +278,7 @@ mod tests {
     #[test]
     fn within_agrees_with_is_solution() {
         let mut seed = 0x5eed_u64;
-        let mut next = || {
-            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-            (seed >> 11) as f64 / (1u64 << 53) as f64
-        };
+        let mut next = || next_unit(&mut seed);
         let tols = [0.0, 1e-12, 1e-9, 1e-3, 1.0, 1e150, f64::INFINITY, f64::NAN];
         let mut decided = [0usize; 2];
         let mut by_products = 0;
@@ -348,17 +345,20 @@ mod tests {
         assert!(!VerifyReport::infinite().within(1e-9));
     }
 
+    /// The next number in [0, 1) of a seeded linear congruential sequence.
+    fn next_unit(seed: &mut u64) -> f64 {
+        *seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+        (*seed >> 11) as f64 / (1u64 << 53) as f64
+    }
+
     /// The natural residual's factor is `1 / ||M||` where neither scale
     /// was replaced, within a few roundings of `z_scale / scale` (the
     /// definition it stands for); where a scale was replaced, or `||M||`
-    /// is 0 or subnormal, it is that quotient.
+    /// is 0 or below `1 / f64::MAX`, it is that quotient.
     #[test]
     fn the_natural_factor_is_the_scales_quotient() {
         let mut seed = 0xc0ffee_u64;
-        let mut next = || {
-            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-            (seed >> 11) as f64 / (1u64 << 53) as f64
-        };
+        let mut next = || next_unit(&mut seed);
         for _ in 0..10_000 {
             let m_norm = 10f64.powf(40.0 * next() - 20.0);
             let z_inf = 10f64.powf(40.0 * next() - 20.0);
