@@ -347,6 +347,11 @@ impl TinyGuess {
         plain: bool,
         max_guesses: usize,
     ) -> bool {
+        debug_assert!(
+            !plain
+                || (set.lo.iter().all(|&l| l == 0.0) && set.hi.iter().all(|&h| h == f64::INFINITY)),
+            "the plain instance needs bounds 0 and +inf"
+        );
         if plain {
             let mut p = Fixed::<N, true>::zeros(set);
             p.fill(m, set) && self.solve(&p, max_guesses)
