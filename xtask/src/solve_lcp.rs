@@ -174,12 +174,11 @@ pub(crate) fn solve(
 /// sum of its timed solve calls. Returns each problem's solution from the
 /// last pass, each line's `seconds` the median pass time over its number
 /// of calls (the time of one solve). With one problem and one copy: the
-/// median of `repeat` timed calls. Also
-/// returns the clock reads' own time, measured alike on an empty timed
-/// region right after each call (what each `seconds` holds besides the
-/// solve; `cargo xtask bench peers` reports times net of it). On a failed
-/// solve, its line and the reason (prefixed with the problem's index in a
-/// set of more than one).
+/// median of `repeat` timed calls. Also returns the clock reads' own
+/// time, measured alike on an empty timed region right after each call
+/// (what each `seconds` holds besides the solve; `cargo xtask bench
+/// peers` reports times net of it). On a failed solve, its line and the
+/// reason (prefixed with the problem's index in a set of more than one).
 pub(crate) fn solve_set(
     set: &[LcpProblem],
     choice: Choice,

@@ -265,11 +265,11 @@ pub(crate) fn box_report(
         } else {
             r.complementarity = larger(r.complementarity, wp * (zi - lo).abs());
         }
-        // c (z_scale / scale when ||M|| is 0 or subnormal) overflows to
-        // +inf when the scale is subnormal too (||q|| that small): a row
-        // with w = 0 then gives step = NaN, which max/min clamp to lo;
-        // testing `step >= lo` first keeps that (`step < lo` let the NaN
-        // through, and the row dropped out of the residual).
+        // c (z_scale / scale when ||M|| is 0 or below 1 / f64::MAX)
+        // overflows to +inf when the scale is subnormal too (||q|| that
+        // small): a row with w = 0 then gives step = NaN, which max/min
+        // clamp to lo; testing `step >= lo` first keeps that (`step < lo`
+        // let the NaN through, and the row dropped out of the residual).
         let step = zi - c * wi;
         let clamped = if step >= lo {
             if step > hi { hi } else { step }

@@ -227,7 +227,7 @@ pub(crate) use crate::lane_scan::max_abs;
 /// `1 / ||M||` does not wait on `z`: a solve's last steps, the natural
 /// residual and `z_scale` (a product by it), no longer wait on two
 /// divisions in a row (measured: a timed call of the box at rest, net of
-/// the clock reads, 72.1 -> 60.6 ns).
+/// the clock reads, 71.0 -> 61.5 ns).
 pub(crate) fn scales(m_norm: f64, z_inf: f64, q_inf: f64) -> (f64, f64, f64) {
     let inv_m = 1.0 / m_norm;
     let raw_scale = (m_norm * z_inf).max(q_inf);

@@ -118,6 +118,12 @@ macro_rules! with_size {
     }};
 }
 
+/// Whether the bounds of `set` are a plain LCP's: 0 and +inf on every
+/// row (what the plain instance of `Fixed` takes them to be).
+fn plain_bounds(set: &SmallSettings<'_>) -> bool {
+    set.lo.iter().all(|&l| l == 0.0) && set.hi.iter().all(|&h| h == f64::INFINITY)
+}
+
 /// Workspace of the tiny-problem block pivoting: fixed-size arrays, so a
 /// solve allocates nothing.
 #[derive(Clone, Debug)]
@@ -283,7 +289,7 @@ impl TinyGuess {
     /// problem otherwise.
     #[cfg(test)]
     pub(crate) fn run(&mut self, m: &Lcp, set: &SmallSettings<'_>, max_guesses: usize) -> bool {
-        let plain = set.lo.iter().all(|&l| l == 0.0) && set.hi.iter().all(|&h| h == f64::INFINITY);
+        let plain = plain_bounds(set);
         with_size!(m.dim(), N => self.run_fixed::<N>(m, set, plain, max_guesses), _ => false)
     }
 
@@ -348,17 +354,25 @@ impl TinyGuess {
         max_guesses: usize,
     ) -> bool {
         debug_assert!(
-            !plain
-                || (set.lo.iter().all(|&l| l == 0.0) && set.hi.iter().all(|&h| h == f64::INFINITY)),
+            !plain || plain_bounds(set),
             "the plain instance needs bounds 0 and +inf"
         );
         if plain {
-            let mut p = Fixed::<N, true>::zeros(set);
-            p.fill(m, set) && self.solve(&p, max_guesses)
+            self.run_instance::<N, true>(m, set, max_guesses)
         } else {
-            let mut p = Fixed::<N, false>::zeros(set);
-            p.fill(m, set) && self.solve(&p, max_guesses)
+            self.run_instance::<N, false>(m, set, max_guesses)
         }
+    }
+
+    /// [`TinyGuess::run_fixed`] on the instance `PLAIN` of `Fixed`.
+    fn run_instance<const N: usize, const PLAIN: bool>(
+        &mut self,
+        m: &Lcp,
+        set: &SmallSettings<'_>,
+        max_guesses: usize,
+    ) -> bool {
+        let mut p = Fixed::<N, PLAIN>::zeros(set);
+        p.fill(m, set) && self.solve(&p, max_guesses)
     }
 
     /// The guesses on `p`.
