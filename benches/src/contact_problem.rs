@@ -11,7 +11,7 @@
 //! has 4 contacts and only 3 independent normal directions of support, so
 //! `M` is symmetric positive semidefinite and singular.
 
-use contact_dynamics::{JacobianRow, friction_directions};
+use contact_dynamics::{BodyState, JacobianRow, friction_directions};
 use contact_lcp::faer::Mat;
 use contact_lcp::{BoxLcp, ContactOperator, JacobianBlock, Lcp};
 use contact_sim::{
@@ -137,7 +137,12 @@ pub fn box_towers_problem(towers: usize, height: usize, steps: usize) -> Contact
         stepper.step(&mut world).expect("tower steps");
     }
     // The last step's problem belongs to the bodies as they were before it.
-    let bodies = world.bodies().to_vec();
+    let bodies: Vec<BodyState> = world
+        .bodies()
+        .iter()
+        .enumerate()
+        .map(|(i, body)| BodyState::of(body, i, 0.0).expect("finite bodies"))
+        .collect();
     stepper.step(&mut world).expect("tower steps");
     let contacts = stepper.contacts();
     let nc = contacts.len();
@@ -198,8 +203,8 @@ fn blocks(row: &JacobianRow) -> [Option<JacobianBlock>; 2] {
 }
 
 /// `W_b = diag(I / m, I^-1)` as 6 x 6 rows (linear first, as the rows).
-fn inverse_mass(body: &RigidBody) -> [[f64; 6]; 6] {
-    let (inv_mass, inv_inertia) = body.inverse_mass_blocks();
+fn inverse_mass(body: &BodyState) -> [[f64; 6]; 6] {
+    let (inv_mass, inv_inertia) = (body.inv_mass, body.inv_inertia);
     let mut w = [[0.0; 6]; 6];
     for r in 0..3 {
         w[r][r] = inv_mass;

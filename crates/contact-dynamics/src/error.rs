@@ -33,6 +33,52 @@ pub enum DynamicsError {
         /// Index of the body.
         body: usize,
     },
+    /// A body's rotation is further from a unit quaternion than
+    /// [`contact_math::UNIT_QUATERNION_TOLERANCE`] (see [`crate::RigidBody`]'s
+    /// rotation rule).
+    #[error("rotation of body {body} is not a unit quaternion (norm {norm})")]
+    NonUnitRotation {
+        /// Index of the body.
+        body: usize,
+        /// The quaternion's norm.
+        norm: f64,
+    },
+    /// A body's accumulated force, torque or impulse holds NaN or infinity.
+    #[error("applied loads of body {body} are not finite")]
+    NonFiniteLoad {
+        /// Index of the body.
+        body: usize,
+    },
+    /// The step would leave a body with a non-finite pose or twist (a
+    /// velocity near the largest float, say); the state is left unchanged.
+    #[error("the step would leave body {body} in a non-finite state")]
+    NonFiniteResult {
+        /// Index of the body.
+        body: usize,
+    },
+    /// A joint is invalid.
+    #[error("joint{}: {field}: {reason}", joint.map(|j| format!(" {j}")).unwrap_or_default())]
+    InvalidJoint {
+        /// Index of the joint (`None` before it is added to a world).
+        joint: Option<usize>,
+        /// The offending field.
+        field: &'static str,
+        /// What is wrong with it.
+        reason: &'static str,
+    },
+    /// A force element is invalid.
+    #[error("force element {element}: {field}: {reason}")]
+    InvalidForce {
+        /// Index of the force element.
+        element: usize,
+        /// The offending field.
+        field: &'static str,
+        /// What is wrong with it.
+        reason: &'static str,
+    },
+    /// The position projection of post-stabilisation could not be solved.
+    #[error("post-stabilisation projection could not be solved: {0}")]
+    Projection(#[source] LcpError),
     /// A contact refers to a body that does not exist, to the same body
     /// twice, or has a non-finite or non-unit normal, point or distance.
     #[error("contact {contact} is invalid: {reason}")]

@@ -5,37 +5,67 @@
 
 use glam::DVec3;
 
-/// Fills `out` with `k` (even, >= 4) unit directions tangent to the plane
-/// of `normal`: `d_j, -d_j` pairs at angles `2 pi j / k`, starting from a
-/// tangent chosen deterministically from the normal alone. For `k = 4` they
-/// are exactly `t1, t2, -t1, -t2` (Cline eq. 4.17-4.18).
+/// Fills `out` with the coefficients `(c_j, s_j)` of the `k` (even, >= 4)
+/// generators `d_j = c_j t1 + s_j t2` of the polyhedral cone on an
+/// orthonormal tangent pair `(t1, t2)`: angles `2 pi j / k` for the first
+/// half, then their opposites. Quarter turns are exact (`(0, 1)`), so for
+/// `k = 4` the generators are exactly `t1, t2, -t1, -t2` (Cline eq. 4.17-4.18).
 ///
 /// # Panics
 /// When `k` is odd or below 4: a programming error, checked by the stepper's
 /// parameter validation before any call.
 #[track_caller]
-pub fn friction_directions(normal: DVec3, k: usize, out: &mut Vec<DVec3>) {
+pub fn friction_generators(k: usize, out: &mut Vec<(f64, f64)>) {
     assert!(
         k >= 4 && k % 2 == 0,
         "friction cone needs an even k >= 4, got {k}"
     );
-    let (t1, t2) = normal.any_orthonormal_pair();
     out.clear();
     let half = k / 2;
     for j in 0..half {
         // Quarter turns use the exact basis vectors so that k = 4 (and any
         // multiple of 4) has no 1e-17 cross-talk between directions.
-        let direction = if 4 * j == k {
-            t2
+        out.push(if 4 * j == k {
+            (0.0, 1.0)
         } else {
             let (sin, cos) = (std::f64::consts::TAU * j as f64 / k as f64).sin_cos();
-            cos * t1 + sin * t2
-        };
-        out.push(direction);
+            (cos, sin)
+        });
     }
     for j in 0..half {
-        out.push(-out[j]);
+        let (c, s) = out[j];
+        out.push((-c, -s));
     }
+}
+
+/// The tangent pair `(t1, t2)` every constraint and formulation uses for a
+/// contact normal: chosen deterministically from the normal alone.
+#[must_use]
+pub fn tangent_pair(normal: DVec3) -> (DVec3, DVec3) {
+    normal.any_orthonormal_pair()
+}
+
+/// Fills `out` with `k` (even, >= 4) unit directions tangent to the plane
+/// of `normal`: the generators of [`friction_generators`] on
+/// [`tangent_pair`]`(normal)`.
+///
+/// # Panics
+/// When `k` is odd or below 4, as [`friction_generators`].
+#[track_caller]
+pub fn friction_directions(normal: DVec3, k: usize, out: &mut Vec<DVec3>) {
+    let (t1, t2) = tangent_pair(normal);
+    let mut coefficients = Vec::with_capacity(k);
+    friction_generators(k, &mut coefficients);
+    out.clear();
+    out.extend(coefficients.iter().map(|&(c, s)| {
+        if s == 0.0 {
+            c * t1
+        } else if c == 0.0 {
+            s * t2
+        } else {
+            c * t1 + s * t2
+        }
+    }));
 }
 
 #[cfg(test)]

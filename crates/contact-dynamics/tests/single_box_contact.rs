@@ -6,8 +6,8 @@
 //! 1e-8, so its answers are checked to 1e-6 relative.
 
 use contact_dynamics::{
-    ContactConstraint, Formulation, RigidBody, StepSolution, TimeStepping, TimeSteppingParams,
-    friction_directions,
+    ContactConstraint, DynamicsError, Formulation, RigidBody, StepInput, StepSolution,
+    TimeStepping, TimeSteppingParams, friction_directions,
 };
 use contact_geometry::Shape;
 use contact_math::{MassProperties, Pose, Twist};
@@ -48,6 +48,18 @@ fn box_on_plane(
 }
 
 /// Both formulations with the relative tolerance their solver reaches.
+/// One step of `stepper` on bodies and contacts alone.
+fn solve(
+    stepper: &mut TimeStepping,
+    bodies: &[RigidBody],
+    contacts: &[ContactConstraint],
+    gravity: DVec3,
+    h: f64,
+    out: &mut StepSolution,
+) -> Result<(), DynamicsError> {
+    stepper.step(&StepInput::contacts_only(bodies, contacts, gravity), h, out)
+}
+
 const FORMULATIONS: [(Formulation, f64); 2] = [
     (Formulation::Complementarity, 1e-9),
     (Formulation::BoxFriction, 1e-6),
@@ -63,9 +75,15 @@ fn step(
         formulation,
         ..TimeSteppingParams::default()
     };
-    TimeStepping::new(params)
-        .solve(bodies, contacts, DVec3::new(0.0, 0.0, -G), H, &mut solution)
-        .unwrap();
+    solve(
+        &mut TimeStepping::new(params),
+        bodies,
+        contacts,
+        DVec3::new(0.0, 0.0, -G),
+        H,
+        &mut solution,
+    )
+    .unwrap();
     assert!(
         solution.lcp_report.is_solution(1e-8),
         "{formulation:?}: {:?}",
@@ -212,28 +230,16 @@ fn bad_input_is_a_typed_error() {
     let mut out = StepSolution::default();
     let mut stepper = TimeStepping::new(TimeSteppingParams::default());
     let gravity = DVec3::new(0.0, 0.0, -G);
-    assert!(
-        stepper
-            .solve(&bodies, &contacts, gravity, 0.0, &mut out)
-            .is_err()
-    );
-    assert!(
-        stepper
-            .solve(&bodies, &contacts, DVec3::NAN, H, &mut out)
-            .is_err()
-    );
+    assert!(solve(&mut stepper, &bodies, &contacts, gravity, 0.0, &mut out).is_err());
+    assert!(solve(&mut stepper, &bodies, &contacts, DVec3::NAN, H, &mut out).is_err());
     let mut bad = contacts.clone();
     bad[2].body_b = 7;
-    assert!(stepper.solve(&bodies, &bad, gravity, H, &mut out).is_err());
+    assert!(solve(&mut stepper, &bodies, &bad, gravity, H, &mut out).is_err());
     bad = contacts.clone();
     bad[1].normal = DVec3::new(0.0, 0.0, 2.0);
-    assert!(stepper.solve(&bodies, &bad, gravity, H, &mut out).is_err());
+    assert!(solve(&mut stepper, &bodies, &bad, gravity, H, &mut out).is_err());
     bodies[1].twist.linear.x = f64::INFINITY;
-    assert!(
-        stepper
-            .solve(&bodies, &contacts, gravity, H, &mut out)
-            .is_err()
-    );
+    assert!(solve(&mut stepper, &bodies, &contacts, gravity, H, &mut out).is_err());
 }
 
 /// `last_box_bounds`, which callers use to rebuild the box LCP of
@@ -251,15 +257,15 @@ fn last_box_bounds_follow_the_contacts() {
         ..TimeSteppingParams::default()
     });
     assert!(stepper.last_box_bounds().is_empty());
-    stepper
-        .solve(
-            &bodies,
-            &contacts,
-            DVec3::new(0.0, 0.0, -G),
-            H,
-            &mut StepSolution::default(),
-        )
-        .unwrap();
+    solve(
+        &mut stepper,
+        &bodies,
+        &contacts,
+        DVec3::new(0.0, 0.0, -G),
+        H,
+        &mut StepSolution::default(),
+    )
+    .unwrap();
     let nc = contacts.len();
     let bounds = stepper.last_box_bounds();
     assert_eq!(bounds.len(), 3 * nc);

@@ -1,11 +1,13 @@
 //! The collision pass: from shapes at poses to contact constraints.
 //!
 //! Every pair with at least one dynamic body is tested (a quadratic pass;
-//! the broad phase of the geometry layer replaces it as scenes grow). Pairs
-//! are visited in index order and points kept in the generator's order, so
-//! the constraint list, and so the whole step, is deterministic.
+//! the broad phase of the geometry layer replaces it as scenes grow), but
+//! for pairs joined by a joint, which do not collide (Box2D's default): a
+//! joint's links usually touch at the joint. Pairs are visited in index
+//! order and points kept in the generator's order, so the constraint list,
+//! and so the whole step, is deterministic.
 
-use contact_dynamics::{ContactConstraint, RigidBody};
+use contact_dynamics::{ContactConstraint, Joint, RigidBody};
 use contact_geometry::{ContactManifold, ManifoldGenerator};
 
 use crate::SimError;
@@ -15,25 +17,38 @@ use crate::SimError;
 pub struct CollisionPass {
     generator: ManifoldGenerator,
     manifold: ContactManifold,
+    /// Pairs `(a, b)`, `a < b`, joined by a joint, sorted.
+    jointed: Vec<(usize, usize)>,
 }
 
 impl CollisionPass {
     /// Fills `out` with one constraint per contact point of every pair
-    /// closer than `margin` (m). A pair's friction coefficient is the
-    /// geometric mean of its bodies' coefficients.
+    /// closer than `margin` (m) and not joined by one of `joints`. A pair's
+    /// friction coefficient is the geometric mean of its bodies'
+    /// coefficients.
     ///
     /// # Errors
     /// [`SimError::Geometry`] naming the pair when a query fails.
     pub fn detect(
         &mut self,
         bodies: &[RigidBody],
+        joints: &[Joint],
         margin: f64,
         out: &mut Vec<ContactConstraint>,
     ) -> Result<(), SimError> {
         out.clear();
+        self.jointed.clear();
+        self.jointed.extend(joints.iter().filter_map(|joint| {
+            joint
+                .body_a
+                .map(|a| (a.min(joint.body_b), a.max(joint.body_b)))
+        }));
+        self.jointed.sort_unstable();
         for (a, body_a) in bodies.iter().enumerate() {
             for (b, body_b) in bodies.iter().enumerate().skip(a + 1) {
-                if !body_a.is_dynamic() && !body_b.is_dynamic() {
+                if !body_a.is_dynamic() && !body_b.is_dynamic()
+                    || self.jointed.binary_search(&(a, b)).is_ok()
+                {
                     continue;
                 }
                 self.generator

@@ -28,10 +28,12 @@ mod world;
 pub use collision::CollisionPass;
 pub use error::SimError;
 pub use stepper::{FixedStepParams, FixedStepper, StepReport};
-pub use world::{BodyId, World};
+pub use world::{BodyId, ForceId, JointId, World};
 
 pub use contact_dynamics::{
-    ContactConstraint, Formulation, RigidBody, StepSolution, TimeSteppingParams,
+    Attachment, ContactConstraint, ForceElement, ForceFrame, Formulation, Joint, JointKind,
+    JointLimit, JointMotor, JointReaction, PointForce, Profile, RigidBody, Spring, Stabilisation,
+    StabilisationParams, StepSolution, TimeSteppingParams,
 };
 pub use contact_geometry::Shape;
 pub use contact_math::{MassProperties, Pose, Twist};

@@ -1,11 +1,11 @@
 //! Velocity-level time stepping after Anitescu and Potra (Cline 2002,
-//! sec. 2.7.3): the contact problem of one step as an LCP.
+//! sec. 2.7.3): the step problem of the constraint rows, then the new
+//! positions and their stabilisation.
 
-mod delassus;
 mod params;
 mod solution;
 mod stepper;
 
-pub use params::{Formulation, TimeSteppingParams};
+pub use params::TimeSteppingParams;
 pub use solution::StepSolution;
-pub use stepper::TimeStepping;
+pub use stepper::{StepInput, TimeStepping};

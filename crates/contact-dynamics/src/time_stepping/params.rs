@@ -2,25 +2,7 @@
 
 use contact_lcp::{LemkeParams, PgsParams, SolverParams};
 
-use crate::DynamicsError;
-
-/// Which complementarity problem a step solves.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Formulation {
-    /// Anitescu-Potra with a `k`-direction polyhedral friction cone, as a
-    /// pure LCP solved by Lemke's method (Cline 2002, eq. 2.49). Always has
-    /// a solution; the default.
-    #[default]
-    Complementarity,
-    /// Normal impulses in `[0, inf)` and two tangent impulses bounded by
-    /// `mu` times the normal one (a square friction cone), as a bounded LCP
-    /// solved by the `contact_lcp::Solver` policy: Dantzig pivoting and
-    /// Lemke's method on the problem's standard form, with projected
-    /// Gauss-Seidel as the fail-safe (Baraff 1994; Stewart & Trinkle 1996;
-    /// Preda & Florian 2005).
-    /// `friction_directions` is ignored.
-    BoxFriction,
-}
+use crate::{DynamicsError, Formulation, StabilisationParams};
 
 /// Settings of [`TimeStepping`](crate::TimeStepping).
 #[derive(Clone, Copy, Debug)]
@@ -30,21 +12,16 @@ pub struct TimeSteppingParams {
     /// circular Coulomb cone better at the cost of a larger LCP: each
     /// contact adds `k + 2` unknowns.
     pub friction_directions: usize,
-    /// Fraction of an existing penetration removed per step (0..=1,
-    /// default 0.2). Gaps (positive distances) are always used in full, so
-    /// bodies may close a gap in one step but never overshoot it (the
-    /// Stewart-Trinkle distance term); only penetration that already exists
-    /// is pushed out gradually, which avoids the energy of a one-step
-    /// correction. 0 disables the correction.
-    pub error_reduction: f64,
     /// The problem solved each step.
     pub formulation: Formulation,
+    /// How joint drift and contact penetration are removed.
+    pub stabilisation: StabilisationParams,
     /// Settings of the Lemke solver (complementarity formulation).
     pub lcp: LemkeParams,
-    /// Settings of the box formulation's solvers: Dantzig, and the
-    /// projected Gauss-Seidel fail-safe, which may take 20 000 sweeps by
-    /// default (a cold start on a stack needs thousands: the slow
-    /// convergence Preda & Florian report).
+    /// Settings of the box formulation's solvers and of the projection's:
+    /// Dantzig, and the projected Gauss-Seidel fail-safe, which may take
+    /// 20 000 sweeps by default (a cold start on a stack needs thousands:
+    /// the slow convergence Preda & Florian report).
     pub box_solver: SolverParams,
 }
 
@@ -52,8 +29,8 @@ impl Default for TimeSteppingParams {
     fn default() -> Self {
         Self {
             friction_directions: 4,
-            error_reduction: 0.2,
             formulation: Formulation::default(),
+            stabilisation: StabilisationParams::default(),
             lcp: LemkeParams::default(),
             box_solver: SolverParams {
                 pgs: PgsParams {
@@ -79,12 +56,6 @@ impl TimeSteppingParams {
                 value: k as f64,
             });
         }
-        if !(0.0..=1.0).contains(&self.error_reduction) {
-            return Err(DynamicsError::InvalidParameter {
-                name: "error_reduction",
-                value: self.error_reduction,
-            });
-        }
-        Ok(())
+        self.stabilisation.validate()
     }
 }

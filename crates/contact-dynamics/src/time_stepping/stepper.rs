@@ -1,80 +1,84 @@
-//! The Anitescu-Potra step problem (Cline 2002, eq. 2.45-2.49) assembled
-//! as a pure LCP and solved with Lemke's method.
+//! One velocity-level time step (Cline 2002, sec. 4.1, the simulator loop;
+//! sec. 2.7.3 for the step problem):
 //!
-//! Unknowns per contact c: the normal impulse `cn_c`, the friction-direction
-//! impulses `beta_c` (k of them) and the auxiliary `lambda_c` of eq. 2.47-2.48
-//! (the sliding speed when sliding). With `W = M^-1`, `N`/`D` the normal and
-//! friction Jacobian rows and the free-flight velocity
-//! `v* = v + h W (f_ext - w x I w)` (gravity and the gyroscopic term of
-//! Cline eq. 2.16, explicit), the end-of-step velocity is
-//! `v+ = v* + W (N' cn + D' beta)` and the LCP is
+//! 1. free flight: `v* = v + W (h (f_ext - w x I w - C v) + p)` with `W`
+//!    the inverse of the step's mass matrix `M + h C` (damping `C` taken
+//!    implicitly, `body_state.rs`), `f_ext` gravity, the bodies' applied
+//!    loads and the explicit force elements, `p` the applied impulses;
+//! 2. rows: every contact, joint, planar lock and implicit spring emits its
+//!    constraint rows (`constraints/`);
+//! 3. the step problem of the formulation (`formulation/`) gives the row
+//!    impulses and `u+ = v* + W J' lambda`;
+//! 4. positions move with `u+` (semi-implicit: translation `h u+`, rotation
+//!    by the exact exponential map);
+//! 5. post-stabilisation projects the positions back onto the constraints
+//!    that ask for it (`stabilisation/post.rs`);
+//! 6. the result is checked finite, and reactions are read off the rows.
 //!
-//! ```text
-//! [ N W N'   N W D'   0 ] [cn    ]   [ N v* + phi/h ]
-//! [ D W N'   D W D'   E ] [beta  ] + [ D v*         ]  = w >= 0, z >= 0, z'w = 0
-//! [ mu       -E'      0 ] [lambda]   [ 0            ]
-//! ```
-//!
-//! `E` is block diagonal with a column of ones per contact. The first row
-//! block is "no approach faster than closes the gap `phi` in one step"
-//! (Stewart-Trinkle's distance term, which keeps polytopes from
-//! interpenetrating); penetration already present (phi < 0) is removed at the
-//! rate `error_reduction`. The matrix is copositive-plus, so Lemke's method
-//! always finds a solution (Anitescu and Potra 1997).
-//!
-//! [`Formulation::BoxFriction`] trades the polyhedral cone for the bounded
-//! form that ODE and Bullet solve: per contact the normal impulse
-//! `cn >= 0` and two tangent impulses `f_1, f_2` along `t1, t2` with
-//! `-mu cn <= f_i <= mu cn` (a square approximation of the cone, sides
-//! along the tangents). The matrix is `J W J'` itself (symmetric, positive
-//! semidefinite), `q = J v*` plus the same gap term, and a friction row at
-//! its upper bound has `w <= 0`: the tangential velocity opposes the
-//! friction impulse, as Coulomb's law requires. Solved by the solver
-//! policy of `contact_lcp`: Dantzig principal pivoting (Baraff 1994, sec. 4,
-//! with its guess of the coupled problem) and Lemke's method on the bounded
-//! problem's standard form (Stewart & Trinkle's friction LCP, which Lemke
-//! always finishes), Dantzig first, with projected
-//! Gauss-Seidel (Preda & Florian 2005, Algorithm 1) as the fail-safe when
-//! both fail or their answers do not certify (Preda & Florian, sec. 4).
+//! Nothing of the caller's state is changed: the result is in the
+//! [`StepSolution`], to be committed by the caller.
 
-use contact_lcp::faer::{Mat, MatRef};
-use contact_lcp::{BoxBounds, BoxLcp, Coupling, Lcp, LcpSolution, Lemke, Solver};
-use contact_math::{Twist, gyroscopic_torque};
+use contact_lcp::faer::MatRef;
+use contact_lcp::{BoxBounds, LcpSolution};
+use contact_math::{Twist, Wrench, gyroscopic_torque, integrate_pose};
 use glam::DVec3;
 
-use super::delassus::Delassus;
-use crate::friction_cone::friction_directions;
+use crate::constraints::{ConstraintRef, EmitRows, RowSet};
+use crate::formulation::VelocityProblem;
+use crate::stabilisation::post::Projection;
 use crate::{
-    ContactConstraint, DynamicsError, Formulation, JacobianRow, RigidBody, StepSolution,
-    TimeSteppingParams,
+    BodyState, ContactConstraint, DynamicsError, ForceElement, Joint, JointReaction, RigidBody,
+    StepSolution, TimeSteppingParams,
 };
 
-/// Solves the contact problem of one velocity-level time step.
+/// Everything one step acts on.
+#[derive(Clone, Copy, Debug)]
+pub struct StepInput<'a> {
+    /// The bodies, indexed by every constraint.
+    pub bodies: &'a [RigidBody],
+    /// The contacts found for this step.
+    pub contacts: &'a [ContactConstraint],
+    /// The joints.
+    pub joints: &'a [Joint],
+    /// The persistent force elements.
+    pub forces: &'a [ForceElement],
+    /// Gravitational acceleration (m/s^2).
+    pub gravity: DVec3,
+    /// Simulated time at the start of the step (s), for time-dependent forces.
+    pub time: f64,
+}
+
+impl<'a> StepInput<'a> {
+    /// Bodies and contacts under gravity, with no joints or force elements,
+    /// at time 0.
+    #[must_use]
+    pub fn contacts_only(
+        bodies: &'a [RigidBody],
+        contacts: &'a [ContactConstraint],
+        gravity: DVec3,
+    ) -> Self {
+        Self {
+            bodies,
+            contacts,
+            joints: &[],
+            forces: &[],
+            gravity,
+            time: 0.0,
+        }
+    }
+}
+
+/// Takes velocity-level time steps of a set of bodies and constraints.
 ///
-/// Owns its workspace (Jacobian rows, the LCP's matrix and vectors, the
-/// Lemke solver), so a second solve of the same size allocates nothing.
+/// Owns its workspace (rows, the step problem, its solvers, the
+/// projection), so a second step of the same shape allocates nothing.
 #[derive(Debug)]
 pub struct TimeStepping {
     params: TimeSteppingParams,
-    lemke: Lemke,
-    /// Rows: `nc` normal rows, then `k` friction rows per contact.
-    rows: Vec<JacobianRow>,
-    /// `W J'` for each row, per block (a, b).
-    responses: Vec<[Twist; 2]>,
-    /// Assembles `J W J'` from `rows` and `responses`.
-    delassus: Delassus,
-    /// Friction directions, `k` per contact.
-    directions: Vec<DVec3>,
-    scratch_directions: Vec<DVec3>,
-    matrix: Mat<f64>,
-    offsets: Vec<f64>,
-    lcp_solution: LcpSolution,
-    /// Tangent directions per contact in this step's rows.
-    tangents: usize,
-    /// Box formulation: its bounds (rebuilt in place every step) and the
-    /// solver policy (Dantzig, then projected Gauss-Seidel).
-    bounds: BoxBounds,
-    box_solver: Solver,
+    states: Vec<BodyState>,
+    wrenches: Vec<Wrench>,
+    problem: VelocityProblem,
+    projection: Projection,
 }
 
 impl TimeStepping {
@@ -83,18 +87,10 @@ impl TimeStepping {
     pub fn new(params: TimeSteppingParams) -> Self {
         Self {
             params,
-            lemke: Lemke::new(params.lcp),
-            rows: Vec::new(),
-            responses: Vec::new(),
-            delassus: Delassus::default(),
-            directions: Vec::new(),
-            scratch_directions: Vec::new(),
-            matrix: Mat::new(),
-            offsets: Vec::new(),
-            lcp_solution: LcpSolution::default(),
-            tangents: 0,
-            bounds: BoxBounds::unilateral(0),
-            box_solver: Solver::new(params.box_solver),
+            states: Vec::new(),
+            wrenches: Vec::new(),
+            problem: VelocityProblem::new(&params),
+            projection: Projection::new(params.box_solver),
         }
     }
 
@@ -104,44 +100,113 @@ impl TimeStepping {
         &self.params
     }
 
-    /// The LCP `(M, q)` of the last call to [`solve`](Self::solve) that had
-    /// contacts, as assembled (empty before the first one): for inspection,
-    /// fixtures and benchmarks of the solvers on real contact problems.
+    /// The LCP `(M, q)` of the last step that had rows, as assembled (empty
+    /// before the first one): for inspection, fixtures and benchmarks of the
+    /// solvers on real contact problems.
     #[must_use]
     pub fn last_problem(&self) -> (MatRef<'_, f64>, &[f64]) {
-        (self.matrix.as_ref(), &self.offsets)
+        self.problem.last_problem()
     }
 
-    /// The bounds of the last box-friction solve
-    /// ([`Formulation::BoxFriction`](crate::Formulation::BoxFriction)),
-    /// rows as in [`last_problem`](Self::last_problem): the normal rows in
-    /// `[0, inf)`, then two tangent rows per contact coupled to its normal
-    /// row with the contact's friction coefficient. Empty before the first
-    /// such solve; the LCP formulation does not touch it. Callers that turn
-    /// the last problem into a box LCP take the layout from here rather than
-    /// rebuild it.
+    /// The bounds of the last step problem, rows as in
+    /// [`last_problem`](Self::last_problem): for the box formulation, the
+    /// normal rows in `[0, inf)`, then two tangent rows per contact coupled
+    /// to its normal row with the contact's friction coefficient.
     #[must_use]
     pub fn last_box_bounds(&self) -> &BoxBounds {
-        &self.bounds
+        self.problem.last_bounds()
     }
 
-    /// Computes the end-of-step velocities and the contact impulses for
-    /// `bodies` with `contacts`, under `gravity` (m/s^2) over a step of `h`
-    /// seconds, into `out`. Positions are not changed: integrating them is
-    /// the caller's (the world's) job.
+    /// The solver's answer to the last step problem.
+    #[must_use]
+    pub fn last_lcp_solution(&self) -> &LcpSolution {
+        self.problem.last_solution()
+    }
+
+    /// Takes one step of `h` seconds from `input` into `out`: end-of-step
+    /// velocities and poses, impulses and reactions. The input is not
+    /// changed; committing `out` is the caller's job.
     ///
     /// # Errors
-    /// [`DynamicsError::InvalidParameter`] for a bad `h`, `gravity` or
-    /// setting, [`DynamicsError::NonFiniteState`], [`DynamicsError::InvalidContact`],
-    /// and [`DynamicsError::Lcp`] if the solver gives up (pivot limit).
-    pub fn solve(
+    /// [`DynamicsError::InvalidParameter`] for a bad `h`, `gravity`, time or
+    /// setting; [`DynamicsError::NonFiniteState`],
+    /// [`DynamicsError::NonUnitRotation`] or [`DynamicsError::NonFiniteLoad`]
+    /// for a bad body; [`DynamicsError::InvalidContact`],
+    /// [`DynamicsError::InvalidJoint`] or [`DynamicsError::InvalidForce`] for
+    /// a bad constraint; [`DynamicsError::Lcp`] or
+    /// [`DynamicsError::Projection`] when a solver gives up;
+    /// [`DynamicsError::NonFiniteResult`] when the step would leave a
+    /// non-finite state.
+    pub fn step(
         &mut self,
-        bodies: &[RigidBody],
-        contacts: &[ContactConstraint],
-        gravity: DVec3,
+        input: &StepInput<'_>,
         h: f64,
         out: &mut StepSolution,
     ) -> Result<(), DynamicsError> {
+        self.validate(input, h)?;
+        let bodies = input.bodies;
+        self.states.clear();
+        for (i, body) in bodies.iter().enumerate() {
+            self.states.push(BodyState::of(body, i, h)?);
+        }
+        self.free_flight(input, h, &mut out.velocities);
+        self.emit_rows(input, h, &mut out.rows);
+        self.problem.solve(
+            &self.params,
+            &out.rows,
+            &self.states,
+            h,
+            &mut out.velocities,
+            &mut out.row_impulses,
+        )?;
+        let solution = self.problem.last_solution();
+        (out.pivots, out.lcp_report) = if out.rows.is_empty() {
+            (0, Default::default())
+        } else {
+            (solution.pivots, solution.report)
+        };
+
+        out.poses.clear();
+        out.poses.extend(
+            self.states
+                .iter()
+                .zip(&out.velocities)
+                .map(|(state, twist)| {
+                    if state.dynamic {
+                        integrate_pose(&state.pose, twist, h)
+                    } else {
+                        state.pose
+                    }
+                }),
+        );
+        out.projection = Default::default();
+        let stabilisation = self.params.stabilisation;
+        if out
+            .rows
+            .rows()
+            .iter()
+            .any(|row| stabilisation.projects(row.condition))
+        {
+            self.projection
+                .carry_contacts(&out.rows, &stabilisation, &out.velocities, h);
+            out.projection = self.projection.project(
+                bodies,
+                &mut out.poses,
+                &stabilisation,
+                |states, set| emit_reevaluated(input, states, h, set),
+            )?;
+        }
+        if let Some(body) = (0..bodies.len())
+            .find(|&i| !(out.poses[i].is_finite() && out.velocities[i].is_finite()))
+        {
+            return Err(DynamicsError::NonFiniteResult { body });
+        }
+        self.read_reactions(input, h, out);
+        Ok(())
+    }
+
+    /// Checks the settings, `h`, gravity, time, loads and constraints.
+    fn validate(&self, input: &StepInput<'_>, h: f64) -> Result<(), DynamicsError> {
         self.params.validate()?;
         if !(h.is_finite() && h > 0.0) {
             return Err(DynamicsError::InvalidParameter {
@@ -149,230 +214,134 @@ impl TimeStepping {
                 value: h,
             });
         }
-        if let Some(axis) = (0..3).find(|&axis| !gravity[axis].is_finite()) {
+        if let Some(axis) = (0..3).find(|&axis| !input.gravity[axis].is_finite()) {
             return Err(DynamicsError::InvalidParameter {
                 name: "gravity",
-                value: gravity[axis],
+                value: input.gravity[axis],
             });
         }
-        if let Some(body) = bodies.iter().position(|b| !b.is_finite()) {
-            return Err(DynamicsError::NonFiniteState { body });
+        if !input.time.is_finite() {
+            return Err(DynamicsError::InvalidParameter {
+                name: "time",
+                value: input.time,
+            });
         }
-        for (contact, constraint) in contacts.iter().enumerate() {
+        let bodies = input.bodies;
+        if let Some(body) = bodies.iter().position(|b| !b.applied_loads().is_finite()) {
+            return Err(DynamicsError::NonFiniteLoad { body });
+        }
+        for (contact, constraint) in input.contacts.iter().enumerate() {
             constraint
                 .check(bodies.len())
                 .map_err(|reason| DynamicsError::InvalidContact { contact, reason })?;
         }
+        for (index, joint) in input.joints.iter().enumerate() {
+            joint.validate(index, bodies)?;
+        }
+        for (index, element) in input.forces.iter().enumerate() {
+            element.validate(index, bodies)?;
+        }
+        Ok(())
+    }
 
-        free_flight_velocities(bodies, gravity, h, &mut out.velocities);
+    /// `v* = v + h W (f - w x I w - C v) + W p` for dynamic bodies, zero for
+    /// fixed ones (Cline eq. 2.16 for the gyroscopic term; gravity enters as
+    /// `h g` exactly).
+    fn free_flight(&mut self, input: &StepInput<'_>, h: f64, out: &mut Vec<Twist>) {
+        self.wrenches.clear();
+        self.wrenches.resize(input.bodies.len(), Wrench::ZERO);
+        for element in input.forces {
+            element.add_explicit(&self.states, input.time, &mut self.wrenches);
+        }
+        out.clear();
+        out.extend(
+            input
+                .bodies
+                .iter()
+                .zip(&self.states)
+                .zip(&self.wrenches)
+                .map(|((body, state), wrench)| {
+                    let Some(mass) = body.mass_properties() else {
+                        return Twist::ZERO;
+                    };
+                    let loads = body.applied_loads();
+                    let (linear_damping, angular_damping) = body.damping();
+                    let (v, w) = (state.twist.linear, state.twist.angular);
+                    let inertia = mass.world_inertia(state.pose.rotation);
+                    let force = loads.force + wrench.force - linear_damping * v;
+                    let torque = loads.torque + wrench.torque
+                        - gyroscopic_torque(inertia, w)
+                        - angular_damping * w;
+                    Twist::new(
+                        v + h * input.gravity + state.inv_mass * (h * force + loads.linear_impulse),
+                        w + h * (state.inv_inertia * torque)
+                            + state.inv_inertia * loads.angular_impulse,
+                    )
+                }),
+        );
+    }
+
+    /// The rows of every constraint of the step.
+    fn emit_rows(&self, input: &StepInput<'_>, h: f64, set: &mut RowSet) {
+        set.clear();
+        for (i, contact) in input.contacts.iter().enumerate() {
+            set.begin(ConstraintRef::Contact(i));
+            contact.emit_rows(&self.states, h, set);
+        }
+        emit_reevaluated(input, &self.states, h, set);
+        for (i, element) in input.forces.iter().enumerate() {
+            if let Some(spring) = element.implicit_spring() {
+                set.begin(ConstraintRef::ForceElement(i));
+                spring.emit_rows(&self.states, h, set);
+            }
+        }
+    }
+
+    /// Contact impulses and joint reactions from the row impulses.
+    fn read_reactions(&self, input: &StepInput<'_>, h: f64, out: &mut StepSolution) {
         out.normal_impulses.clear();
         out.friction_impulses.clear();
-        out.pivots = 0;
-        out.lcp_report = Default::default();
-        if contacts.is_empty() {
-            return Ok(());
-        }
-
-        self.tangents = match self.params.formulation {
-            Formulation::Complementarity => self.params.friction_directions,
-            Formulation::BoxFriction => 2,
-        };
-        self.build_rows(bodies, contacts);
-        match self.params.formulation {
-            Formulation::Complementarity => {
-                self.assemble_complementarity(contacts, &out.velocities, h);
-                let lcp = Lcp::new(
-                    std::mem::replace(&mut self.matrix, Mat::new()),
-                    std::mem::take(&mut self.offsets),
-                )?;
-                let solved = self.lemke.solve_into(&lcp, &mut self.lcp_solution);
-                (self.matrix, self.offsets) = lcp.into_parts();
-                solved?;
-            }
-            Formulation::BoxFriction => self.solve_box(contacts, &out.velocities, h)?,
-        }
-        self.apply_impulses(contacts.len(), out);
-        Ok(())
-    }
-
-    /// Normal rows first, then `self.tangents` friction rows per contact
-    /// (the first directions of the `k`-direction cone: `t1, t2` for the box
-    /// formulation), with their `W J'` responses.
-    fn build_rows(&mut self, bodies: &[RigidBody], contacts: &[ContactConstraint]) {
-        let k = self.params.friction_directions;
-        let tangents = self.tangents;
-        self.rows.clear();
-        self.directions.clear();
-        for c in contacts {
-            self.rows.push(JacobianRow::relative_velocity(
-                bodies, c.body_a, c.body_b, c.point, c.normal,
-            ));
-        }
-        for c in contacts {
-            friction_directions(c.normal, k, &mut self.scratch_directions);
-            for &direction in &self.scratch_directions[..tangents] {
-                self.rows.push(JacobianRow::relative_velocity(
-                    bodies, c.body_a, c.body_b, c.point, direction,
-                ));
-                self.directions.push(direction);
-            }
-        }
-        self.responses.clear();
-        for row in &self.rows {
-            let response = |block: Option<&crate::BodyJacobian>| match block {
-                Some(block) => {
-                    let (inv_mass, inv_inertia) = bodies[block.body].inverse_mass_blocks();
-                    block.response(inv_mass, inv_inertia)
+        out.joint_reactions.clear();
+        out.joint_reactions
+            .resize(input.joints.len(), JointReaction::default());
+        let rows = out.rows.rows();
+        for owner in out.rows.owners() {
+            let impulses = &out.row_impulses[owner.rows.clone()];
+            match owner.constraint {
+                ConstraintRef::Contact(c) => {
+                    let contact = &input.contacts[c];
+                    let (t1, t2) = crate::friction_cone::tangent_pair(contact.normal);
+                    out.normal_impulses.push(impulses[0]);
+                    out.friction_impulses
+                        .push(impulses[1] * t1 + impulses[2] * t2);
                 }
-                None => Twist::ZERO,
-            };
-            self.responses
-                .push([response(row.a.as_ref()), response(row.b.as_ref())]);
-        }
-    }
-
-    /// Sizes the matrix to `n` and fills its top-left block with `J W J'`
-    /// (only rows sharing a dynamic body couple), the rest with zeros; fills
-    /// the offsets with `J v*` plus the gap term on the normal rows.
-    fn fill_common(
-        &mut self,
-        n: usize,
-        contacts: &[ContactConstraint],
-        free_velocities: &[Twist],
-        h: f64,
-    ) {
-        self.matrix.resize_with(n, n, |_, _| 0.0);
-        self.matrix.as_mut().fill(0.0);
-        self.delassus
-            .fill(&self.rows, &self.responses, self.matrix.as_mut());
-        self.offsets.clear();
-        self.offsets.resize(n, 0.0);
-        for (i, row) in self.rows.iter().enumerate() {
-            self.offsets[i] = row.apply(|body| free_velocities[body]);
-        }
-        for (c, contact) in contacts.iter().enumerate() {
-            let gap = if contact.distance >= 0.0 {
-                contact.distance
-            } else {
-                self.params.error_reduction * contact.distance
-            };
-            self.offsets[c] += gap / h;
-        }
-    }
-
-    /// Fills the LCP of the module comment (Cline eq. 2.49).
-    fn assemble_complementarity(
-        &mut self,
-        contacts: &[ContactConstraint],
-        free_velocities: &[Twist],
-        h: f64,
-    ) {
-        let nc = contacts.len();
-        let k = self.tangents;
-        let rows = self.rows.len(); // nc * (k + 1)
-        self.fill_common(rows + nc, contacts, free_velocities, h);
-        // E, -E' and mu (eq. 2.47-2.49).
-        for (c, contact) in contacts.iter().enumerate() {
-            let lambda = rows + c;
-            self.matrix[(lambda, c)] = contact.friction;
-            for d in 0..k {
-                let beta = nc + c * k + d;
-                self.matrix[(beta, lambda)] = 1.0;
-                self.matrix[(lambda, beta)] = -1.0;
-            }
-        }
-    }
-
-    /// Assembles and solves the bounded-friction problem of the module
-    /// comment: Dantzig pivoting, projected Gauss-Seidel if it fails.
-    fn solve_box(
-        &mut self,
-        contacts: &[ContactConstraint],
-        free_velocities: &[Twist],
-        h: f64,
-    ) -> Result<(), DynamicsError> {
-        let nc = contacts.len();
-        let rows = self.rows.len(); // nc * 3
-        self.fill_common(rows, contacts, free_velocities, h);
-        self.bounds.rebuild(|lo, hi, couplings| {
-            lo.clear();
-            hi.clear();
-            couplings.clear();
-            lo.resize(rows, 0.0);
-            hi.resize(rows, f64::INFINITY);
-            for (c, contact) in contacts.iter().enumerate() {
-                for d in 0..2 {
-                    let row = nc + 2 * c + d;
-                    // Placeholders: a coupled row's bounds follow mu * cn.
-                    (lo[row], hi[row]) = (f64::NEG_INFINITY, f64::INFINITY);
-                    couplings.push(Coupling {
-                        row,
-                        normal_row: c,
-                        mu: contact.friction,
-                    });
+                ConstraintRef::Joint(j) => {
+                    out.joint_reactions[j] = input.joints[j].reaction(
+                        &self.states,
+                        &rows[owner.rows.clone()],
+                        impulses,
+                        h,
+                    );
                 }
-            }
-        })?;
-        let lcp = Lcp::new(
-            std::mem::replace(&mut self.matrix, Mat::new()),
-            std::mem::take(&mut self.offsets),
-        )?;
-        let problem = BoxLcp::with_bounds(
-            lcp,
-            std::mem::replace(&mut self.bounds, BoxBounds::unilateral(0)),
-        )?;
-        let solved = self.box_solver.solve_into(&problem, &mut self.lcp_solution);
-        let (lcp, bounds) = problem.into_parts();
-        (self.matrix, self.offsets) = lcp.into_parts();
-        self.bounds = bounds;
-        solved?;
-        Ok(())
-    }
-
-    /// `v+ = v* + W J' z`, and the impulses per contact.
-    fn apply_impulses(&mut self, nc: usize, out: &mut StepSolution) {
-        let k = self.tangents;
-        let z = &self.lcp_solution.z;
-        for ((row, response), &impulse) in self.rows.iter().zip(&self.responses).zip(z) {
-            if impulse == 0.0 {
-                continue;
-            }
-            for (block, change) in [row.a, row.b].iter().zip(response) {
-                if let Some(block) = block {
-                    out.velocities[block.body] += *change * impulse;
-                }
+                ConstraintRef::PlanarLock(_) | ConstraintRef::ForceElement(_) => {}
             }
         }
-        out.normal_impulses.extend_from_slice(&z[..nc]);
-        for c in 0..nc {
-            let range = nc + c * k..nc + (c + 1) * k;
-            let impulse = z[range.clone()]
-                .iter()
-                .zip(&self.directions[c * k..(c + 1) * k])
-                .map(|(&beta, &direction)| beta * direction)
-                .fold(DVec3::ZERO, |sum, term| sum + term);
-            out.friction_impulses.push(impulse);
-        }
-        out.pivots = self.lcp_solution.pivots;
-        out.lcp_report = self.lcp_solution.report;
     }
 }
 
-/// `v* = v + h W (f_ext - w x I w)` for dynamic bodies, zero for fixed ones
-/// (Cline eq. 2.16 for the gyroscopic term, explicit over the step).
-fn free_flight_velocities(bodies: &[RigidBody], gravity: DVec3, h: f64, out: &mut Vec<Twist>) {
-    out.clear();
-    out.extend(bodies.iter().map(|body| match body.mass_properties() {
-        Some(mass) => {
-            let inertia = mass.world_inertia(body.pose.rotation);
-            let inv_inertia = mass.world_inv_inertia(body.pose.rotation);
-            let w = body.twist.angular;
-            let torque = -gyroscopic_torque(inertia, w);
-            Twist::new(
-                body.twist.linear + h * gravity,
-                w + h * (inv_inertia * torque),
-            )
+/// The rows re-evaluated at moved positions: joints and planar locks, each
+/// after its `begin`.
+fn emit_reevaluated(input: &StepInput<'_>, states: &[BodyState], h: f64, set: &mut RowSet) {
+    for (j, joint) in input.joints.iter().enumerate() {
+        set.begin(ConstraintRef::Joint(j));
+        joint.emit_rows(states, h, set);
+    }
+    for (i, body) in input.bodies.iter().enumerate() {
+        if let Some(lock) = body.planar_lock(i)
+            && body.is_dynamic()
+        {
+            set.begin(ConstraintRef::PlanarLock(i));
+            lock.emit_rows(states, h, set);
         }
-        None => Twist::ZERO,
-    }));
+    }
 }

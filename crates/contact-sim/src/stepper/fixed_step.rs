@@ -1,11 +1,11 @@
 //! Fixed time stepping (Cline 2002, sec. 4.1, the simulator loop):
-//! detect contacts within a margin, solve the Anitescu-Potra step problem
-//! for the end-of-step velocities, then move every body with its new
-//! velocity (semi-implicit: positions use `v+`, rotations the exact
-//! exponential map).
+//! detect contacts within a margin, take the dynamics layer's step (the
+//! Anitescu-Potra step problem of every constraint's rows, positions moved
+//! with the new velocities, stabilisation), then commit it to the world.
 
-use contact_dynamics::{ContactConstraint, StepSolution, TimeStepping, TimeSteppingParams};
-use contact_math::integrate_pose;
+use contact_dynamics::{
+    ContactConstraint, StepInput, StepSolution, TimeStepping, TimeSteppingParams,
+};
 
 use crate::{CollisionPass, SimError, World};
 
@@ -92,32 +92,44 @@ impl FixedStepper {
         &self.params
     }
 
-    /// Advances `world` by one step of `h`.
+    /// Advances `world` by one step of `h`, then clears every body's
+    /// applied loads.
     ///
     /// On error the world is left exactly as it was.
     ///
     /// # Errors
-    /// [`SimError::Geometry`] or [`SimError::Dynamics`] (non-finite state,
-    /// solver failure).
+    /// [`SimError::Geometry`] or [`SimError::Dynamics`] (a bad body, joint
+    /// or force element, a solver failure, a step that would leave a
+    /// non-finite state).
     pub fn step(&mut self, world: &mut World) -> Result<StepReport, SimError> {
         let h = self.params.h;
         self.collision.detect(
             world.bodies(),
+            world.joints(),
             self.params.contact_margin,
             &mut self.contacts,
         )?;
-        self.dynamics.solve(
-            world.bodies(),
-            &self.contacts,
-            world.gravity,
-            h,
-            &mut self.solution,
-        )?;
-        for (body, &twist) in world.bodies_mut().iter_mut().zip(&self.solution.velocities) {
+        let input = StepInput {
+            bodies: world.bodies(),
+            contacts: &self.contacts,
+            joints: world.joints(),
+            forces: world.forces(),
+            gravity: world.gravity,
+            time: world.time(),
+        };
+        self.dynamics.step(&input, h, &mut self.solution)?;
+        let solution = &self.solution;
+        for ((body, &twist), &pose) in world
+            .bodies_mut()
+            .iter_mut()
+            .zip(&solution.velocities)
+            .zip(&solution.poses)
+        {
+            body.pose = pose;
             if body.is_dynamic() {
                 body.twist = twist;
-                body.pose = integrate_pose(&body.pose, &twist, h);
             }
+            body.clear_applied_loads();
         }
         world.advance_clock(h);
         Ok(StepReport {
@@ -152,8 +164,9 @@ impl FixedStepper {
         self.dynamics.last_box_bounds()
     }
 
-    /// The velocities and impulses of the last step, indexed like the
-    /// bodies and like [`contacts`](Self::contacts).
+    /// The velocities, poses, impulses and joint reactions of the last
+    /// step, indexed like the bodies, like [`contacts`](Self::contacts) and
+    /// like the world's joints.
     #[must_use]
     pub fn solution(&self) -> &StepSolution {
         &self.solution

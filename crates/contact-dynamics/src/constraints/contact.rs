@@ -1,6 +1,13 @@
-//! One contact point between two bodies, as the dynamics layer sees it.
+//! A contact point between two bodies (Cline 2002, sec. 4.4.2): one normal
+//! row (eq. 4.14), unilateral, with the signed gap as its position
+//! condition, and two friction rows along the orthonormal tangents of
+//! [`tangent_pair`] (eq. 4.17-4.18), bounded by `mu` times the normal impulse.
 
 use glam::DVec3;
+
+use super::{ConstraintRow, EmitRows, PositionCondition, RowBounds, RowSet, StabilisationGroup};
+use crate::friction_cone::tangent_pair;
+use crate::{BodyState, JacobianRow};
 
 /// A unilateral contact between bodies `body_a` and `body_b` at one point.
 ///
@@ -41,5 +48,32 @@ impl ContactConstraint {
             return Err("friction is negative or not finite");
         }
         Ok(())
+    }
+}
+
+impl EmitRows for ContactConstraint {
+    fn emit_rows(&self, bodies: &[BodyState], _h: f64, out: &mut RowSet) {
+        let row = |direction| {
+            JacobianRow::relative_velocity(bodies, self.body_a, self.body_b, self.point, direction)
+        };
+        let normal = out.push(ConstraintRow::new(
+            row(self.normal),
+            RowBounds::NonNegative,
+            PositionCondition::Gap {
+                gap: self.distance,
+                group: StabilisationGroup::Contact,
+            },
+        ));
+        let (t1, t2) = tangent_pair(self.normal);
+        for tangent in [t1, t2] {
+            out.push(ConstraintRow::new(
+                row(tangent),
+                RowBounds::Friction {
+                    normal,
+                    mu: self.friction,
+                },
+                PositionCondition::None,
+            ));
+        }
     }
 }

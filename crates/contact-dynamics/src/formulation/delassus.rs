@@ -21,7 +21,7 @@ use crate::{BodyJacobian, JacobianRow};
 /// Rows bucketed by body; reused across steps, so assembling a problem of a
 /// size seen before allocates nothing.
 #[derive(Clone, Debug, Default)]
-pub(super) struct Delassus {
+pub(crate) struct Delassus {
     /// `start[b]..start[b + 1]` is body `b`'s range of `blocks_of_body`.
     start: Vec<usize>,
     /// (row, block slot: 0 for a, 1 for b) per body, rows increasing.
@@ -35,7 +35,7 @@ impl Delassus {
     /// `matrix`, whose entries there must be zero on entry (only pairs
     /// sharing a body are written). `responses[j]` is `W J_j'` per block
     /// (a, b) of row `j`.
-    pub(super) fn fill(
+    pub(crate) fn fill(
         &mut self,
         rows: &[JacobianRow],
         responses: &[[Twist; 2]],

@@ -1,0 +1,246 @@
+//! Post-stabilisation as an LCP (Cline 2002, sec. 3.3-3.4, eq. 3.5-3.7):
+//! after the velocity step has moved the bodies, find a displacement `dp`
+//! (a twist per body, applied over unit time) that brings every projected
+//! constraint back, with the least kinetic-metric motion:
+//!
+//! ```text
+//! dp = W J' lambda,   w = J W J' lambda + g,
+//! equality rows: w = 0, lambda free;   gap rows: w >= 0, lambda >= 0, w lambda = 0
+//! ```
+//!
+//! `W` is the plain inverse mass matrix (no damping), `g` the rows' errors
+//! at the moved positions: joints and planar locks re-evaluated exactly,
+//! contact gaps predicted to first order (`g + h J u+` after the step, then
+//! `+ J dp` per projection) since the contact points are not recomputed.
+//! Each projection is one Newton step on the nonlinear constraints (eq.
+//! 3.2), repeated while an error exceeds the tolerance, up to the setting's
+//! limit. Velocities are not changed, so the projection adds no kinetic
+//! energy. It is solved by the `contact_lcp::Solver` policy, which takes
+//! redundant rows (a closed loop of joints, a face resting on four contact
+//! points) like any singular contact problem.
+
+use contact_lcp::faer::Mat;
+use contact_lcp::{BoxBounds, BoxLcp, Lcp, LcpSolution, Solver, SolverParams};
+use contact_math::{Pose, Twist, integrate_pose};
+
+use super::StabilisationParams;
+use crate::constraints::{PositionCondition, RowSet, StabilisationGroup};
+use crate::formulation::delassus::Delassus;
+use crate::{BodyState, DynamicsError, JacobianRow, RigidBody};
+
+/// What one step's projection did.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ProjectionReport {
+    /// Projections solved (0 when every error was within tolerance).
+    pub projections: usize,
+    /// Largest error before the first projection (m or rad).
+    pub error_before: f64,
+    /// Largest error after the last one.
+    pub error_after: f64,
+}
+
+/// The projection's workspace, reused from step to step.
+#[derive(Debug)]
+pub(crate) struct Projection {
+    set: RowSet,
+    /// Contact gap rows carried from the velocity step: Jacobian and
+    /// predicted gap.
+    contact_rows: Vec<(JacobianRow, f64)>,
+    rows: Vec<JacobianRow>,
+    responses: Vec<[Twist; 2]>,
+    free: Vec<bool>,
+    errors: Vec<f64>,
+    delassus: Delassus,
+    matrix: Mat<f64>,
+    offsets: Vec<f64>,
+    bounds: BoxBounds,
+    solver: Solver,
+    solution: LcpSolution,
+    states: Vec<BodyState>,
+    displacement: Vec<Twist>,
+}
+
+impl Projection {
+    pub(crate) fn new(solver: SolverParams) -> Self {
+        Self {
+            set: RowSet::default(),
+            contact_rows: Vec::new(),
+            rows: Vec::new(),
+            responses: Vec::new(),
+            free: Vec::new(),
+            errors: Vec::new(),
+            delassus: Delassus::default(),
+            matrix: Mat::new(),
+            offsets: Vec::new(),
+            bounds: BoxBounds::unilateral(0),
+            solver: Solver::new(solver),
+            solution: LcpSolution::default(),
+            states: Vec::new(),
+            displacement: Vec::new(),
+        }
+    }
+
+    /// Takes the contact gap rows of the velocity step's `set` whose
+    /// stabilisation is the projection, with their gaps predicted after a
+    /// step of `h` at `velocities`.
+    pub(crate) fn carry_contacts(
+        &mut self,
+        set: &RowSet,
+        params: &StabilisationParams,
+        velocities: &[Twist],
+        h: f64,
+    ) {
+        self.contact_rows.clear();
+        for row in set.rows() {
+            if let PositionCondition::Gap {
+                gap,
+                group: StabilisationGroup::Contact,
+            } = row.condition
+                && params.projects(row.condition)
+            {
+                let moved = gap + h * row.jacobian.apply(|body| velocities[body]);
+                self.contact_rows.push((row.jacobian, moved));
+            }
+        }
+    }
+
+    /// Projects `poses` (the bodies' moved poses) onto the constraints that
+    /// `emit` re-evaluates and the carried contacts.
+    pub(crate) fn project(
+        &mut self,
+        bodies: &[RigidBody],
+        poses: &mut [Pose],
+        params: &StabilisationParams,
+        mut emit: impl FnMut(&[BodyState], &mut RowSet),
+    ) -> Result<ProjectionReport, DynamicsError> {
+        let mut report = ProjectionReport::default();
+        loop {
+            self.states.clear();
+            self.states.extend(
+                bodies
+                    .iter()
+                    .zip(poses.iter())
+                    .map(|(body, &pose)| BodyState::at_pose(body, pose, 0.0)),
+            );
+            self.gather(params, &mut emit);
+            let error = self.largest_error();
+            if report.projections == 0 {
+                report.error_before = error;
+            }
+            report.error_after = error;
+            if error <= params.projection_tolerance || report.projections == params.max_projections
+            {
+                return Ok(report);
+            }
+            self.solve()?;
+            self.displace(poses);
+            report.projections += 1;
+        }
+    }
+
+    /// The rows and errors at the current states.
+    fn gather(
+        &mut self,
+        params: &StabilisationParams,
+        emit: &mut impl FnMut(&[BodyState], &mut RowSet),
+    ) {
+        self.set.clear();
+        emit(&self.states, &mut self.set);
+        self.rows.clear();
+        self.free.clear();
+        self.errors.clear();
+        for row in self.set.rows() {
+            if !params.projects(row.condition) {
+                continue;
+            }
+            let (free, error) = match row.condition {
+                PositionCondition::Equality { error } => (true, error),
+                PositionCondition::Gap { gap, .. } => (false, gap),
+                PositionCondition::None => continue,
+            };
+            self.rows.push(row.jacobian);
+            self.free.push(free);
+            self.errors.push(error);
+        }
+        for &(jacobian, gap) in &self.contact_rows {
+            self.rows.push(jacobian);
+            self.free.push(false);
+            self.errors.push(gap);
+        }
+    }
+
+    fn largest_error(&self) -> f64 {
+        self.free
+            .iter()
+            .zip(&self.errors)
+            .map(|(&free, &g)| if free { g.abs() } else { (-g).max(0.0) })
+            .fold(0.0, f64::max)
+    }
+
+    /// Solves `w = J W J' lambda + g` with the rows' bounds.
+    fn solve(&mut self) -> Result<(), DynamicsError> {
+        let n = self.rows.len();
+        self.responses.clear();
+        self.responses
+            .extend(self.rows.iter().map(|row| row.responses(&self.states)));
+        self.matrix.resize_with(n, n, |_, _| 0.0);
+        self.matrix.as_mut().fill(0.0);
+        self.delassus
+            .fill(&self.rows, &self.responses, self.matrix.as_mut());
+        self.offsets.clear();
+        self.offsets.extend_from_slice(&self.errors);
+        let free = &self.free;
+        self.bounds
+            .rebuild(|lo, hi, couplings| {
+                couplings.clear();
+                lo.clear();
+                hi.clear();
+                lo.extend(
+                    free.iter()
+                        .map(|&f| if f { f64::NEG_INFINITY } else { 0.0 }),
+                );
+                hi.resize(free.len(), f64::INFINITY);
+            })
+            .map_err(DynamicsError::Projection)?;
+        let lcp = Lcp::new(
+            std::mem::replace(&mut self.matrix, Mat::new()),
+            std::mem::take(&mut self.offsets),
+        )
+        .map_err(DynamicsError::Projection)?;
+        let problem = BoxLcp::with_bounds(
+            lcp,
+            std::mem::replace(&mut self.bounds, BoxBounds::unilateral(0)),
+        )
+        .map_err(DynamicsError::Projection)?;
+        let solved = self.solver.solve_into(&problem, &mut self.solution);
+        let (lcp, bounds) = problem.into_parts();
+        (self.matrix, self.offsets) = lcp.into_parts();
+        self.bounds = bounds;
+        solved.map_err(DynamicsError::Projection)
+    }
+
+    /// `dp = W J' lambda`, applied to the poses; carried contact gaps move
+    /// by `J dp`.
+    fn displace(&mut self, poses: &mut [Pose]) {
+        self.displacement.clear();
+        self.displacement.resize(poses.len(), Twist::ZERO);
+        for ((row, response), &impulse) in
+            self.rows.iter().zip(&self.responses).zip(&self.solution.z)
+        {
+            for (block, change) in [row.a, row.b].iter().zip(response) {
+                if let Some(block) = block {
+                    self.displacement[block.body] += *change * impulse;
+                }
+            }
+        }
+        for (pose, dp) in poses.iter_mut().zip(&self.displacement) {
+            if *dp != Twist::ZERO {
+                *pose = integrate_pose(pose, dp, 1.0);
+            }
+        }
+        let displacement = &self.displacement;
+        for (jacobian, gap) in &mut self.contact_rows {
+            *gap += jacobian.apply(|body| displacement[body]);
+        }
+    }
+}
