@@ -11,7 +11,19 @@
 //!   `e . (w_b - w_a)`;
 //! - axes: `g = t . (n_a x n_b)` for a tangent `t` of `n_a`, whose rate at
 //!   `n_a = n_b` is `t . (w_b - w_a)`.
+//!
+//! Curvature: the step moves the bodies along the chord `q -> q + h u+`,
+//! which stays on a curved constraint (to second order) when `u+` is
+//! tangent to it at the chord's midpoint: `J(q + h u / 2) u+ = 0`, that is
+//! `J(q) u+ = -(h / 2) (dJ/dt) u` to first order, with `(dJ/dt) u` the
+//! velocity-product terms of the rows (the `w x (w x r)` of a point, the
+//! turning of an axis fixed in a body; cf. the myPhysicsLab page's eq. 5-11
+//! at acceleration level). Asking `J(q) u+ = 0` instead projects each
+//! step's velocity onto a tangent turned by `w h` from the last one, and a
+//! pendulum loses energy at first order in `h`; asking it at the step's end
+//! gains as much.
 
+use contact_math::Twist;
 use glam::{DQuat, DVec3};
 
 use super::Joint;
@@ -32,6 +44,12 @@ pub(super) struct AnchorFrames {
     pub(super) rotation_a: DQuat,
     /// Orientation of frame b (world).
     pub(super) rotation_b: DQuat,
+    /// Twists of a and b at the start of the step (zero for the world).
+    pub(super) twist_a: Twist,
+    pub(super) twist_b: Twist,
+    /// Centres of mass of a and b (a: the anchor for the world).
+    pub(super) centre_a: DVec3,
+    pub(super) centre_b: DVec3,
 }
 
 impl AnchorFrames {
@@ -41,7 +59,16 @@ impl AnchorFrames {
             None => joint.frame_a,
         };
         let frame_b = bodies[joint.body_b].pose * joint.frame_b;
+        let (twist_a, centre_a) = match joint.body_a {
+            Some(i) => (bodies[i].twist, bodies[i].centre()),
+            None => (Twist::ZERO, frame_a.translation),
+        };
+        let b = &bodies[joint.body_b];
         Self {
+            twist_a,
+            twist_b: b.twist,
+            centre_a,
+            centre_b: b.centre(),
             a: joint.body_a,
             b: joint.body_b,
             point_a: frame_a.translation,
@@ -78,17 +105,30 @@ impl AnchorFrames {
     }
 }
 
-fn equality(out: &mut RowSet, jacobian: JacobianRow, error: f64) {
-    out.push(ConstraintRow::new(
-        jacobian,
-        RowBounds::Free,
-        PositionCondition::Equality { error },
-    ));
+/// A bilateral row with its error and its curvature `(dJ/dt) u`: its
+/// velocity target is `-(h / 2) (dJ/dt) u` (see the module comment).
+pub(super) fn equality(out: &mut RowSet, jacobian: JacobianRow, error: f64, curvature: f64, h: f64) {
+    out.push(ConstraintRow {
+        velocity_target: -0.5 * h * curvature,
+        ..ConstraintRow::new(jacobian, RowBounds::Free, PositionCondition::Equality { error })
+    });
+}
+
+/// `w x (w x r)`: the centripetal part of a body point's acceleration.
+fn centripetal(twist: &Twist, offset: DVec3) -> DVec3 {
+    twist.angular.cross(twist.angular.cross(offset))
 }
 
 /// Three rows holding the anchor points together, along the world axes.
-pub(super) fn coincident_points(frames: &AnchorFrames, bodies: &[BodyState], out: &mut RowSet) {
+pub(super) fn coincident_points(
+    frames: &AnchorFrames,
+    bodies: &[BodyState],
+    h: f64,
+    out: &mut RowSet,
+) {
     let separation = frames.point_b - frames.point_a;
+    let curvature = centripetal(&frames.twist_b, frames.point_b - frames.centre_b)
+        - centripetal(&frames.twist_a, frames.point_a - frames.centre_a);
     for axis in [DVec3::X, DVec3::Y, DVec3::Z] {
         let row = JacobianRow::points(
             bodies,
@@ -98,38 +138,55 @@ pub(super) fn coincident_points(frames: &AnchorFrames, bodies: &[BodyState], out
             frames.point_b,
             axis,
         );
-        equality(out, row, axis.dot(separation));
+        equality(out, row, axis.dot(separation), axis.dot(curvature), h);
     }
 }
 
-/// Three rows holding the orientations equal, about the world axes.
+/// Three rows holding the orientations equal, about the world axes (their
+/// rows do not change with the configuration: no curvature).
 pub(super) fn equal_orientations(frames: &AnchorFrames, bodies: &[BodyState], out: &mut RowSet) {
     let theta = rotation_vector(frames.rotation_b * frames.rotation_a.inverse());
     for axis in [DVec3::X, DVec3::Y, DVec3::Z] {
-        equality(out, frames.angular(bodies, axis), axis.dot(theta));
+        equality(out, frames.angular(bodies, axis), axis.dot(theta), 0.0, 0.0);
     }
 }
 
-/// Two rows holding frame b's z axis along frame a's.
-pub(super) fn aligned_axes(frames: &AnchorFrames, bodies: &[BodyState], out: &mut RowSet) {
+/// The relative angular velocity `w_b - w_a`.
+pub(super) fn relative_spin(frames: &AnchorFrames) -> DVec3 {
+    frames.twist_b.angular - frames.twist_a.angular
+}
+
+/// Two rows holding frame b's z axis along frame a's. Their tangents turn
+/// with a: curvature `(w_a x t) . (w_b - w_a)`.
+pub(super) fn aligned_axes(frames: &AnchorFrames, bodies: &[BodyState], h: f64, out: &mut RowSet) {
     let n_a = frames.axis_a(DVec3::Z);
     let n_b = frames.axis_b(DVec3::Z);
     let (t1, t2) = tangent_pair(n_a);
     let cross = n_a.cross(n_b);
+    let spin = relative_spin(frames);
     for t in [t1, t2] {
-        equality(out, frames.angular(bodies, t), t.dot(cross));
+        let curvature = frames.twist_a.angular.cross(t).dot(spin);
+        equality(out, frames.angular(bodies, t), t.dot(cross), curvature, h);
     }
 }
 
 /// Two rows holding b's anchor on the line through a's anchor along frame
-/// a's z axis: the relative velocity at b's anchor across the line.
-pub(super) fn point_on_line(frames: &AnchorFrames, bodies: &[BodyState], out: &mut RowSet) {
+/// a's z axis: the relative velocity at b's anchor across the line. With
+/// `d = v_pb - v_a - w_a x (p_b - c_a)` that velocity, the curvature is
+/// `(w_a x t) . d + t . (w_b x (w_b x r_b) - w_a x (v_pb - v_a))`.
+pub(super) fn point_on_line(frames: &AnchorFrames, bodies: &[BodyState], h: f64, out: &mut RowSet) {
     let n_a = frames.axis_a(DVec3::Z);
     let (t1, t2) = tangent_pair(n_a);
     let separation = frames.point_b - frames.point_a;
+    let (ta, tb) = (&frames.twist_a, &frames.twist_b);
+    let r_b = frames.point_b - frames.centre_b;
+    let v_pb = tb.point_velocity(r_b);
+    let relative = v_pb - ta.point_velocity(frames.point_b - frames.centre_a);
+    let turning = centripetal(tb, r_b) - ta.angular.cross(v_pb - ta.linear);
     for t in [t1, t2] {
         let row = frames.velocity_at(bodies, frames.point_b, t);
-        equality(out, row, t.dot(separation));
+        let curvature = ta.angular.cross(t).dot(relative) + t.dot(turning);
+        equality(out, row, t.dot(separation), curvature, h);
     }
 }
 

@@ -5,6 +5,6 @@ use super::anchor::{AnchorFrames, coincident_points};
 use crate::BodyState;
 use crate::constraints::RowSet;
 
-pub(super) fn emit(frames: &AnchorFrames, bodies: &[BodyState], out: &mut RowSet) {
-    coincident_points(frames, bodies, out);
+pub(super) fn emit(frames: &AnchorFrames, bodies: &[BodyState], h: f64, out: &mut RowSet) {
+    coincident_points(frames, bodies, h, out);
 }

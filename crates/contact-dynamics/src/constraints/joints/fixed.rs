@@ -5,7 +5,7 @@ use super::anchor::{AnchorFrames, coincident_points, equal_orientations};
 use crate::BodyState;
 use crate::constraints::RowSet;
 
-pub(super) fn emit(frames: &AnchorFrames, bodies: &[BodyState], out: &mut RowSet) {
-    coincident_points(frames, bodies, out);
+pub(super) fn emit(frames: &AnchorFrames, bodies: &[BodyState], h: f64, out: &mut RowSet) {
+    coincident_points(frames, bodies, h, out);
     equal_orientations(frames, bodies, out);
 }

@@ -9,9 +9,9 @@ use super::anchor::{AnchorFrames, aligned_axes, coincident_points};
 use crate::constraints::RowSet;
 use crate::{BodyState, JacobianRow};
 
-pub(super) fn emit(frames: &AnchorFrames, bodies: &[BodyState], out: &mut RowSet) {
-    coincident_points(frames, bodies, out);
-    aligned_axes(frames, bodies, out);
+pub(super) fn emit(frames: &AnchorFrames, bodies: &[BodyState], h: f64, out: &mut RowSet) {
+    coincident_points(frames, bodies, h, out);
+    aligned_axes(frames, bodies, h, out);
 }
 
 /// The hinge angle (rad).

@@ -331,11 +331,11 @@ impl EmitRows for Joint {
     fn emit_rows(&self, bodies: &[BodyState], h: f64, out: &mut RowSet) {
         let frames = AnchorFrames::of(self, bodies);
         match self.kind {
-            JointKind::Ball => ball::emit(&frames, bodies, out),
-            JointKind::Hinge => hinge::emit(&frames, bodies, out),
-            JointKind::Universal => universal::emit(&frames, bodies, out),
-            JointKind::Prismatic => prismatic::emit(&frames, bodies, out),
-            JointKind::Fixed => fixed::emit(&frames, bodies, out),
+            JointKind::Ball => ball::emit(&frames, bodies, h, out),
+            JointKind::Hinge => hinge::emit(&frames, bodies, h, out),
+            JointKind::Universal => universal::emit(&frames, bodies, h, out),
+            JointKind::Prismatic => prismatic::emit(&frames, bodies, h, out),
+            JointKind::Fixed => fixed::emit(&frames, bodies, h, out),
         }
         let (coordinate, rate) = match self.kind {
             JointKind::Hinge => (hinge::angle(&frames), hinge::rate_row(&frames, bodies)),

@@ -10,9 +10,9 @@ use super::anchor::{AnchorFrames, equal_orientations, point_on_line};
 use crate::constraints::RowSet;
 use crate::{BodyState, JacobianRow};
 
-pub(super) fn emit(frames: &AnchorFrames, bodies: &[BodyState], out: &mut RowSet) {
+pub(super) fn emit(frames: &AnchorFrames, bodies: &[BodyState], h: f64, out: &mut RowSet) {
     equal_orientations(frames, bodies, out);
-    point_on_line(frames, bodies, out);
+    point_on_line(frames, bodies, h, out);
 }
 
 /// The travel along the axis (m).
