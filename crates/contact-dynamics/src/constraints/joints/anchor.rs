@@ -107,10 +107,20 @@ impl AnchorFrames {
 
 /// A bilateral row with its error and its curvature `(dJ/dt) u`: its
 /// velocity target is `-(h / 2) (dJ/dt) u` (see the module comment).
-pub(super) fn equality(out: &mut RowSet, jacobian: JacobianRow, error: f64, curvature: f64, h: f64) {
+pub(super) fn equality(
+    out: &mut RowSet,
+    jacobian: JacobianRow,
+    error: f64,
+    curvature: f64,
+    h: f64,
+) {
     out.push(ConstraintRow {
         velocity_target: -0.5 * h * curvature,
-        ..ConstraintRow::new(jacobian, RowBounds::Free, PositionCondition::Equality { error })
+        ..ConstraintRow::new(
+            jacobian,
+            RowBounds::Free,
+            PositionCondition::Equality { error },
+        )
     });
 }
 
