@@ -1,12 +1,14 @@
-//! Simulation of rigid bodies in contact: a [`World`] of bodies under
-//! gravity, the collision pass that turns shapes into contact constraints,
-//! and steppers that advance the world in time.
+//! Simulation of rigid bodies in contact: a [`World`] of bodies, joints and
+//! force elements under gravity, the collision pass that turns shapes into
+//! contact constraints, and steppers that advance the world in time.
 //!
 //! The default stepper, [`FixedStepper`], takes fixed steps of the
 //! velocity-level Anitescu-Potra scheme (Cline 2002, sec. 2.7.3): contacts
-//! within a margin are found, the step's complementarity problem is solved
-//! exactly (Lemke's method), and positions are integrated with the new
-//! velocities.
+//! within a margin are found, the step's complementarity problem over every
+//! contact's and joint's rows is solved exactly (Lemke's method), positions
+//! are integrated with the new velocities and projected back onto the
+//! constraints (post-stabilisation, Cline ch. 3). See [`guide_mechanisms`]
+//! for joints, forces and stabilisation.
 //!
 //! ```
 //! use contact_sim::{FixedStepParams, FixedStepper, scenes};
@@ -18,6 +20,14 @@
 //! }
 //! assert!(world.time() > 0.04);
 //! ```
+
+#[doc = include_str!("../../../docs/mechanisms.md")]
+pub mod guide_mechanisms {}
+
+/// The README's examples, compiled and run by `cargo test`.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+struct ReadmeExamples;
 
 mod collision;
 mod error;
@@ -36,4 +46,7 @@ pub use contact_dynamics::{
     StabilisationParams, StepSolution, TimeSteppingParams,
 };
 pub use contact_geometry::Shape;
+/// The glam version the workspace is built on (`DVec3`, `DQuat`), so a
+/// scene needs no glam of its own.
+pub use contact_math::glam;
 pub use contact_math::{MassProperties, Pose, Twist};

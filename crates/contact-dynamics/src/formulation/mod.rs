@@ -25,6 +25,8 @@
 //!   contact's normal row. Solved by Lemke's method on the problem's standard
 //!   form (`contact_lcp::Lemke::solve_box_into`); it always has a solution
 //!   when the equality rows are consistent (Anitescu and Potra 1997).
+//!   With no contact it is the symmetric problem `J W J' + C` of the box
+//!   formulation and is solved as such.
 //! - [`Formulation::BoxFriction`]: every row is an unknown, `M = J W J' + C`
 //!   (symmetric, positive semidefinite), and the two tangent rows of a
 //!   contact are bounded by `mu` times its normal impulse (the square cone
@@ -171,7 +173,10 @@ impl VelocityProblem {
             lcp,
             std::mem::replace(&mut self.bounds, BoxBounds::unilateral(0)),
         )?;
-        let solved = if cone {
+        // Without a friction cone the complementarity problem is the
+        // symmetric box problem (J W J' + C, free rows native), which the
+        // policy's Dantzig solves without lifting the free rows.
+        let solved = if cone && !self.pairs.is_empty() {
             self.lemke.solve_box_into(&problem, &mut self.solution)
         } else {
             self.box_solver.solve_into(&problem, &mut self.solution)

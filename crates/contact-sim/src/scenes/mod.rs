@@ -1,5 +1,7 @@
 //! Ready-made scenes, and the measurements that go with them.
 
 mod box_stack;
+mod planar_blocks;
 
 pub use box_stack::{BoxStack, StackObservations, box_stack, run_box_stack};
+pub use planar_blocks::{PlanarBlocks, planar_blocks};

@@ -150,6 +150,21 @@ impl FixedStepper {
         &self.contacts
     }
 
+    /// The force (N, world) each contact of the last step applied to its
+    /// body `b` at its point, normal and friction together: the impulse over
+    /// the step divided by `h` (body `a` received the opposite). For drawing
+    /// contact forces at corners, as the myPhysicsLab page does.
+    pub fn contact_forces(&self) -> impl Iterator<Item = (&ContactConstraint, glam::DVec3)> {
+        let h = self.params.h;
+        self.contacts
+            .iter()
+            .zip(&self.solution.normal_impulses)
+            .zip(&self.solution.friction_impulses)
+            .map(move |((contact, &normal), &friction)| {
+                (contact, (normal * contact.normal + friction) / h)
+            })
+    }
+
     /// The contact LCP `(M, q)` of the last step that had contacts.
     #[must_use]
     pub fn last_problem(&self) -> (contact_lcp::faer::MatRef<'_, f64>, &[f64]) {
