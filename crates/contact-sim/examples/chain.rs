@@ -6,7 +6,6 @@
 //! cargo run --release -p contact-sim --example chain
 //! ```
 
-use contact_dynamics::BodyState;
 use contact_sim::{
     BodyId, FixedStepParams, FixedStepper, JointKind, MassProperties, Pose, RigidBody, Shape,
     Stabilisation, StabilisationParams, TimeSteppingParams, World,
@@ -53,15 +52,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let mut largest = 0.0_f64;
         for _ in 0..600 {
             stepper.step(&mut world)?;
-            let states = world
-                .bodies()
-                .iter()
-                .enumerate()
-                .map(|(i, b)| BodyState::of(b, i, 0.0))
-                .collect::<Result<Vec<_>, _>>()?;
-            for joint in world.joints() {
-                largest = largest.max(joint.error(&states));
-            }
+            largest = largest.max(world.largest_joint_error());
         }
         println!(
             "{name:>20}: largest joint separation {:.6} mm",

@@ -6,7 +6,6 @@
 //! cargo run --release -p contact-sim --example four_bar
 //! ```
 
-use contact_dynamics::BodyState;
 use contact_sim::{
     BodyId, FixedStepParams, FixedStepper, JointKind, MassProperties, Pose, RigidBody, Shape, World,
 };
@@ -53,17 +52,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for step in 1..=3000 {
         stepper.step(&mut world)?;
         if step % 500 == 0 {
-            let states = world
-                .bodies()
-                .iter()
-                .enumerate()
-                .map(|(i, b)| BodyState::of(b, i, 0.0))
-                .collect::<Result<Vec<_>, _>>()?;
-            let error = world
-                .joints()
-                .iter()
-                .map(|j| j.error(&states))
-                .fold(0.0, f64::max);
+            let error = world.largest_joint_error();
             let axis = world.body(crank).pose.rotation * DVec3::X;
             println!(
                 "t = {:.1} s: crank at {:+.4} rad from vertical, largest loop error {error:.1e} m",

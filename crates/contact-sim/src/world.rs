@@ -1,6 +1,6 @@
 //! The world: bodies, joints, force elements, gravity and the clock.
 
-use contact_dynamics::{ForceElement, Joint, JointKind, RigidBody};
+use contact_dynamics::{BodyState, ForceElement, Joint, JointKind, RigidBody};
 use glam::DVec3;
 
 use crate::SimError;
@@ -197,6 +197,21 @@ impl World {
     #[must_use]
     pub fn forces(&self) -> &[ForceElement] {
         &self.forces
+    }
+
+    /// The largest position error of any joint (m or rad): how far the
+    /// joints are from holding (see `Joint::error`).
+    #[must_use]
+    pub fn largest_joint_error(&self) -> f64 {
+        let states: Vec<BodyState> = self
+            .bodies
+            .iter()
+            .map(|body| BodyState::at_pose(body, body.pose, 0.0))
+            .collect();
+        self.joints
+            .iter()
+            .map(|joint| joint.error(&states))
+            .fold(0.0, f64::max)
     }
 
     /// Simulated time (s).
