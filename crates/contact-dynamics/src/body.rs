@@ -1,5 +1,5 @@
-//! Rigid bodies: state, shape, material, mass, damping and the loads applied
-//! to them between steps.
+//! Rigid bodies: state, shape, material (friction, restitution), mass,
+//! damping and the loads applied to them between steps.
 
 use contact_geometry::Shape;
 use contact_math::{MassProperties, Pose, Twist};
@@ -64,6 +64,11 @@ pub struct RigidBody {
     /// Coulomb friction coefficient (dimensionless, >= 0, typically 0.2-1).
     /// A contact uses the geometric mean of its two bodies' coefficients.
     friction: f64,
+    /// Newton's coefficient of restitution (0..=1): the fraction of the
+    /// approach speed a contact gives back. A pair uses the larger of its
+    /// two bodies' coefficients (Box2D's rule), so a bouncy ball keeps its
+    /// bounce on a ground left at the default 0.
+    restitution: f64,
     mass: Option<MassProperties>,
     /// Linear damping coefficient (N s/m, >= 0): a force `-c v`.
     linear_damping: f64,
@@ -110,6 +115,7 @@ impl RigidBody {
             twist: Twist::ZERO,
             shape,
             friction: 0.5,
+            restitution: 0.0,
             mass: None,
             linear_damping: 0.0,
             angular_damping: 0.0,
@@ -128,6 +134,28 @@ impl RigidBody {
         }
         self.friction = friction;
         Ok(self)
+    }
+
+    /// The same body with another coefficient of restitution.
+    ///
+    /// # Errors
+    /// [`DynamicsError::InvalidParameter`] (`restitution`) outside `[0, 1]`
+    /// or NaN.
+    pub fn with_restitution(mut self, restitution: f64) -> Result<Self, DynamicsError> {
+        if !(0.0..=1.0).contains(&restitution) {
+            return Err(DynamicsError::InvalidParameter {
+                name: "restitution",
+                value: restitution,
+            });
+        }
+        self.restitution = restitution;
+        Ok(self)
+    }
+
+    /// Newton's coefficient of restitution of the body.
+    #[must_use]
+    pub fn restitution(&self) -> f64 {
+        self.restitution
     }
 
     /// The same body with viscous damping: a force `-linear v` (N s/m) and a

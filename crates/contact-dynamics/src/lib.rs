@@ -32,7 +32,7 @@
 //!     Pose::from_translation(DVec3::new(0.0, 0.0, 0.5))).unwrap();
 //! // One contact under the cube's centre, touching (distance 0), friction 0.5.
 //! let contact = ContactConstraint { body_a: 0, body_b: 1, point: DVec3::ZERO,
-//!     normal: DVec3::Z, distance: 0.0, friction: 0.5 };
+//!     normal: DVec3::Z, distance: 0.0, friction: 0.5, restitution: 0.0 };
 //! let (bodies, contacts) = ([ground, cube], [contact]);
 //! let mut stepper = TimeStepping::new(TimeSteppingParams::default());
 //! let mut solution = StepSolution::default();

@@ -42,6 +42,7 @@ fn box_on_plane(
             normal: up,
             distance: 0.0,
             friction,
+            restitution: 0.0,
         })
         .to_vec();
     (vec![ground, cube], contacts)

@@ -25,7 +25,7 @@ impl CollisionPass {
     /// Fills `out` with one constraint per contact point of every pair
     /// closer than `margin` (m) and not joined by one of `joints`. A pair's
     /// friction coefficient is the geometric mean of its bodies'
-    /// coefficients.
+    /// coefficients, its restitution the larger of theirs.
     ///
     /// # Errors
     /// [`SimError::Geometry`] naming the pair when a query fails.
@@ -66,6 +66,7 @@ impl CollisionPass {
                         source,
                     })?;
                 let friction = (body_a.friction() * body_b.friction()).sqrt();
+                let restitution = body_a.restitution().max(body_b.restitution());
                 out.extend(self.manifold.points.iter().map(|point| ContactConstraint {
                     body_a: a,
                     body_b: b,
@@ -73,6 +74,7 @@ impl CollisionPass {
                     normal: self.manifold.normal,
                     distance: point.distance,
                     friction,
+                    restitution,
                 }));
             }
         }

@@ -27,6 +27,8 @@ pub struct ContactConstraint {
     pub distance: f64,
     /// Coulomb friction coefficient of the pair (>= 0).
     pub friction: f64,
+    /// Newton's coefficient of restitution of the pair (0..=1).
+    pub restitution: f64,
 }
 
 impl ContactConstraint {
@@ -46,6 +48,9 @@ impl ContactConstraint {
         }
         if !(self.friction.is_finite() && self.friction >= 0.0) {
             return Err("friction is negative or not finite");
+        }
+        if !(0.0..=1.0).contains(&self.restitution) {
+            return Err("restitution is outside [0, 1]");
         }
         Ok(())
     }
