@@ -341,6 +341,67 @@ fn failures_are_typed_with_the_best_iterate() {
     );
 }
 
+/// `SparseBoxLcp::from_operator` forms `J W J'` as the dense product does
+/// (the stacks' rows share bodies in pairs, the ground's rows touch one),
+/// and names a body out of range.
+#[test]
+fn the_sparse_operator_matrix_is_j_w_j_transposed() {
+    let mut rng = Rng::new(0x0FE7);
+    let (contacts, p) = random_stack(&mut rng, 3, true);
+    let sparse =
+        SparseBoxLcp::from_operator(&contacts, p.q().to_vec(), p.bounds().clone()).unwrap();
+    let (m, dense) = (sparse.to_dense(), contacts.dense());
+    let scale = (0..p.dim()).map(|i| dense[(i, i)]).fold(0.0, f64::max);
+    for i in 0..p.dim() {
+        for j in 0..p.dim() {
+            assert!(
+                (m.m()[(i, j)] - dense[(i, j)]).abs() <= 1e-14 * scale,
+                "({i}, {j})"
+            );
+        }
+    }
+    let mut broken = contacts.clone();
+    broken.rows[5][0].as_mut().unwrap().body = 7;
+    let error =
+        SparseBoxLcp::from_operator(&broken, p.q().to_vec(), p.bounds().clone()).unwrap_err();
+    assert_eq!(
+        error,
+        LcpError::BodyOutOfRange {
+            row: 5,
+            body: 7,
+            bodies: 3
+        }
+    );
+}
+
+/// Without the shift (`regularization` 0) a positive definite problem is
+/// solved the same, and its answer is as exact as the factor.
+#[test]
+fn positive_definite_problems_need_no_shift() {
+    let mut rng = Rng::new(0x5417);
+    let mut solver = BlockPivoting::new(BlockPivotingParams {
+        regularization: 0.0,
+        ..BlockPivotingParams::default()
+    });
+    for case in 0..10 {
+        let p = random_box(&mut rng, 10 + 9 * case);
+        let sol = solver.solve(&p, None).unwrap();
+        assert_certified(&p, &sol, &format!("case {case}"));
+        assert!(
+            sol.report.scaled_max() < 1e-13,
+            "case {case}: {:?}",
+            sol.report
+        );
+        let sparse = SparseBoxLcp::from_dense(&p);
+        let sparse_sol = solver.solve_sparse(&sparse, None).unwrap();
+        let z_inf = sol.z.iter().fold(0.0_f64, |m, x| m.max(x.abs()));
+        assert!(
+            max_diff(&sol.z, &sparse_sol.z) <= 1e-12 * z_inf,
+            "case {case}"
+        );
+    }
+}
+
 #[test]
 fn the_empty_problem_and_a_zero_matrix() {
     let empty = BoxLcp::new(Mat::zeros(0, 0), vec![], vec![], vec![], vec![]).unwrap();
