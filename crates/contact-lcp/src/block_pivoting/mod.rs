@@ -178,8 +178,9 @@ pub struct BlockPivotingStats {
 /// from a guessed active set (Judice & Pires 1994; see the module source).
 ///
 /// Owns its workspace: a second solve of the same size (and, on the sparse
-/// path, the same pattern) allocates nothing in the pivoting; faer's sparse
-/// LU may still grow its factor storage when pivoting adds fill. Returns
+/// path, the same pattern) allocates nothing, except on the sparse path
+/// for guesses with folded friction rows, whose LU factor faer allocates
+/// as it factors (see the module source). Returns
 /// `Ok` only with an answer that certifies at
 /// [`BlockPivotingParams::tolerance`]; otherwise
 /// [`LcpError::BlockPivotingFailed`] with the best iterate, for a policy to
@@ -200,6 +201,7 @@ pub struct BlockPivotingStats {
 /// assert_eq!(guess, [RowState::Free, RowState::Lower]);
 /// let again = solver.solve(&p, Some(&guess))?;
 /// assert_eq!(solver.last_stats().solves, 1);
+/// assert_eq!(again.z, sol.z);
 /// # Ok::<(), contact_lcp::LcpError>(())
 /// ```
 #[derive(Clone, Debug, Default)]
