@@ -5,11 +5,13 @@
 
 mod contact_problem;
 mod notes;
+mod pyramid_steps;
 mod settled_stack;
 mod sliding_box;
 
 pub use contact_problem::{ContactProblem, ROWS_PER_BOX, StackOperator, box_towers_problem};
 pub use notes::Notes;
+pub use pyramid_steps::{PyramidStep, pyramid_step};
 pub use settled_stack::{SettledStack, settled_stack};
 pub use sliding_box::{
     SLIDING_SEED, SLIDING_STACK_CUBES, SLIDING_STACK_SET_SIZE, sliding_box_set, sliding_stack_set,

@@ -167,6 +167,22 @@ pub enum LcpError {
         /// The pass with the smallest change, with its report.
         best: Option<Box<LcpSolution>>,
     },
+    /// Block principal pivoting ([`BlockPivoting`](crate::BlockPivoting))
+    /// stopped without a certified answer.
+    #[error("block principal pivoting stopped after {solves} linear solves: {reason}")]
+    BlockPivotingFailed {
+        /// Linear solves done.
+        solves: usize,
+        /// Why: `"solve limit reached"` (the guesses did not settle within
+        /// `max_solves`: cycling, or a problem outside the method's reach),
+        /// `"singular guessed block"` (a guess's system could not be
+        /// factored) or `"settled answer not certified"` (no row violated
+        /// its guess, yet the answer failed the tolerance after refinement).
+        reason: &'static str,
+        /// The iterate that violated the fewest rows of its guess,
+        /// projected onto the bounds, with its report.
+        best: Option<Box<LcpSolution>>,
+    },
     /// The basis matrix became numerically singular or non-finite when it was
     /// refactorised (a sign of a badly scaled or near-singular problem).
     #[error("basis matrix became singular after {pivots} pivots")]
@@ -196,7 +212,8 @@ impl LcpError {
             | Self::PivotLimit { best, .. }
             | Self::IterationLimit { best, .. }
             | Self::NoSolutionOnPath { best, .. }
-            | Self::CouplingLimit { best, .. } => best.as_deref(),
+            | Self::CouplingLimit { best, .. }
+            | Self::BlockPivotingFailed { best, .. } => best.as_deref(),
             _ => None,
         }
     }

@@ -25,6 +25,10 @@
 //!   symmetric positive semidefinite `M` (redundant contacts included) and
 //!   friction coupling, updating a Cholesky factor of the clamped block per
 //!   pivot;
+//! - [`BlockPivoting`]: block principal pivoting (Judice & Pires 1994) for
+//!   box LCPs with friction coupling, dense or sparse ([`SparseBoxLcp`]),
+//!   warm-started from a guessed active set ([`RowState`]): the step
+//!   solves of a simulator, one linear solve when the guess is right;
 //! - [`Solver`]: the policy, Dantzig (or Lemke for a non-symmetric plain
 //!   LCP) first and projected Gauss-Seidel as the fail-safe, reporting which
 //!   [`Method`] answered;
@@ -54,6 +58,7 @@
 
 pub use faer;
 
+mod block_pivoting;
 mod box_problem;
 mod box_verify;
 mod dantzig;
@@ -72,8 +77,12 @@ mod problem;
 mod pyramid_lift;
 mod scaling;
 mod solution;
+mod sparse_box_problem;
 mod verify;
 
+pub use block_pivoting::{
+    BlockPivoting, BlockPivotingParams, BlockPivotingStats, RowState, active_set_of,
+};
 pub use box_problem::{BoxBounds, BoxLcp, Coupling};
 pub use box_verify::{verify_box, verify_box_z};
 pub use dantzig::{Dantzig, DantzigEvent, DantzigParams, DantzigStats, DantzigStep};
@@ -85,4 +94,5 @@ pub use pgs::{ContactOperator, JacobianBlock, PgsParams, ProjectedGaussSeidel};
 pub use policy::{Solver, SolverParams};
 pub use problem::{Lcp, SYMMETRY_TOLERANCE};
 pub use solution::{LcpSolution, Method};
+pub use sparse_box_problem::SparseBoxLcp;
 pub use verify::{VerifyReport, verify, verify_z};

@@ -15,6 +15,9 @@ pub enum Method {
     ProjectedGaussSeidel,
     /// Dantzig / Baraff principal pivoting ([`Dantzig`](crate::Dantzig)).
     Dantzig,
+    /// Block principal pivoting ([`BlockPivoting`](crate::BlockPivoting));
+    /// `pivots` counts exchanged rows, `iterations` linear solves.
+    BlockPivoting,
 }
 
 /// A solution (or, inside an error, the best iterate) with its statistics and
