@@ -1,14 +1,16 @@
 //! The collision pass: from shapes at poses to contact constraints.
 //!
-//! Every pair with at least one dynamic body is tested (a quadratic pass;
-//! the broad phase of the geometry layer replaces it as scenes grow), but
-//! for pairs joined by a joint, which do not collide (Box2D's default): a
-//! joint's links usually touch at the joint. Pairs are visited in index
-//! order and points kept in the generator's order, so the constraint list,
-//! and so the whole step, is deterministic.
+//! The broad phase (the uniform grid of contact-geometry, `O(N log N)`)
+//! finds the pairs whose bounding boxes, grown by the margin, overlap;
+//! pairs with no dynamic body, and pairs joined by a joint (which do not
+//! collide, Box2D's default: a joint's links usually touch at the joint),
+//! are skipped; the narrow phase computes the manifold of the others. The
+//! broad phase returns its pairs sorted and points are kept in the
+//! generator's order, so the constraint list, and so the whole step, is
+//! deterministic.
 
-use contact_dynamics::{ContactConstraint, Joint, RigidBody};
-use contact_geometry::{ContactManifold, ManifoldGenerator};
+use contact_dynamics::{ContactConstraint, DynamicsError, Joint, RigidBody};
+use contact_geometry::{Aabb, ContactManifold, GridBroadPhase, ManifoldGenerator};
 
 use crate::SimError;
 
@@ -19,6 +21,8 @@ pub struct CollisionPass {
     manifold: ContactManifold,
     /// Pairs `(a, b)`, `a < b`, joined by a joint, sorted.
     jointed: Vec<(usize, usize)>,
+    broad_phase: GridBroadPhase,
+    boxes: Vec<Aabb>,
 }
 
 impl CollisionPass {
@@ -28,6 +32,8 @@ impl CollisionPass {
     /// coefficients, its restitution the larger of theirs.
     ///
     /// # Errors
+    /// [`SimError::Dynamics`] (`NonFiniteState`) for a body whose pose is not
+    /// finite, [`SimError::BroadPhase`] beyond `u32::MAX` bodies,
     /// [`SimError::Geometry`] naming the pair when a query fails.
     pub fn detect(
         &mut self,
@@ -44,39 +50,52 @@ impl CollisionPass {
                 .map(|a| (a.min(joint.body_b), a.max(joint.body_b)))
         }));
         self.jointed.sort_unstable();
-        for (a, body_a) in bodies.iter().enumerate() {
-            for (b, body_b) in bodies.iter().enumerate().skip(a + 1) {
-                if !body_a.is_dynamic() && !body_b.is_dynamic()
-                    || self.jointed.binary_search(&(a, b)).is_ok()
-                {
-                    continue;
-                }
-                self.generator
-                    .compute(
-                        &body_a.shape,
-                        &body_a.pose,
-                        &body_b.shape,
-                        &body_b.pose,
-                        margin,
-                        &mut self.manifold,
-                    )
-                    .map_err(|source| SimError::Geometry {
-                        body_a: a,
-                        body_b: b,
-                        source,
-                    })?;
-                let friction = (body_a.friction() * body_b.friction()).sqrt();
-                let restitution = body_a.restitution().max(body_b.restitution());
-                out.extend(self.manifold.points.iter().map(|point| ContactConstraint {
+        if let Some(body) = bodies.iter().position(|b| !b.pose.is_finite()) {
+            return Err(DynamicsError::NonFiniteState { body }.into());
+        }
+        self.boxes.clear();
+        self.boxes.extend(
+            bodies
+                .iter()
+                .map(|body| Aabb::of_shape(&body.shape, &body.pose, 0.5 * margin)),
+        );
+        let pairs = self
+            .broad_phase
+            .pairs(&self.boxes)
+            .map_err(|source| SimError::BroadPhase { source })?;
+        for &(a, b) in pairs {
+            let (a, b) = (a as usize, b as usize);
+            let (body_a, body_b) = (&bodies[a], &bodies[b]);
+            if !body_a.is_dynamic() && !body_b.is_dynamic()
+                || self.jointed.binary_search(&(a, b)).is_ok()
+            {
+                continue;
+            }
+            self.generator
+                .compute(
+                    &body_a.shape,
+                    &body_a.pose,
+                    &body_b.shape,
+                    &body_b.pose,
+                    margin,
+                    &mut self.manifold,
+                )
+                .map_err(|source| SimError::Geometry {
                     body_a: a,
                     body_b: b,
-                    point: point.midpoint(),
-                    normal: self.manifold.normal,
-                    distance: point.distance,
-                    friction,
-                    restitution,
-                }));
-            }
+                    source,
+                })?;
+            let friction = (body_a.friction() * body_b.friction()).sqrt();
+            let restitution = body_a.restitution().max(body_b.restitution());
+            out.extend(self.manifold.points.iter().map(|point| ContactConstraint {
+                body_a: a,
+                body_b: b,
+                point: point.midpoint(),
+                normal: self.manifold.normal,
+                distance: point.distance,
+                friction,
+                restitution,
+            }));
         }
         Ok(())
     }

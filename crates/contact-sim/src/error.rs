@@ -26,6 +26,13 @@ pub enum SimError {
         /// What the geometry layer reported.
         source: GeometryError,
     },
+    /// The broad phase refused the bodies' bounding boxes (a NaN bound, or
+    /// more than `u32::MAX` bodies).
+    #[error("broad phase: {source}")]
+    BroadPhase {
+        /// What the geometry layer reported.
+        source: GeometryError,
+    },
     /// A scene description cannot be built as given.
     #[error("invalid scene: {reason}")]
     Scene {
