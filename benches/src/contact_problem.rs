@@ -168,14 +168,14 @@ pub fn box_towers_problem(towers: usize, height: usize, steps: usize) -> Contact
         inverse_masses: bodies.iter().map(inverse_mass).collect(),
     };
 
+    // The stepper's own bounds: its row layout and couplings.
+    let bounds = stepper.last_box_bounds().clone();
     let (m, q) = stepper.last_problem();
     assert_eq!(
         m.nrows(),
         n,
         "the stepper's rows are normals then 2 tangents"
     );
-    // The stepper's own bounds: its row layout and couplings.
-    let bounds = stepper.last_box_bounds().clone();
     let dense = BoxLcp::with_bounds(Lcp::new(m.to_owned(), q.to_vec()).expect("finite"), bounds)
         .expect("matching sizes");
     let normal = Lcp::new(m.get(..nc, ..nc).to_owned(), q[..nc].to_vec()).expect("finite");

@@ -174,6 +174,13 @@ impl SparseBoxLcp {
         Self::new(m, q, bounds)
     }
 
+    /// The problem's parts, `(M, q, bounds)`, so that a caller solving a
+    /// new problem each time step can reuse their storage.
+    #[must_use]
+    pub fn into_parts(self) -> (SparseColMat<usize, f64>, Vec<f64>, BoxBounds) {
+        (self.m, self.q, self.bounds)
+    }
+
     /// The dimension `n`.
     #[must_use]
     pub fn dim(&self) -> usize {

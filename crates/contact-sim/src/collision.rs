@@ -95,6 +95,7 @@ impl CollisionPass {
                 distance: point.distance,
                 friction,
                 restitution,
+                features: [point.feature_a, point.feature_b],
             }));
         }
         Ok(())

@@ -18,6 +18,13 @@ pub struct TimeSteppingParams {
     pub stabilisation: StabilisationParams,
     /// Settings of the Lemke solver (complementarity formulation).
     pub lcp: LemkeParams,
+    /// Box problems (`Formulation::BoxFriction`) with at least this many
+    /// rows are solved sparse by block principal pivoting warm-started from
+    /// the previous step's active set, the dense policy answering when it
+    /// does not settle (see `formulation/mod.rs`). Default `usize::MAX`:
+    /// off, because on the stepped wall pyramids the warm pivoting does not
+    /// settle often enough yet to pay (issue 26).
+    pub sparse_from: usize,
     /// Settings of the box formulation's solvers and of the projection's:
     /// Dantzig, and the projected Gauss-Seidel fail-safe, which may take
     /// 20 000 sweeps by default (a cold start on a stack needs thousands:
@@ -31,6 +38,7 @@ impl Default for TimeSteppingParams {
             friction_directions: 4,
             formulation: Formulation::default(),
             stabilisation: StabilisationParams::default(),
+            sparse_from: usize::MAX,
             lcp: LemkeParams::default(),
             box_solver: SolverParams {
                 pgs: PgsParams {

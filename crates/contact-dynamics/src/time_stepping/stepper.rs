@@ -104,7 +104,7 @@ impl TimeStepping {
     /// before the first one): for inspection, fixtures and benchmarks of the
     /// solvers on real contact problems.
     #[must_use]
-    pub fn last_problem(&self) -> (MatRef<'_, f64>, &[f64]) {
+    pub fn last_problem(&mut self) -> (MatRef<'_, f64>, &[f64]) {
         self.problem.last_problem()
     }
 
@@ -285,13 +285,13 @@ impl TimeStepping {
     fn emit_rows(&self, input: &StepInput<'_>, h: f64, set: &mut RowSet) {
         set.clear();
         for (i, contact) in input.contacts.iter().enumerate() {
-            set.begin(ConstraintRef::Contact(i));
+            set.begin(ConstraintRef::Contact(i), contact.key());
             contact.emit_rows(&self.states, h, set);
         }
         emit_reevaluated(input, &self.states, h, set);
         for (i, element) in input.forces.iter().enumerate() {
             if let Some(spring) = element.implicit_spring() {
-                set.begin(ConstraintRef::ForceElement(i));
+                set.begin(ConstraintRef::ForceElement(i), key(3, i));
                 spring.emit_rows(&self.states, h, set);
             }
         }
@@ -333,15 +333,20 @@ impl TimeStepping {
 /// after its `begin`.
 fn emit_reevaluated(input: &StepInput<'_>, states: &[BodyState], h: f64, set: &mut RowSet) {
     for (j, joint) in input.joints.iter().enumerate() {
-        set.begin(ConstraintRef::Joint(j));
+        set.begin(ConstraintRef::Joint(j), key(1, j));
         joint.emit_rows(states, h, set);
     }
     for (i, body) in input.bodies.iter().enumerate() {
         if let Some(lock) = body.planar_lock(i)
             && body.is_dynamic()
         {
-            set.begin(ConstraintRef::PlanarLock(i));
+            set.begin(ConstraintRef::PlanarLock(i), key(2, i));
             lock.emit_rows(states, h, set);
         }
     }
+}
+
+/// The warm-start key of constraint `index` of a kind other than contacts.
+fn key(kind: u64, index: usize) -> u64 {
+    crate::constraints::contact::mix(kind << 56 ^ index as u64)
 }

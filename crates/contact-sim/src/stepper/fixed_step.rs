@@ -167,7 +167,7 @@ impl FixedStepper {
 
     /// The contact LCP `(M, q)` of the last step that had contacts.
     #[must_use]
-    pub fn last_problem(&self) -> (contact_lcp::faer::MatRef<'_, f64>, &[f64]) {
+    pub fn last_problem(&mut self) -> (contact_lcp::faer::MatRef<'_, f64>, &[f64]) {
         self.dynamics.last_problem()
     }
 
