@@ -128,6 +128,8 @@ pub fn box_towers_problem(towers: usize, height: usize, steps: usize) -> Contact
     let params = FixedStepParams {
         dynamics: TimeSteppingParams {
             formulation: Formulation::BoxFriction,
+            // The benches take the whole scene's problem.
+            islands: false,
             ..TimeSteppingParams::default()
         },
         ..FixedStepParams::default()
@@ -169,8 +171,8 @@ pub fn box_towers_problem(towers: usize, height: usize, steps: usize) -> Contact
     };
 
     // The stepper's own bounds: its row layout and couplings.
-    let bounds = stepper.last_box_bounds().clone();
-    let (m, q) = stepper.last_problem();
+    let bounds = stepper.last_box_bounds(0).clone();
+    let (m, q) = stepper.last_problem(0);
     assert_eq!(
         m.nrows(),
         n,

@@ -156,6 +156,6 @@ pub fn box_stack_lcp(boxes: usize) -> (Mat<f64>, Vec<f64>) {
     for _ in 0..5 {
         stepper.step(&mut world).expect("stack steps");
     }
-    let (m, q) = stepper.last_problem();
+    let (m, q) = stepper.last_problem(0);
     (m.to_owned(), q.to_vec())
 }

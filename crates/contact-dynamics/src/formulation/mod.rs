@@ -81,6 +81,10 @@ pub enum Formulation {
     BoxFriction,
 }
 
+/// A row's state in an answer, by its constraint's key and its offset among
+/// the constraint's rows: what a later step's guess is made of.
+pub(crate) type WarmEntry = (u64, usize, RowState);
+
 /// A contact's friction rows: two tangent rows sharing one normal.
 #[derive(Clone, Copy, Debug)]
 struct FrictionPair {
@@ -121,9 +125,10 @@ pub(crate) struct VelocityProblem {
     dense_current: bool,
     block_pivoting: BlockPivoting,
     triplets: Vec<Triplet<usize, usize, f64>>,
-    /// The last answer's active set, per constraint key and row offset,
-    /// sorted: the next step's guess.
-    warm: Vec<(u64, usize, RowState)>,
+    /// The active set of this problem's answer per constraint key and row
+    /// offset (filled after a sparse solve): the caller's store for the
+    /// next step's guess.
+    pub(crate) remembered: Vec<WarmEntry>,
     /// Scratch: the active set of an answer, and a guess.
     states: Vec<RowState>,
     guess: Vec<RowState>,
@@ -149,7 +154,7 @@ impl VelocityProblem {
             dense_current: true,
             block_pivoting: BlockPivoting::default(),
             triplets: Vec::new(),
-            warm: Vec::new(),
+            remembered: Vec::new(),
             states: Vec::new(),
             guess: Vec::new(),
         }
@@ -178,15 +183,18 @@ impl VelocityProblem {
     /// `velocities` (which hold `v*` on entry); writes each row's impulse
     /// into `row_impulses`, indexed like `set` (a friction row's impulse is
     /// along its tangent).
+    #[allow(clippy::too_many_arguments)] // the step's inputs, each distinct
     pub(crate) fn solve(
         &mut self,
         params: &TimeSteppingParams,
         set: &RowSet,
         bodies: &[BodyState],
         h: f64,
+        warm: &[WarmEntry],
         velocities: &mut [Twist],
         row_impulses: &mut Vec<f64>,
     ) -> Result<(), LcpError> {
+        self.remembered.clear();
         row_impulses.clear();
         row_impulses.resize(set.len(), 0.0);
         if set.is_empty() {
@@ -203,7 +211,7 @@ impl VelocityProblem {
         self.build_rows(set, bodies, cone);
         self.assemble(set, velocities, h, &params.stabilisation, cone)?;
         let sparse = !cone && self.offsets.len() >= params.sparse_from;
-        let solved_sparse = sparse && self.solve_sparse(set).is_ok();
+        let solved_sparse = sparse && self.solve_sparse(set, warm).is_ok();
         if !solved_sparse {
             self.fill_matrix();
             let lcp = Lcp::new(
@@ -405,8 +413,8 @@ impl VelocityProblem {
     /// last step's active set gives (every row of a constraint seen before
     /// takes its old state; new rows are guessed free: a contact found
     /// within the margin usually carries load, and sticks).
-    fn solve_sparse(&mut self, set: &RowSet) -> Result<(), LcpError> {
-        let guess = self.guess_from_warm(set);
+    fn solve_sparse(&mut self, set: &RowSet, warm: &[WarmEntry]) -> Result<(), LcpError> {
+        let guess = self.guess_from_warm(set, warm);
         self.delassus
             .triplets(&self.rows, &self.responses, &mut self.triplets);
         for (u, &c) in self.compliance.iter().enumerate() {
@@ -437,9 +445,9 @@ impl VelocityProblem {
         solved
     }
 
-    /// Fills `self.guess` from the warm store; false when nothing of this
+    /// Fills `self.guess` from `warm` (sorted); false when nothing of this
     /// problem was seen before (a cold start is better then).
-    fn guess_from_warm(&mut self, set: &RowSet) -> bool {
+    fn guess_from_warm(&mut self, set: &RowSet, warm: &[WarmEntry]) -> bool {
         let n = self.offsets.len();
         self.guess.clear();
         self.guess.resize(n, RowState::Free);
@@ -447,8 +455,8 @@ impl VelocityProblem {
         for owner in set.owners() {
             for (offset, i) in owner.rows.clone().enumerate() {
                 let key = (owner.key, offset);
-                if let Ok(k) = self.warm.binary_search_by(|&(a, b, _)| (a, b).cmp(&key)) {
-                    self.guess[self.unknown_of_row[i]] = self.warm[k].2;
+                if let Ok(k) = warm.binary_search_by(|&(a, b, _)| (a, b).cmp(&key)) {
+                    self.guess[self.unknown_of_row[i]] = warm[k].2;
                     found = true;
                 }
             }
@@ -461,15 +469,12 @@ impl VelocityProblem {
         let z = &self.solution.z;
         let w = &self.solution.w;
         active_set_of(&self.bounds, z, w, &mut self.states);
-        self.warm.clear();
         for owner in set.owners() {
             for (offset, i) in owner.rows.clone().enumerate() {
-                self.warm
+                self.remembered
                     .push((owner.key, offset, self.states[self.unknown_of_row[i]]));
             }
         }
-        self.warm
-            .sort_unstable_by_key(|&(key, offset, _)| (key, offset));
     }
 
     /// `u+ = v* + W J' z` over the unknowns with a Jacobian row.

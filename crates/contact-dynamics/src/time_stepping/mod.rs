@@ -2,6 +2,7 @@
 //! sec. 2.7.3): the step problem of the constraint rows, then the new
 //! positions and their stabilisation.
 
+pub(crate) mod islands;
 mod params;
 mod solution;
 mod stepper;

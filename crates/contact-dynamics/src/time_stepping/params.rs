@@ -18,6 +18,11 @@ pub struct TimeSteppingParams {
     pub stabilisation: StabilisationParams,
     /// Settings of the Lemke solver (complementarity formulation).
     pub lcp: LemkeParams,
+    /// Whether each island (connected component of the moving bodies) is
+    /// solved on its own, islands in parallel (default `true`); `false`
+    /// solves the whole scene as one problem (for benchmarks of the solvers
+    /// on whole-scene problems). The answer is certified either way.
+    pub islands: bool,
     /// Box problems (`Formulation::BoxFriction`) with at least this many
     /// rows are solved sparse by block principal pivoting warm-started from
     /// the previous step's active set, the dense policy answering when it
@@ -38,6 +43,7 @@ impl Default for TimeSteppingParams {
             friction_directions: 4,
             formulation: Formulation::default(),
             stabilisation: StabilisationParams::default(),
+            islands: true,
             sparse_from: usize::MAX,
             lcp: LemkeParams::default(),
             box_solver: SolverParams {

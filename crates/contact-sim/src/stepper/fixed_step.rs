@@ -165,18 +165,33 @@ impl FixedStepper {
             })
     }
 
-    /// The contact LCP `(M, q)` of the last step that had contacts.
+    /// The number of islands the last step solved.
     #[must_use]
-    pub fn last_problem(&mut self) -> (contact_lcp::faer::MatRef<'_, f64>, &[f64]) {
-        self.dynamics.last_problem()
+    pub fn last_island_count(&self) -> usize {
+        self.dynamics.last_island_count()
     }
 
-    /// The bounds of the last box-friction step, rows as in
+    /// The step LCP `(M, q)` of island `island` of the last step (see
+    /// [`TimeStepping::last_problem`]).
+    ///
+    /// # Panics
+    /// When the last step had no such island.
+    #[must_use]
+    #[track_caller]
+    pub fn last_problem(&mut self, island: usize) -> (contact_lcp::faer::MatRef<'_, f64>, &[f64]) {
+        self.dynamics.last_problem(island)
+    }
+
+    /// The bounds of island `island`'s last step problem, rows as in
     /// [`last_problem`](Self::last_problem) (see
     /// [`TimeStepping::last_box_bounds`]).
+    ///
+    /// # Panics
+    /// When the last step had no such island.
     #[must_use]
-    pub fn last_box_bounds(&self) -> &contact_lcp::BoxBounds {
-        self.dynamics.last_box_bounds()
+    #[track_caller]
+    pub fn last_box_bounds(&self, island: usize) -> &contact_lcp::BoxBounds {
+        self.dynamics.last_box_bounds(island)
     }
 
     /// The velocities, poses, impulses and joint reactions of the last
