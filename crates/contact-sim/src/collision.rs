@@ -1,7 +1,15 @@
 //! The collision pass: from shapes at poses to contact constraints.
 //!
+//! Speculative contacts: a pair is taken within its margin plus the
+//! distance its bodies can close in the step, `h` times a bound on each
+//! body's point speeds (`|v| + h |g| + |w| r`, `r` the body's motion radius
+//! about its centre of mass). Such a contact's row only asks the bodies not
+//! to close the gap by more than it is wide within the step (the gap term
+//! `g / h` of the step problem), so a body at any speed stops at a surface
+//! instead of passing it, and lands without penetrating.
+//!
 //! The broad phase (the uniform grid of contact-geometry, `O(N log N)`)
-//! finds the pairs whose bounding boxes, grown by the margin, overlap;
+//! finds the pairs whose bounding boxes, grown by those distances, overlap;
 //! pairs with no dynamic body, and pairs joined by a joint (which do not
 //! collide, Box2D's default: a joint's links usually touch at the joint),
 //! are skipped; the narrow phase computes the manifold of the others. The
@@ -11,6 +19,7 @@
 
 use contact_dynamics::{ContactConstraint, DynamicsError, Joint, RigidBody};
 use contact_geometry::{Aabb, ContactManifold, GridBroadPhase, ManifoldGenerator};
+use glam::DVec3;
 
 use crate::SimError;
 
@@ -23,23 +32,30 @@ pub struct CollisionPass {
     jointed: Vec<(usize, usize)>,
     broad_phase: GridBroadPhase,
     boxes: Vec<Aabb>,
+    /// How far each body's points can move in the step (m).
+    reach: Vec<f64>,
 }
 
 impl CollisionPass {
-    /// Fills `out` with one constraint per contact point of every pair
-    /// closer than `margin` (m) and not joined by one of `joints`. A pair's
+    /// Fills `out` with one constraint per contact point of every pair not
+    /// joined by one of `joints` and closer than `margin` (m) plus the
+    /// distance its bodies can close in a step of `h` under `gravity` (see
+    /// the module comment). A pair's
     /// friction coefficient is the geometric mean of its bodies'
     /// coefficients, its restitution the larger of theirs.
     ///
     /// # Errors
-    /// [`SimError::Dynamics`] (`NonFiniteState`) for a body whose pose is not
-    /// finite, [`SimError::BroadPhase`] beyond `u32::MAX` bodies,
+    /// [`SimError::Dynamics`] (`NonFiniteState`) for a body whose pose or
+    /// twist is not finite, `NonFiniteResult` for one whose motion over the
+    /// step overflows, [`SimError::BroadPhase`] beyond `u32::MAX` bodies,
     /// [`SimError::Geometry`] naming the pair when a query fails.
     pub fn detect(
         &mut self,
         bodies: &[RigidBody],
         joints: &[Joint],
         margin: f64,
+        h: f64,
+        gravity: DVec3,
         out: &mut Vec<ContactConstraint>,
     ) -> Result<(), SimError> {
         out.clear();
@@ -50,14 +66,30 @@ impl CollisionPass {
                 .map(|a| (a.min(joint.body_b), a.max(joint.body_b)))
         }));
         self.jointed.sort_unstable();
-        if let Some(body) = bodies.iter().position(|b| !b.pose.is_finite()) {
+        if let Some(body) = bodies.iter().position(|b| !b.is_finite()) {
             return Err(DynamicsError::NonFiniteState { body }.into());
+        }
+        self.reach.clear();
+        self.reach.extend(bodies.iter().map(|body| {
+            if body.is_dynamic() {
+                let twist = &body.twist;
+                let speed = twist.linear.length()
+                    + h * gravity.length()
+                    + twist.angular.length() * body.shape.motion_radius(DVec3::ZERO);
+                h * speed
+            } else {
+                0.0
+            }
+        }));
+        if let Some(body) = self.reach.iter().position(|r| !r.is_finite()) {
+            // Its motion over the step overflows: so would the step.
+            return Err(DynamicsError::NonFiniteResult { body }.into());
         }
         self.boxes.clear();
         self.boxes.extend(
-            bodies
-                .iter()
-                .map(|body| Aabb::of_shape(&body.shape, &body.pose, 0.5 * margin)),
+            bodies.iter().zip(&self.reach).map(|(body, &reach)| {
+                Aabb::of_shape(&body.shape, &body.pose, 0.5 * margin + reach)
+            }),
         );
         let pairs = self
             .broad_phase
@@ -77,7 +109,7 @@ impl CollisionPass {
                     &body_a.pose,
                     &body_b.shape,
                     &body_b.pose,
-                    margin,
+                    margin + self.reach[a] + self.reach[b],
                     &mut self.manifold,
                 )
                 .map_err(|source| SimError::Geometry {

@@ -16,9 +16,10 @@ pub struct FixedStepParams {
     /// any step; smaller steps resolve fast motion and rotation better.
     pub h: f64,
     /// Distance (m, >= 0; default 0.01) within which a pair's points become
-    /// contact constraints. A gap inside the margin only limits how fast the
-    /// bodies can close it, so a generous margin costs LCP size, not
-    /// accuracy; it should exceed the distance bodies travel in one step.
+    /// contact constraints, on top of the distance the pair can close in
+    /// the step (speculative contacts, see `collision.rs`). A gap inside
+    /// the margin only limits how fast the bodies can close it, so a
+    /// generous margin costs LCP size, not accuracy.
     pub contact_margin: f64,
     /// Settings of the step problem and its solver.
     pub dynamics: TimeSteppingParams,
@@ -107,6 +108,8 @@ impl FixedStepper {
             world.bodies(),
             world.joints(),
             self.params.contact_margin,
+            h,
+            world.gravity,
             &mut self.contacts,
         )?;
         let input = StepInput {
