@@ -185,6 +185,11 @@ impl RowSet {
         self.rows.len() - 1
     }
 
+    /// Row `i`, mutably (a stepper's late adjustment of a target).
+    pub(crate) fn row_mut(&mut self, i: usize) -> &mut ConstraintRow {
+        &mut self.rows[i]
+    }
+
     /// Every row, in emission order.
     #[must_use]
     pub fn rows(&self) -> &[ConstraintRow] {

@@ -4,6 +4,7 @@
 
 pub(crate) mod islands;
 mod params;
+mod restitution;
 mod solution;
 mod stepper;
 

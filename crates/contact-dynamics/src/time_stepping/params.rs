@@ -18,6 +18,11 @@ pub struct TimeSteppingParams {
     pub stabilisation: StabilisationParams,
     /// Settings of the Lemke solver (complementarity formulation).
     pub lcp: LemkeParams,
+    /// Contacts approaching slower than this (m/s, >= 0; default 0.5) are
+    /// inelastic whatever their restitution, so that resting contacts,
+    /// which approach by `h g` each step, do not bounce
+    /// (`time_stepping/restitution.rs`).
+    pub restitution_threshold: f64,
     /// Whether each island (connected component of the moving bodies) is
     /// solved on its own, islands in parallel (default `true`); `false`
     /// solves the whole scene as one problem (for benchmarks of the solvers
@@ -43,6 +48,7 @@ impl Default for TimeSteppingParams {
             friction_directions: 4,
             formulation: Formulation::default(),
             stabilisation: StabilisationParams::default(),
+            restitution_threshold: 0.5,
             islands: true,
             sparse_from: usize::MAX,
             lcp: LemkeParams::default(),
@@ -68,6 +74,12 @@ impl TimeSteppingParams {
             return Err(DynamicsError::InvalidParameter {
                 name: "friction_directions",
                 value: k as f64,
+            });
+        }
+        if !(self.restitution_threshold.is_finite() && self.restitution_threshold >= 0.0) {
+            return Err(DynamicsError::InvalidParameter {
+                name: "restitution_threshold",
+                value: self.restitution_threshold,
             });
         }
         self.stabilisation.validate()

@@ -28,6 +28,7 @@ use glam::DVec3;
 use rayon::prelude::*;
 
 use super::islands::{Islands, NONE, localised};
+use super::restitution::{PendingBounces, StepTwists};
 use crate::constraints::{ConstraintRef, EmitRows, RowBounds, RowSet};
 use crate::formulation::{VelocityProblem, WarmEntry};
 use crate::stabilisation::post::Projection;
@@ -89,6 +90,10 @@ pub struct TimeStepping {
     workspaces: Vec<IslandWorkspace>,
     /// Active sets of the last step per constraint key and row, sorted.
     warm: Vec<WarmEntry>,
+    /// Impacts to resolve in the next step.
+    bounces: PendingBounces,
+    /// The free-flight twists of the step.
+    free: Vec<Twist>,
     projection: Projection,
 }
 
@@ -144,6 +149,8 @@ impl TimeStepping {
             islands: Islands::default(),
             workspaces: Vec::new(),
             warm: Vec::new(),
+            bounces: PendingBounces::default(),
+            free: Vec::new(),
             projection: Projection::new(params.box_solver),
         }
     }
@@ -226,8 +233,21 @@ impl TimeStepping {
             self.states.push(BodyState::of(body, i, h)?);
         }
         self.free_flight(input, h, &mut out.velocities);
+        self.free.clone_from(&out.velocities);
         self.emit_rows(input, h, &mut out.rows);
         self.solve_islands(h, out)?;
+        let twists = StepTwists {
+            start: &self.states,
+            free: &self.free,
+            end: &out.velocities,
+        };
+        self.bounces.record(
+            input.contacts,
+            &out.rows,
+            &twists,
+            h,
+            self.params.restitution_threshold,
+        );
 
         out.poses.clear();
         out.poses.extend(
@@ -415,7 +435,13 @@ impl TimeStepping {
         set.clear();
         for (i, contact) in input.contacts.iter().enumerate() {
             set.begin(ConstraintRef::Contact(i), contact.key());
+            let normal = set.len();
             contact.emit_rows(&self.states, h, set);
+            let row = set.row_mut(normal);
+            let approach = row.jacobian.apply(|b| self.states[b].twist);
+            row.velocity_target =
+                self.bounces
+                    .target(contact, approach, self.params.restitution_threshold);
         }
         emit_reevaluated(input, &self.states, h, set);
         for (i, element) in input.forces.iter().enumerate() {
