@@ -85,8 +85,26 @@ impl ContactConstraint {
     }
 }
 
-impl EmitRows for ContactConstraint {
-    fn emit_rows(&self, bodies: &[BodyState], _h: f64, out: &mut RowSet) {
+impl ContactConstraint {
+    /// The relative velocity of the contact point, b relative to a, at
+    /// the bodies' states.
+    #[must_use]
+    pub fn relative_velocity(&self, bodies: &[BodyState]) -> DVec3 {
+        let at = |i: usize| {
+            let body = &bodies[i];
+            body.twist.point_velocity(self.point - body.centre())
+        };
+        at(self.body_b) - at(self.body_a)
+    }
+
+    /// Emits the contact's rows with the orthonormal tangents `(t1, t2)`
+    /// (`t2 = normal x t1`) as its friction directions.
+    pub(crate) fn emit_rows_along(
+        &self,
+        (t1, t2): (DVec3, DVec3),
+        bodies: &[BodyState],
+        out: &mut RowSet,
+    ) {
         let row = |direction| {
             JacobianRow::relative_velocity(bodies, self.body_a, self.body_b, self.point, direction)
         };
@@ -98,7 +116,6 @@ impl EmitRows for ContactConstraint {
                 group: StabilisationGroup::Contact,
             },
         ));
-        let (t1, t2) = tangent_pair(self.normal);
         for tangent in [t1, t2] {
             out.push(ConstraintRow::new(
                 row(tangent),
@@ -109,6 +126,12 @@ impl EmitRows for ContactConstraint {
                 PositionCondition::None,
             ));
         }
+    }
+}
+
+impl EmitRows for ContactConstraint {
+    fn emit_rows(&self, bodies: &[BodyState], _h: f64, out: &mut RowSet) {
+        self.emit_rows_along(tangent_pair(self.normal), bodies, out);
     }
 }
 

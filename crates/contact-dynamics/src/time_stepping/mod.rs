@@ -3,6 +3,7 @@
 //! positions and their stabilisation.
 
 pub(crate) mod islands;
+mod isotropic_friction;
 mod params;
 mod restitution;
 mod solution;

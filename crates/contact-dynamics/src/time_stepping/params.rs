@@ -18,6 +18,14 @@ pub struct TimeSteppingParams {
     pub stabilisation: StabilisationParams,
     /// Settings of the Lemke solver (complementarity formulation).
     pub lcp: LemkeParams,
+    /// Whether friction is made isotropic (`time_stepping/isotropic_friction.rs`):
+    /// each contact's first tangent along its sliding velocity, and a
+    /// contact whose friction leaves the Coulomb circle turned onto it and
+    /// the step solved again, at most `max_friction_passes` times in all.
+    /// Default `true`.
+    pub isotropic_friction: bool,
+    /// Most solves of one step when friction is isotropic (>= 1; default 4).
+    pub max_friction_passes: usize,
     /// Contacts approaching slower than this (m/s, >= 0; default 0.5) are
     /// inelastic whatever their restitution, so that resting contacts,
     /// which approach by `h g` each step, do not bounce
@@ -48,6 +56,8 @@ impl Default for TimeSteppingParams {
             friction_directions: 4,
             formulation: Formulation::default(),
             stabilisation: StabilisationParams::default(),
+            isotropic_friction: true,
+            max_friction_passes: 4,
             restitution_threshold: 0.5,
             islands: true,
             sparse_from: usize::MAX,
@@ -74,6 +84,12 @@ impl TimeSteppingParams {
             return Err(DynamicsError::InvalidParameter {
                 name: "friction_directions",
                 value: k as f64,
+            });
+        }
+        if self.max_friction_passes == 0 {
+            return Err(DynamicsError::InvalidParameter {
+                name: "max_friction_passes",
+                value: 0.0,
             });
         }
         if !(self.restitution_threshold.is_finite() && self.restitution_threshold >= 0.0) {

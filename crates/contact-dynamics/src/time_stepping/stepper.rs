@@ -28,9 +28,11 @@ use glam::DVec3;
 use rayon::prelude::*;
 
 use super::islands::{Islands, NONE, localised};
+use super::isotropic_friction::{realign, sliding_tangents};
 use super::restitution::{PendingBounces, StepTwists};
 use crate::constraints::{ConstraintRef, EmitRows, RowBounds, RowSet};
 use crate::formulation::{VelocityProblem, WarmEntry};
+use crate::friction_cone::tangent_pair;
 use crate::stabilisation::post::Projection;
 use crate::{
     BodyState, ContactConstraint, DynamicsError, ForceElement, JacobianRow, Joint, JointReaction,
@@ -94,6 +96,8 @@ pub struct TimeStepping {
     bounces: PendingBounces,
     /// The free-flight twists of the step.
     free: Vec<Twist>,
+    /// Each contact's tangents for this step.
+    tangents: Vec<(DVec3, DVec3)>,
     projection: Projection,
 }
 
@@ -151,6 +155,7 @@ impl TimeStepping {
             warm: Vec::new(),
             bounces: PendingBounces::default(),
             free: Vec::new(),
+            tangents: Vec::new(),
             projection: Projection::new(params.box_solver),
         }
     }
@@ -234,8 +239,30 @@ impl TimeStepping {
         }
         self.free_flight(input, h, &mut out.velocities);
         self.free.clone_from(&out.velocities);
-        self.emit_rows(input, h, &mut out.rows);
-        self.solve_islands(h, out)?;
+        if self.params.isotropic_friction {
+            sliding_tangents(input.contacts, &self.states, &self.free, &mut self.tangents);
+        } else {
+            self.tangents.clear();
+            self.tangents
+                .extend(input.contacts.iter().map(|c| tangent_pair(c.normal)));
+        }
+        for pass in 1.. {
+            self.emit_rows(input, h, &mut out.rows);
+            out.velocities.clone_from(&self.free);
+            self.solve_islands(h, out)?;
+            if !self.params.isotropic_friction
+                || pass == self.params.max_friction_passes
+                || !realign(
+                    input.contacts,
+                    &out.rows,
+                    &out.row_impulses,
+                    &out.velocities,
+                    &mut self.tangents,
+                )
+            {
+                break;
+            }
+        }
         let twists = StepTwists {
             start: &self.states,
             free: &self.free,
@@ -436,7 +463,7 @@ impl TimeStepping {
         for (i, contact) in input.contacts.iter().enumerate() {
             set.begin(ConstraintRef::Contact(i), contact.key());
             let normal = set.len();
-            contact.emit_rows(&self.states, h, set);
+            contact.emit_rows_along(self.tangents[i], &self.states, set);
             let row = set.row_mut(normal);
             let approach = row.jacobian.apply(|b| self.states[b].twist);
             row.velocity_target =
@@ -464,8 +491,7 @@ impl TimeStepping {
             let impulses = &out.row_impulses[owner.rows.clone()];
             match owner.constraint {
                 ConstraintRef::Contact(c) => {
-                    let contact = &input.contacts[c];
-                    let (t1, t2) = crate::friction_cone::tangent_pair(contact.normal);
+                    let (t1, t2) = self.tangents[c];
                     out.normal_impulses.push(impulses[0]);
                     out.friction_impulses
                         .push(impulses[1] * t1 + impulses[2] * t2);
