@@ -18,6 +18,7 @@
 //! deterministic.
 
 use contact_dynamics::{ContactConstraint, DynamicsError, Joint, RigidBody};
+use contact_math::Pose;
 use contact_geometry::{Aabb, ContactManifold, GridBroadPhase, ManifoldGenerator};
 use glam::DVec3;
 
@@ -34,6 +35,8 @@ pub struct CollisionPass {
     boxes: Vec<Aabb>,
     /// How far each body's points can move in the step (m).
     reach: Vec<f64>,
+    /// The bodies' own poses, for `detect`.
+    poses: Vec<Pose>,
 }
 
 impl CollisionPass {
@@ -58,6 +61,30 @@ impl CollisionPass {
         gravity: DVec3,
         out: &mut Vec<ContactConstraint>,
     ) -> Result<(), SimError> {
+        let mut poses = std::mem::take(&mut self.poses);
+        poses.clear();
+        poses.extend(bodies.iter().map(|body| body.pose));
+        let found = self.detect_at(bodies, &poses, joints, margin, h, gravity, out);
+        self.poses = poses;
+        found
+    }
+
+    /// [`CollisionPass::detect`] with the bodies at `poses` instead of their
+    /// own (the poses a step arrives at, before it is committed).
+    ///
+    /// # Errors
+    /// As [`CollisionPass::detect`].
+    #[allow(clippy::too_many_arguments)] // detect's, and the poses
+    pub fn detect_at(
+        &mut self,
+        bodies: &[RigidBody],
+        poses: &[Pose],
+        joints: &[Joint],
+        margin: f64,
+        h: f64,
+        gravity: DVec3,
+        out: &mut Vec<ContactConstraint>,
+    ) -> Result<(), SimError> {
         out.clear();
         self.jointed.clear();
         self.jointed.extend(joints.iter().filter_map(|joint| {
@@ -66,7 +93,9 @@ impl CollisionPass {
                 .map(|a| (a.min(joint.body_b), a.max(joint.body_b)))
         }));
         self.jointed.sort_unstable();
-        if let Some(body) = bodies.iter().position(|b| !b.is_finite()) {
+        if let Some(body) = (0..bodies.len())
+            .find(|&i| !(bodies[i].twist.is_finite() && poses[i].is_finite()))
+        {
             return Err(DynamicsError::NonFiniteState { body }.into());
         }
         self.reach.clear();
@@ -106,9 +135,9 @@ impl CollisionPass {
             self.generator
                 .compute(
                     &body_a.shape,
-                    &body_a.pose,
+                    &poses[a],
                     &body_b.shape,
-                    &body_b.pose,
+                    &poses[b],
                     margin + self.reach[a] + self.reach[b],
                     &mut self.manifold,
                 )

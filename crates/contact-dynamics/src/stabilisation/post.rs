@@ -29,7 +29,7 @@ use super::StabilisationParams;
 use crate::constraints::{PositionCondition, RowSet, StabilisationGroup};
 use crate::formulation::delassus::Delassus;
 use crate::time_stepping::islands::{Islands, localised};
-use crate::{BodyState, DynamicsError, JacobianRow, RigidBody};
+use crate::{BodyState, ContactConstraint, DynamicsError, JacobianRow, RigidBody};
 
 /// What one step's projection did.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -120,6 +120,16 @@ impl Projection {
                 self.contact_rows.push((row.jacobian, moved));
             }
         }
+    }
+
+    /// Takes `contacts`, found at the poses of `states`, as the contact gap
+    /// rows: their normal rows and their distances.
+    pub(crate) fn carry_detected(&mut self, contacts: &[ContactConstraint], states: &[BodyState]) {
+        self.contact_rows.clear();
+        self.contact_rows.extend(contacts.iter().map(|c| {
+            let row = JacobianRow::relative_velocity(states, c.body_a, c.body_b, c.point, c.normal);
+            (row, c.distance)
+        }));
     }
 
     /// Projects `poses` (the bodies' moved poses) onto the constraints that

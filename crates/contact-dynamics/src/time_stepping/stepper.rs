@@ -22,7 +22,7 @@
 
 use contact_lcp::faer::MatRef;
 use contact_lcp::{BoxBounds, LcpError, LcpSolution};
-use contact_math::{Twist, Wrench, gyroscopic_torque, integrate_pose};
+use contact_math::{Pose, Twist, Wrench, gyroscopic_torque, integrate_pose};
 use glam::DVec3;
 
 use rayon::prelude::*;
@@ -36,7 +36,7 @@ use crate::friction_cone::tangent_pair;
 use crate::stabilisation::post::Projection;
 use crate::{
     BodyState, ContactConstraint, DynamicsError, ForceElement, JacobianRow, Joint, JointReaction,
-    RigidBody, StepSolution, TimeSteppingParams,
+    ProjectionReport, RigidBody, Stabilisation, StepSolution, TimeSteppingParams,
 };
 
 /// Everything one step acts on.
@@ -379,6 +379,40 @@ impl TimeStepping {
         self.warm
             .sort_unstable_by_key(|&(key, offset, _)| (key, offset));
         Ok(())
+    }
+
+    /// Post-stabilisation against the contacts of the poses a step arrived
+    /// at: `input.contacts` were found with the bodies at `poses` (by the
+    /// caller's collision pass, with exact distances), and `poses` are
+    /// projected so that none penetrates beyond the projection tolerance
+    /// while the joints and planar locks of `input` keep holding (Cline
+    /// eq. 3.7 on fresh geometry). Velocities are untouched. Does nothing
+    /// unless contacts are post-stabilised.
+    ///
+    /// # Errors
+    /// [`DynamicsError::Projection`] when the projection cannot be solved.
+    pub fn project_positions(
+        &mut self,
+        input: &StepInput<'_>,
+        poses: &mut [Pose],
+    ) -> Result<ProjectionReport, DynamicsError> {
+        let stabilisation = self.params.stabilisation;
+        if stabilisation.contacts != Stabilisation::Post {
+            return Ok(ProjectionReport::default());
+        }
+        self.states.clear();
+        self.states.extend(
+            input
+                .bodies
+                .iter()
+                .zip(poses.iter())
+                .map(|(body, &pose)| BodyState::at_pose(body, pose, 0.0)),
+        );
+        self.projection.carry_detected(input.contacts, &self.states);
+        self.projection
+            .project(input.bodies, poses, &stabilisation, |states, set| {
+                emit_reevaluated(input, states, 1.0, set)
+            })
     }
 
     /// Checks the settings, `h`, gravity, time, loads and constraints.

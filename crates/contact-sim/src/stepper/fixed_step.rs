@@ -56,6 +56,8 @@ pub struct FixedStepper {
     collision: CollisionPass,
     dynamics: TimeStepping,
     contacts: Vec<ContactConstraint>,
+    /// Contacts at the poses a step arrived at.
+    arrivals: Vec<ContactConstraint>,
     solution: StepSolution,
 }
 
@@ -83,6 +85,7 @@ impl FixedStepper {
             collision: CollisionPass::default(),
             dynamics: TimeStepping::new(params.dynamics),
             contacts: Vec::new(),
+            arrivals: Vec::new(),
             solution: StepSolution::default(),
         })
     }
@@ -121,6 +124,7 @@ impl FixedStepper {
             time: world.time(),
         };
         self.dynamics.step(&input, h, &mut self.solution)?;
+        self.separate_arrivals(world)?;
         let solution = &self.solution;
         for ((body, &twist), &pose) in world
             .bodies_mut()
@@ -145,6 +149,46 @@ impl FixedStepper {
             pivots: self.solution.pivots,
             complementarity: self.solution.lcp_report.complementarity,
         })
+    }
+
+    /// Contacts found at the poses the step arrived at, and projected out
+    /// where they penetrate (with post-stabilised contacts): the step's
+    /// rows came from the geometry at its start, so a body turning during
+    /// the step can bring a feature no row held into another body. At most
+    /// three rounds of detection and projection.
+    fn separate_arrivals(&mut self, world: &World) -> Result<(), SimError> {
+        if self.params.dynamics.stabilisation.contacts != contact_dynamics::Stabilisation::Post {
+            return Ok(());
+        }
+        let tolerance = self.params.dynamics.stabilisation.projection_tolerance;
+        for _ in 0..3 {
+            self.collision.detect_at(
+                world.bodies(),
+                &self.solution.poses,
+                world.joints(),
+                self.params.contact_margin,
+                0.0,
+                world.gravity,
+                &mut self.arrivals,
+            )?;
+            if self.arrivals.iter().all(|c| c.distance >= -tolerance) {
+                break;
+            }
+            let input = StepInput {
+                bodies: world.bodies(),
+                contacts: &self.arrivals,
+                joints: world.joints(),
+                forces: world.forces(),
+                gravity: world.gravity,
+                time: world.time(),
+            };
+            self.dynamics
+                .project_positions(&input, &mut self.solution.poses)?;
+        }
+        if let Some(body) = self.solution.poses.iter().position(|p| !p.is_finite()) {
+            return Err(contact_dynamics::DynamicsError::NonFiniteResult { body }.into());
+        }
+        Ok(())
     }
 
     /// The contact constraints of the last step.
