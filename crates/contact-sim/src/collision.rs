@@ -18,8 +18,8 @@
 //! deterministic.
 
 use contact_dynamics::{ContactConstraint, DynamicsError, Joint, RigidBody};
-use contact_math::Pose;
 use contact_geometry::{Aabb, ContactManifold, GridBroadPhase, ManifoldGenerator};
+use contact_math::Pose;
 use glam::DVec3;
 
 use crate::SimError;
@@ -93,8 +93,8 @@ impl CollisionPass {
                 .map(|a| (a.min(joint.body_b), a.max(joint.body_b)))
         }));
         self.jointed.sort_unstable();
-        if let Some(body) = (0..bodies.len())
-            .find(|&i| !(bodies[i].twist.is_finite() && poses[i].is_finite()))
+        if let Some(body) =
+            (0..bodies.len()).find(|&i| !(bodies[i].twist.is_finite() && poses[i].is_finite()))
         {
             return Err(DynamicsError::NonFiniteState { body }.into());
         }
