@@ -197,6 +197,41 @@ impl RigidBody {
         });
     }
 
+    /// The same body held by an explicit planar lock: in the plane
+    /// `y = plane_y`, with its body-frame vector `axis_in_body` kept along
+    /// world y (what [`RigidBody::planar_lock`] reports). For restoring a
+    /// saved body whose lock was set at an earlier pose; `with_planar(true)`
+    /// takes the lock at the current pose instead.
+    ///
+    /// # Errors
+    /// [`DynamicsError::InvalidParameter`] (`planar_lock.plane_y` or
+    /// `planar_lock.axis_in_body`) for a non-finite plane or an axis that is
+    /// not a finite unit vector (within 1e-9).
+    pub fn with_planar_lock(
+        mut self,
+        plane_y: f64,
+        axis_in_body: DVec3,
+    ) -> Result<Self, DynamicsError> {
+        if !plane_y.is_finite() {
+            return Err(DynamicsError::InvalidParameter {
+                name: "planar_lock.plane_y",
+                value: plane_y,
+            });
+        }
+        let length = axis_in_body.length();
+        if !(length.is_finite() && (length - 1.0).abs() <= 1e-9) {
+            return Err(DynamicsError::InvalidParameter {
+                name: "planar_lock.axis_in_body",
+                value: length,
+            });
+        }
+        self.planar = Some(PlanarLockFrame {
+            plane_y,
+            axis_in_body,
+        });
+        Ok(self)
+    }
+
     /// Whether the body is held in a plane.
     #[must_use]
     pub fn is_planar(&self) -> bool {

@@ -96,6 +96,16 @@ pub enum DynamicsError {
         /// The offending value.
         value: f64,
     },
+    /// A step memory given to `TimeStepping::restore_memory` is malformed.
+    #[error("step memory: {field}[{index}] {reason}")]
+    InvalidMemory {
+        /// The list: `pending_bounces` or `active_sets`.
+        field: &'static str,
+        /// The offending entry.
+        index: usize,
+        /// What is wrong with it.
+        reason: &'static str,
+    },
     /// The step problem of one island could not be solved; the source
     /// carries the solver's best iterate where it has one.
     #[error(

@@ -71,4 +71,4 @@ pub use friction_cone::{friction_directions, friction_generators, tangent_pair};
 pub use jacobian::{BodyJacobian, JacobianRow};
 pub use stabilisation::post::ProjectionReport;
 pub use stabilisation::{Stabilisation, StabilisationParams};
-pub use time_stepping::{StepInput, StepSolution, TimeStepping, TimeSteppingParams};
+pub use time_stepping::{StepInput, StepMemory, StepSolution, TimeStepping, TimeSteppingParams};

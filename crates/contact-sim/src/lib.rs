@@ -31,8 +31,14 @@ struct ReadmeExamples;
 
 mod collision;
 mod error;
+#[cfg(feature = "serde")]
+pub mod scene_file;
 pub mod scenes;
+#[cfg(feature = "serde")]
+pub mod simulation;
 mod stepper;
+#[cfg(feature = "serde")]
+pub mod trajectory;
 mod world;
 
 pub use collision::CollisionPass;
@@ -43,8 +49,11 @@ pub use world::{BodyId, ForceId, JointId, World};
 pub use contact_dynamics::{
     Attachment, ContactConstraint, ForceElement, ForceFrame, Formulation, Joint, JointKind,
     JointLimit, JointMotor, JointReaction, PointForce, Profile, RigidBody, Spring, Stabilisation,
-    StabilisationParams, StepSolution, TimeSteppingParams,
+    StabilisationParams, StepMemory, StepSolution, TimeSteppingParams,
 };
+/// The LCP layer (problems, solvers, their file format with the `serde`
+/// feature), for programs that solve LCPs beside simulating.
+pub use contact_lcp;
 pub use contact_geometry::Shape;
 /// The glam version the workspace is built on (`DVec3`, `DQuat`), so a
 /// scene needs no glam of its own.

@@ -62,9 +62,10 @@ impl World {
         self.planar
     }
 
-    /// Adds a body and returns its handle (planar in a planar world).
+    /// Adds a body and returns its handle (planar in a planar world: a
+    /// dynamic body not planar yet is locked at its pose as added).
     pub fn add_body(&mut self, body: RigidBody) -> BodyId {
-        let body = if self.planar && body.is_dynamic() {
+        let body = if self.planar && body.is_dynamic() && !body.is_planar() {
             body.with_planar(true)
         } else {
             body
@@ -222,6 +223,12 @@ impl World {
 
     pub(crate) fn advance_clock(&mut self, h: f64) {
         self.time += h;
+    }
+
+    /// Sets the clock (a scene file's start time).
+    #[cfg(feature = "serde")]
+    pub(crate) fn set_time(&mut self, time: f64) {
+        self.time = time;
     }
 
     /// Total kinetic energy (J).

@@ -4,11 +4,13 @@
 
 pub(crate) mod islands;
 mod isotropic_friction;
+mod memory;
 mod params;
 mod restitution;
 mod solution;
 mod stepper;
 
+pub use memory::StepMemory;
 pub use params::TimeSteppingParams;
 pub use solution::StepSolution;
 pub use stepper::{StepInput, TimeStepping};

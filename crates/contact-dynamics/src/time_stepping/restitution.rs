@@ -45,6 +45,18 @@ pub(crate) struct PendingBounces {
 }
 
 impl PendingBounces {
+    /// The impacts waiting for the next step: `(contact key, separating
+    /// speed)`, sorted by key.
+    pub(crate) fn pending(&self) -> &[(u64, f64)] {
+        &self.pending
+    }
+
+    /// Replaces the waiting impacts (sorted by key, checked by the caller).
+    pub(crate) fn set_pending(&mut self, pending: &[(u64, f64)]) {
+        self.pending.clear();
+        self.pending.extend_from_slice(pending);
+    }
+
     /// The separating speed contact `contact` must reach in this step:
     /// its pending bounce, or its own if it is touching and approaching
     /// faster than `threshold` (0 when neither).

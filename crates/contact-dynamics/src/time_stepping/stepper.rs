@@ -36,7 +36,7 @@ use crate::friction_cone::tangent_pair;
 use crate::stabilisation::post::Projection;
 use crate::{
     BodyState, ContactConstraint, DynamicsError, ForceElement, JacobianRow, Joint, JointReaction,
-    ProjectionReport, RigidBody, Stabilisation, StepSolution, TimeSteppingParams,
+    ProjectionReport, RigidBody, Stabilisation, StepMemory, StepSolution, TimeSteppingParams,
 };
 
 /// Everything one step acts on.
@@ -164,6 +164,31 @@ impl TimeStepping {
     #[must_use]
     pub fn params(&self) -> &TimeSteppingParams {
         &self.params
+    }
+
+    /// What the stepper carries into its next step (pending impacts, warm
+    /// starts): with the bodies, everything a restored simulation needs to
+    /// continue bit for bit (see [`StepMemory`]).
+    #[must_use]
+    pub fn memory(&self) -> StepMemory {
+        StepMemory {
+            pending_bounces: self.bounces.pending().to_vec(),
+            active_sets: self.warm.clone(),
+        }
+    }
+
+    /// Replaces what the stepper carries into its next step by `memory`
+    /// (from [`TimeStepping::memory`] of a stepper with the same settings
+    /// and bodies).
+    ///
+    /// # Errors
+    /// [`DynamicsError::InvalidMemory`] when a list is out of order or a
+    /// speed is negative or not finite; the stepper is then unchanged.
+    pub fn restore_memory(&mut self, memory: &StepMemory) -> Result<(), DynamicsError> {
+        memory.validate()?;
+        self.bounces.set_pending(&memory.pending_bounces);
+        self.warm.clone_from(&memory.active_sets);
+        Ok(())
     }
 
     /// The number of islands of the last step.

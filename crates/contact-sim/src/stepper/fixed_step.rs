@@ -4,7 +4,7 @@
 //! with the new velocities, stabilisation), then commit it to the world.
 
 use contact_dynamics::{
-    ContactConstraint, StepInput, StepSolution, TimeStepping, TimeSteppingParams,
+    ContactConstraint, StepInput, StepMemory, StepSolution, TimeStepping, TimeSteppingParams,
 };
 
 use crate::{CollisionPass, SimError, World};
@@ -189,6 +189,23 @@ impl FixedStepper {
             return Err(contact_dynamics::DynamicsError::NonFiniteResult { body }.into());
         }
         Ok(())
+    }
+
+    /// What the stepper carries into its next step (pending impacts, warm
+    /// starts; see [`StepMemory`]): saved with the world, it lets a restored
+    /// simulation continue bit for bit.
+    #[must_use]
+    pub fn memory(&self) -> StepMemory {
+        self.dynamics.memory()
+    }
+
+    /// Replaces what the stepper carries into its next step by `memory`.
+    ///
+    /// # Errors
+    /// [`SimError::Dynamics`] (`InvalidMemory`) for a malformed memory; the
+    /// stepper is then unchanged.
+    pub fn restore_memory(&mut self, memory: &StepMemory) -> Result<(), SimError> {
+        Ok(self.dynamics.restore_memory(memory)?)
     }
 
     /// The contact constraints of the last step.
