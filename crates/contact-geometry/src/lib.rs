@@ -66,6 +66,11 @@
 //! assert!((manifold.points[0].point_b - DVec3::new(1.0, 2.0, 0.0)).length() < 1e-15);
 //! ```
 
+/// The crate README's example, compiled and run by `cargo test`.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 mod broad_phase;
 mod error;
 mod grid_broad_phase;

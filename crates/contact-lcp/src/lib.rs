@@ -56,6 +56,11 @@
 //! # Ok::<(), contact_lcp::LcpError>(())
 //! ```
 
+/// The crate README's example, compiled and run by `cargo test`.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 pub use faer;
 
 mod block_pivoting;

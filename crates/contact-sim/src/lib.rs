@@ -21,6 +21,11 @@
 //! assert!(world.time() > 0.04);
 //! ```
 
+/// The crate README's example, compiled and run by `cargo test`.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 #[doc = include_str!("../../../docs/mechanisms.md")]
 pub mod guide_mechanisms {}
 
@@ -28,6 +33,16 @@ pub mod guide_mechanisms {}
 #[cfg(doctest)]
 #[doc = include_str!("../../../README.md")]
 struct ReadmeExamples;
+
+/// Everything a scene needs, in one import: `use contact_sim::prelude::*;`.
+pub mod prelude {
+    pub use crate::glam::{DQuat, DVec3};
+    pub use crate::{
+        Attachment, BodyId, FixedStepParams, FixedStepper, ForceElement, ForceFrame, Formulation,
+        Joint, JointKind, MassProperties, PointForce, Pose, Profile, RigidBody, Shape, Spring,
+        Stabilisation, StabilisationParams, TimeSteppingParams, Twist, World,
+    };
+}
 
 mod collision;
 mod error;
