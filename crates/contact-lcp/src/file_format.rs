@@ -613,6 +613,8 @@ pub enum SolveStatus {
     CouplingLimit,
     /// The basis became singular ([`LcpError::SingularBasis`]).
     SingularBasis,
+    /// The solver's answer did not certify ([`LcpError::NotCertified`]).
+    NotCertified,
     /// Any other error (bad input or parameters, a solver that does not
     /// apply to the problem).
     Failed,
@@ -629,6 +631,7 @@ impl SolveStatus {
             LcpError::NoSolutionOnPath { .. } => Self::NoSolutionOnPath,
             LcpError::CouplingLimit { .. } => Self::CouplingLimit,
             LcpError::SingularBasis { .. } => Self::SingularBasis,
+            LcpError::NotCertified { .. } => Self::NotCertified,
             _ => Self::Failed,
         }
     }

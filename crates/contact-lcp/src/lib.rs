@@ -80,6 +80,7 @@ mod pgs;
 mod policy;
 mod problem;
 mod pyramid_lift;
+mod rescaled_verify;
 mod scaling;
 mod solution;
 mod sparse_box_problem;

@@ -28,6 +28,7 @@
 //! fills the same report.
 
 use crate::problem::Lcp;
+use crate::rescaled_verify::{checked, in_safe_range};
 
 /// Feasibility and complementarity errors of a candidate solution.
 ///
@@ -191,6 +192,7 @@ pub(crate) fn verify_into(
     if crate::lane_scan::max_abs_if_finite(exact).is_none() {
         return VerifyReport::infinite();
     }
+    let given = w;
     let w = w.unwrap_or(exact);
 
     let (scale, z_scale, c) = scales(lcp.m_max_abs(), max_abs(z), lcp.q_max_abs());
@@ -199,6 +201,11 @@ pub(crate) fn verify_into(
         z_scale,
         ..VerifyReport::default()
     };
+    // Extreme scales are measured on the problem rescaled
+    // (rescaled_verify.rs), where no product underflows.
+    if !in_safe_range(&report, lcp.m_max_abs()) {
+        return checked(report, lcp, None, z, given);
+    }
     for i in 0..n {
         report.z_violation = report.z_violation.max(-z[i]);
         report.w_violation = report.w_violation.max(-w[i]);
@@ -211,6 +218,26 @@ pub(crate) fn verify_into(
         return VerifyReport::infinite();
     }
     report
+}
+
+/// The scaled error ([`VerifyReport::scaled_max`]) up to which an exact
+/// method (Lemke, Dantzig) returns its answer as a solution; above it the
+/// solve ends in [`LcpError::NotCertified`](crate::LcpError::NotCertified).
+/// The policy's default tolerance ([`SolverParams`](crate::SolverParams)).
+pub(crate) const ACCEPT: f64 = 1e-9;
+
+/// `Ok` if `out`'s report certifies to [`ACCEPT`], else the
+/// [`LcpError::NotCertified`](crate::LcpError::NotCertified) error carrying
+/// `out` (the gate every exact method's answer passes).
+pub(crate) fn certified(out: &crate::LcpSolution) -> Result<(), crate::LcpError> {
+    if out.report.within(ACCEPT) {
+        return Ok(());
+    }
+    Err(crate::LcpError::NotCertified {
+        error: out.report.scaled_max(),
+        tolerance: ACCEPT,
+        best: Some(Box::new(out.clone())),
+    })
 }
 
 /// `max_i |x_i|` (0 for an empty slice): one scan, in four lanes.
