@@ -12,7 +12,8 @@ use crate::solution::LcpSolution;
 /// and `InvalidParameter` from the checks a solver makes before it starts.
 /// Solver outcomes that are not a solution (`RayTermination`, `PivotLimit`,
 /// `IterationLimit`, `NoSolutionOnPath`, `CouplingLimit`,
-/// `BlockPivotingFailed`, `NotCertified`) carry the best iterate the solver saw, with its
+/// `BlockPivotingFailed`, `NotCertified`) carry the best iterate the
+/// solver saw, with its
 /// [`VerifyReport`](crate::VerifyReport), so a caller can still use or
 /// inspect it.
 #[non_exhaustive]
@@ -199,6 +200,15 @@ pub enum LcpError {
         tolerance: f64,
         /// The answer, with its report.
         best: Option<Box<LcpSolution>>,
+    },
+    /// The policy ([`Solver`](crate::Solver)) searched every complementary
+    /// basis of the problem ([`EXHAUSTIVE_MAX_BASES`](crate::EXHAUSTIVE_MAX_BASES)
+    /// at most), each one's equations were nonsingular and none held a
+    /// solution: the problem has no solution (for example `w = -z - 1`).
+    #[error("no solution: none of the {bases} complementary bases holds one")]
+    NoSolution {
+        /// The complementary bases searched (all of them).
+        bases: usize,
     },
     /// The basis matrix became numerically singular or non-finite when it was
     /// refactorised (a sign of a badly scaled or near-singular problem).

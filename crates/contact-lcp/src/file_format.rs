@@ -615,6 +615,8 @@ pub enum SolveStatus {
     SingularBasis,
     /// The solver's answer did not certify ([`LcpError::NotCertified`]).
     NotCertified,
+    /// The problem has no solution ([`LcpError::NoSolution`]).
+    NoSolution,
     /// Any other error (bad input or parameters, a solver that does not
     /// apply to the problem).
     Failed,
@@ -632,6 +634,7 @@ impl SolveStatus {
             LcpError::CouplingLimit { .. } => Self::CouplingLimit,
             LcpError::SingularBasis { .. } => Self::SingularBasis,
             LcpError::NotCertified { .. } => Self::NotCertified,
+            LcpError::NoSolution { .. } => Self::NoSolution,
             _ => Self::Failed,
         }
     }

@@ -70,12 +70,14 @@ mod dantzig;
 mod dense_kernels;
 mod dense_lu;
 mod error;
+mod exhaustive;
 mod faer_scratch;
 #[cfg(feature = "serde")]
 mod file_format;
 mod lane_scan;
 mod lanes;
 mod lemke;
+mod lemke_howson;
 mod pgs;
 mod policy;
 mod problem;
@@ -93,6 +95,7 @@ pub use box_problem::{BoxBounds, BoxLcp, Coupling};
 pub use box_verify::{verify_box, verify_box_z};
 pub use dantzig::{Dantzig, DantzigEvent, DantzigParams, DantzigStats, DantzigStep};
 pub use error::LcpError;
+pub use exhaustive::EXHAUSTIVE_MAX_BASES;
 #[cfg(feature = "serde")]
 pub use file_format::{LcpProblem, ProblemFile, SolutionLine, SolveStatus};
 pub use lemke::{Lemke, LemkeParams, PivotRecord, Variable};
