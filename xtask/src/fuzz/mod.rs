@@ -102,6 +102,8 @@ enum Class {
     Panic,
     /// The policy returned an error on a problem it must solve.
     Unsolved,
+    /// A solver claimed that a problem with a known solution has none.
+    Refused,
 }
 
 impl Class {
@@ -110,6 +112,7 @@ impl Class {
             Self::Uncertified => "uncertified",
             Self::Panic => "panic",
             Self::Unsolved => "unsolved",
+            Self::Refused => "refused",
         }
     }
 }
@@ -136,6 +139,9 @@ struct Tally {
     /// The policy's errors on problems with a known solution, by
     /// whether they had to be solved.
     policy_unsolved: [u64; 2],
+    /// The policy's errors on problems with a known solution that it need
+    /// not solve, by family.
+    beyond: BTreeMap<Family, u64>,
     /// Errors on problems with a known solution: (solver, family, kind).
     solvable_errors: BTreeMap<(SolverKind, Family, String), u64>,
     /// The worst re-certified measure of an accepted answer, per solver.
@@ -159,6 +165,9 @@ impl Tally {
         }
         for i in 0..2 {
             self.policy_unsolved[i] += other.policy_unsolved[i];
+        }
+        for (k, v) in other.beyond {
+            *self.beyond.entry(k).or_default() += v;
         }
         for (k, v) in other.worst {
             let e = self.worst.entry(k).or_insert(0.0);
@@ -423,10 +432,14 @@ fn tally_outcome(p: &Problem, index: u64, kind: SolverKind, outcome: Outcome, ta
                     .entry((kind, p.family, error_kind(&e)))
                     .or_default() += 1;
             }
-            if kind == SolverKind::Policy && p.solvable {
+            if p.solvable && matches!(e, LcpError::NoSolution { .. }) {
+                fail(Class::Refused);
+            } else if kind == SolverKind::Policy && p.solvable {
                 tally.policy_unsolved[usize::from(p.guaranteed)] += 1;
                 if p.guaranteed {
                     fail(Class::Unsolved);
+                } else {
+                    *tally.beyond.entry(p.family).or_default() += 1;
                 }
             }
             error_kind(&e)
@@ -472,9 +485,16 @@ fn report(o: &Options, t: &Tally, seconds: f64) {
         .map(|(m, v)| format!("{m} {v}"))
         .collect();
     println!("policy answers by method: {}", methods.join(", "));
+    let beyond: Vec<String> = t
+        .beyond
+        .iter()
+        .map(|(f, v)| format!("{} {v}", f.name()))
+        .collect();
     println!(
-        "policy errors on problems with a solution: {} it must solve, {} beyond its guarantees",
-        t.policy_unsolved[1], t.policy_unsolved[0]
+        "policy errors on problems with a solution: {} it must solve, {} beyond its guarantees ({})",
+        t.policy_unsolved[1],
+        t.policy_unsolved[0],
+        beyond.join(", ")
     );
     if o.verbose {
         println!("errors on problems with a known solution:");
