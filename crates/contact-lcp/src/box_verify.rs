@@ -36,7 +36,7 @@
 use crate::box_problem::{BoxBounds, BoxLcp, clamp};
 use crate::lane_scan::{combine_max, max_abs_if_finite};
 use crate::lanes::{Lanes, LanesOp, with_best_lanes};
-use crate::rescaled_verify::checked;
+use crate::rescaled_verify::check;
 use crate::solution::LcpSolution;
 use crate::verify::{VerifyReport, scales};
 
@@ -90,7 +90,9 @@ pub(crate) fn verify_box_into(
             None,
         ),
     };
-    checked(report, problem.lcp(), Some(problem.bounds()), z, w)
+    let mut report = report;
+    check(&mut report, problem.lcp(), Some(problem.bounds()), z, w);
+    report
 }
 
 /// Finishes a pivoting answer in `out`: projects `out.z` onto the
@@ -180,7 +182,8 @@ pub(crate) fn finish_fixed_answer<const N: usize>(
             w_of_z,
         )
     };
-    out.report = checked(report, lcp, Some(bounds), &out.z, Some(&out.w));
+    out.report = report;
+    check(&mut out.report, lcp, Some(bounds), &out.z, Some(&out.w));
 }
 
 /// The rest of [`finish_fixed_answer`] when projection moved `z` (a
@@ -218,7 +221,14 @@ fn finish_moved_fixed<const N: usize>(
     } else {
         fixed_report((lo, hi), lcp.q_max_abs(), lcp.m_max_abs(), z, &w)
     };
-    out.report = checked(report, lcp, Some(problem.bounds()), &out.z, Some(&out.w));
+    out.report = report;
+    check(
+        &mut out.report,
+        lcp,
+        Some(problem.bounds()),
+        &out.z,
+        Some(&out.w),
+    );
 }
 
 /// Finishes an answer whose `out.z` is already on the problem's bounds
@@ -235,8 +245,9 @@ pub(crate) fn finish_projected_answer(problem: &BoxLcp, out: &mut LcpSolution) {
         &out.w,
         None,
     );
+    out.report = report;
     let (lcp, bounds) = (problem.lcp(), Some(problem.bounds()));
-    out.report = checked(report, lcp, bounds, &out.z, Some(&out.w));
+    check(&mut out.report, lcp, bounds, &out.z, Some(&out.w));
 }
 
 /// The report of `(z, w)` for the given bounds, `||q||_inf` and `||M||_max`;

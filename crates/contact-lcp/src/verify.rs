@@ -26,13 +26,20 @@
 //! measures already certify a solution); iterative solvers stop on it.
 //! Box problems are certified by [`verify_box`](crate::verify_box), which
 //! fills the same report.
+//!
+//! Where `||M||_max` or a scale lies outside `2^-500..2^500` the f64
+//! products in the problem's units can underflow and hide a wrong answer;
+//! there the report is measured on the problem rescaled by powers of two
+//! (exact; every scaled measure unchanged, the raw errors and scales those
+//! of the rescaled problem): see rescaled_verify.rs.
 
 use crate::problem::Lcp;
-use crate::rescaled_verify::{checked, in_safe_range};
+use crate::rescaled_verify::{check, in_safe_range};
 
 /// Feasibility and complementarity errors of a candidate solution.
 ///
-/// Raw errors are in the units of the problem; use
+/// Raw errors are in the units of the problem (at extreme scales, of the
+/// problem rescaled by powers of two: see the module doc); use
 /// [`scaled_max`](Self::scaled_max) or [`is_solution`](Self::is_solution) to
 /// judge them. Any non-finite input, or a length mismatch, gives infinite
 /// errors (never a panic).
@@ -204,7 +211,8 @@ pub(crate) fn verify_into(
     // Extreme scales are measured on the problem rescaled
     // (rescaled_verify.rs), where no product underflows.
     if !in_safe_range(&report, lcp.m_max_abs()) {
-        return checked(report, lcp, None, z, given);
+        check(&mut report, lcp, None, z, given);
+        return report;
     }
     for i in 0..n {
         report.z_violation = report.z_violation.max(-z[i]);
