@@ -78,6 +78,9 @@ pub(crate) struct ExhaustiveSearch {
     options: Vec<([State; 3], usize)>,
     choice: Vec<usize>,
     lu: BlockLu,
+    /// The current basis's scaled equations (column-major).
+    system: Vec<f64>,
+    rhs: Vec<f64>,
     z: Vec<f64>,
     w: Vec<f64>,
     small: Vec<usize>,
@@ -177,11 +180,37 @@ impl ExhaustiveSearch {
                 self.z[i] /= largest;
             }
         }
+        // Kept for a singular basis (the LU overwrites `a`).
+        self.system.clear();
+        self.system.extend_from_slice(a);
+        self.rhs.clone_from(&self.z);
         if !self.lu.factor_listing_small(SINGULAR, &mut self.small) {
             return Candidate::Unsure;
         }
-        let singular = !self.small.is_empty();
         self.lu.solve(&mut self.z);
+        if self.small.is_empty() {
+            return self.judge(problem, out);
+        }
+        // A singular (or nearly singular) basis proves nothing by a miss:
+        // its solutions may fill an affine set. Its candidates are the
+        // LU's, if finite, and the least-norm solution, if consistent.
+        if self.judge(problem, out) == Candidate::Solution {
+            return Candidate::Solution;
+        }
+        self.z.clone_from(&self.rhs);
+        if min_norm_solution(n, &self.system, &mut self.z) == Some(true)
+            && self.judge(problem, out) == Candidate::Solution
+        {
+            return Candidate::Solution;
+        }
+        Candidate::Unsure
+    }
+
+    /// Checks the candidate `self.z` of the current basis against the
+    /// basis's inequalities, then the certificate (into `out`).
+    fn judge(&mut self, problem: &BoxLcp, out: &mut LcpSolution) -> Candidate {
+        let n = problem.dim();
+        let (lcp, bounds) = (problem.lcp(), problem.bounds());
         if self.z.iter().any(|x| !x.is_finite()) {
             return Candidate::Unsure;
         }
@@ -210,11 +239,7 @@ impl ExhaustiveSearch {
         }
         // (miss is finite: z and w are.)
         if miss > RULED_OUT {
-            return if singular {
-                Candidate::Unsure
-            } else {
-                Candidate::RuledOut
-            };
+            return Candidate::RuledOut;
         }
         out.z.clone_from(&self.z);
         finish_box_answer(problem, out);
@@ -229,7 +254,40 @@ impl ExhaustiveSearch {
     }
 }
 
+/// The least-squares solution of least norm of the column-major `n x n`
+/// system `a x = b` (`b` given in `x`), through the SVD (singular values
+/// below `1e-12` of the largest count as 0): `Some(true)` with it in `x`
+/// when the equations are consistent (their residual at most `1e-9` of
+/// `|x| + |b|` in every row; the rows are scaled to largest entry 1),
+/// `Some(false)` when they are not, `None` when the SVD fails. On a
+/// singular basis this is a candidate the LU does not give: a free
+/// variable no equation pins down is 0 (a bilateral row that only a fixed
+/// row's w sees, say).
+fn min_norm_solution(n: usize, a: &[f64], x: &mut [f64]) -> Option<bool> {
+    let mat = faer::MatRef::from_column_major_slice(a, n, n);
+    let svd = mat.thin_svd().ok()?;
+    let (u, s, v) = (svd.U(), svd.S().column_vector(), svd.V());
+    let s_max = (0..n).fold(0.0_f64, |m, k| m.max(s[k]));
+    let b = x.to_vec();
+    let mut y = vec![0.0; n];
+    for k in 0..n {
+        if s[k] > 1e-12 * s_max {
+            y[k] = (0..n).map(|i| u[(i, k)] * b[i]).sum::<f64>() / s[k];
+        }
+    }
+    for (i, xi) in x.iter_mut().enumerate() {
+        *xi = (0..n).map(|k| v[(i, k)] * y[k]).sum();
+    }
+    let x_norm = x.iter().fold(0.0_f64, |m, v| m.max(v.abs()));
+    let consistent = (0..n).all(|i| {
+        let ax: f64 = (0..n).map(|j| a[i + n * j] * x[j]).sum();
+        (ax - b[i]).abs() <= 1e-9 * (x_norm + b[i].abs())
+    });
+    Some(consistent)
+}
+
 /// What one basis gave.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Candidate {
     Solution,
     RuledOut,

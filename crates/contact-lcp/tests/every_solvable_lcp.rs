@@ -194,3 +194,33 @@ fn a_small_coupled_problem_is_searched() {
     let e = independent_error(&p, &sol.z);
     assert!(e <= 1e-9, "off by {e:e}: {:?}", sol.z);
 }
+
+/// Row 1 is bilateral and z_1 appears only in row 0, which is fixed (any
+/// w): every basis's equations are singular (no equation pins z_1). The
+/// least-norm candidate (z_1 = 0) is a solution: z_2 = 2^-16 / 0.0625
+/// from row 1, and row 2 free with w_2 = 0 (fuzz, seed 1: every pivoting
+/// method and projected Gauss-Seidel fail on it).
+#[test]
+fn a_problem_whose_bases_are_all_singular_is_solved() {
+    let m = [
+        0.05859375, 0.01953125, -0.0234375, //
+        0.0, 0.0, -0.0625, //
+        0.00390625, 0.0, 0.05078125,
+    ];
+    let q = [
+        -6.705522537231445e-8,
+        1.1920928955078125e-6,
+        -9.685754776000977e-7,
+    ];
+    let p = box_problem(
+        3,
+        &m,
+        &q,
+        (&[0.0, -INF, -7.62939453125e-6], &[0.0, INF, INF]),
+        vec![],
+    );
+    let sol = Solver::default().solve(&p).unwrap();
+    assert_eq!(sol.method, Method::ExhaustiveSearch);
+    assert_eq!(sol.z, vec![0.0, 0.0, 1.9073486328125e-5]);
+    assert!(independent_error(&p, &sol.z) <= 1e-12);
+}

@@ -28,13 +28,13 @@ pub(crate) struct Measures {
 }
 
 /// `(a * b)` as a sum of two floats (exact).
-fn two_product(a: f64, b: f64) -> (f64, f64) {
+pub(crate) fn two_product(a: f64, b: f64) -> (f64, f64) {
     let p = a * b;
     (p, a.mul_add(b, -p))
 }
 
 /// `a + b` as a sum of two floats (exact).
-fn two_sum(a: f64, b: f64) -> (f64, f64) {
+pub(crate) fn two_sum(a: f64, b: f64) -> (f64, f64) {
     let s = a + b;
     let t = s - a;
     (s, (a - (s - t)) + (b - t))

@@ -300,12 +300,46 @@ pub(crate) fn problem(seed: u64, index: u64) -> Problem {
         Family::Extreme => extreme(&mut rng),
     };
     p.family = family;
+    // A q that rounded (z* spanning more binary orders than a double
+    // holds, as a friction row at 2^34 z_n does) may have lost z* as a
+    // solution, and with it the knowledge that there is one.
+    if let Some(z) = p.witness.take() {
+        if witness_holds(&p, &z) {
+            p.witness = Some(z);
+        } else {
+            (p.solvable, p.guaranteed) = (false, false);
+        }
+    }
     // A problem with a solution and few enough complementary bases is
     // the policy's to solve, whatever its class (its exhaustive search).
     if p.solvable && !p.guaranteed && bases(&p) <= contact_lcp::EXHAUSTIVE_MAX_BASES {
         p.guaranteed = true;
     }
     p
+}
+
+/// Whether `z` solves `p` exactly: `w = M z + q`, summed with compensated
+/// products and sums (Ogita, Rump & Oishi 2005: error below about eps^2
+/// of the terms' magnitudes, far below the rounding of a q), is 0 where
+/// `z` is strictly inside its bounds, of the bound's sign where it is at
+/// one, and `z` is within its bounds.
+fn witness_holds(p: &Problem, z: &[f64]) -> bool {
+    (0..p.n).all(|i| {
+        let (mut s, mut c, mut size) = (p.q[i], 0.0, p.q[i].abs());
+        for (j, &zj) in z.iter().enumerate() {
+            let (prod, e) = super::certify::two_product(p.at(i, j), zj);
+            let (t, f) = super::certify::two_sum(s, prod);
+            (s, c, size) = (t, c + e + f, size + prod.abs());
+        }
+        let (w, noise) = (s + c, 4.0 * f64::EPSILON * f64::EPSILON * size);
+        let (lo, hi) = p.effective(i, z);
+        let inside = z[i] > lo && z[i] < hi;
+        z[i] >= lo
+            && z[i] <= hi
+            && (!inside || w.abs() <= noise)
+            && (z[i] != lo || lo == hi || w >= -noise)
+            && (z[i] != hi || lo == hi || w <= noise)
+    })
 }
 
 /// The number of complementary bases of `p` (saturating): per row, 1 if
