@@ -6,21 +6,23 @@
 // upper bound with w_i <= 0, or free (w_i = 0) within its bounds; a
 // friction row's bounds are -mu z_j and mu z_j. Fixing a state per row (a
 // complementary basis) leaves n linear equations: `z_i = lo_i` or `hi_i`,
-// `z_i = -mu z_j` or `mu z_j`, or `(M z + q)_i = 0`. Where their matrix is
-// nonsingular the basis has one candidate z; it is a solution exactly when
-// it meets the basis's inequalities (bounds for the free rows, signs of w
-// for the others). The search (Murty 1988, sec. 1.3: a solvable LCP has a
-// solution at a complementary basic feasible solution) tries every basis,
-// in lexicographic order of the row states, and returns the first
-// candidate whose certificate accepts it.
+// `z_i = -mu z_j` or `mu z_j`, or `(M z + q)_i = 0`; the rows at an
+// uncoupled bound are substituted, leaving a system in the others. Where
+// that system is nonsingular the basis has one candidate z, a solution
+// exactly when it meets the basis's inequalities (bounds for the free
+// rows, signs of w for the others): the complementary cones of Murty
+// 1988 (Linear Complementarity, Linear and Nonlinear Programming, ch. 1),
+// one of which holds q when the problem has a solution. The search tries
+// every basis, in lexicographic order of the row states, and returns the
+// first candidate whose certificate accepts it.
 //
-// Completeness: where every basis's matrix is nonsingular (M
+// Completeness: where every basis's system is nonsingular (M
 // nondegenerate), each solution is some basis's candidate, so a search
 // that finds none proves there is no solution (`LcpError::NoSolution`).
-// A singular basis may hold solutions on a whole affine set, which one
-// candidate does not represent: a search that met one and found nothing
-// proves nothing and says so. Cost: at most `EXHAUSTIVE_MAX_BASES`
-// solves of an n x n system.
+// A singular basis may hold solutions on a whole affine set, which its
+// candidates (the LU's and the least-norm one) do not represent: a search
+// that met one and found nothing proves nothing and says so. Cost: at
+// most `EXHAUSTIVE_MAX_BASES` solves of a system of at most n rows.
 
 use crate::box_problem::{BoxLcp, clamp};
 use crate::box_verify::finish_box_answer;
@@ -81,6 +83,10 @@ pub(crate) struct ExhaustiveSearch {
     /// The current basis's scaled equations (column-major).
     system: Vec<f64>,
     rhs: Vec<f64>,
+    /// The rows whose z the current basis's equations determine, and
+    /// their values.
+    unknown: Vec<usize>,
+    x: Vec<f64>,
     z: Vec<f64>,
     w: Vec<f64>,
     small: Vec<usize>,
@@ -142,52 +148,71 @@ impl ExhaustiveSearch {
         let n = problem.dim();
         let lcp = problem.lcp();
         let bounds = problem.bounds();
-        let a = self.lu.reset(n);
+        // Rows at an uncoupled bound have their z; the others (free, or
+        // coupled to a normal) are the unknowns, in `self.unknown`.
         self.z.clear();
         self.z.resize(n, 0.0);
+        self.unknown.clear();
         for i in 0..n {
             let state = self.options[i].0[self.choice[i]];
-            // Row i of the column-major matrix: a[i + n j].
             match (state, bounds.coupling_of(i)) {
-                (State::Free, _) => {
-                    for j in 0..n {
-                        a[i + n * j] = lcp.col(j)[i];
-                    }
-                    self.z[i] = -lcp.q()[i];
-                }
-                (side, Some(c)) => {
-                    a[i + n * i] = 1.0;
-                    let sign = if side == State::Upper { -1.0 } else { 1.0 };
-                    a[i + n * c.normal_row] = sign * c.mu;
-                }
+                (State::Free, _) | (_, Some(_)) => self.unknown.push(i),
                 (side, None) => {
-                    a[i + n * i] = 1.0;
                     let (lo, hi) = (bounds.lo()[i], bounds.hi()[i]);
                     self.z[i] = if side == State::Upper { hi } else { lo };
                 }
             }
         }
-        // Each row divided by its largest entry: rows of M and the unit
-        // rows of the bounds may differ in size by many orders, which the
-        // LU's singularity test, relative to the largest entry, must not
-        // see.
-        for i in 0..n {
-            let largest = (0..n).fold(0.0_f64, |m, j| m.max(a[i + n * j].abs()));
-            if largest > 0.0 {
-                for j in 0..n {
-                    a[i + n * j] /= largest;
+        let k = self.unknown.len();
+        let a = self.lu.reset(k);
+        self.rhs.clear();
+        for (r, &i) in self.unknown.iter().enumerate() {
+            // Row r of the column-major k x k matrix: a[r + k c].
+            let b = match (self.options[i].0[self.choice[i]], bounds.coupling_of(i)) {
+                (State::Free, _) => {
+                    let mut b = -lcp.q()[i];
+                    for j in 0..n {
+                        b -= lcp.col(j)[i] * self.z[j];
+                    }
+                    for (c, &j) in self.unknown.iter().enumerate() {
+                        a[r + k * c] = lcp.col(j)[i];
+                    }
+                    b
                 }
-                self.z[i] /= largest;
+                (side, Some(c)) => {
+                    // z_i = mu z_j at the upper bound, -mu z_j at the lower.
+                    let sign = if side == State::Upper { -1.0 } else { 1.0 };
+                    a[r + k * r] = 1.0;
+                    match self.unknown.iter().position(|&j| j == c.normal_row) {
+                        Some(col) => {
+                            a[r + k * col] = sign * c.mu;
+                            0.0
+                        }
+                        None => -sign * c.mu * self.z[c.normal_row],
+                    }
+                }
+                (_, None) => unreachable!("a row at an uncoupled bound is known"),
+            };
+            // Each row divided by its largest entry: rows of M and the
+            // unit rows of the bounds may differ in size by many orders,
+            // which the LU's singularity test, relative to the largest
+            // entry, must not see.
+            let largest = (0..k).fold(0.0_f64, |m, c| m.max(a[r + k * c].abs()));
+            let d = if largest > 0.0 { largest } else { 1.0 };
+            for c in 0..k {
+                a[r + k * c] /= d;
             }
+            self.rhs.push(b / d);
         }
         // Kept for a singular basis (the LU overwrites `a`).
         self.system.clear();
         self.system.extend_from_slice(a);
-        self.rhs.clone_from(&self.z);
         if !self.lu.factor_listing_small(SINGULAR, &mut self.small) {
             return Candidate::Unsure;
         }
-        self.lu.solve(&mut self.z);
+        self.x.clone_from(&self.rhs);
+        self.lu.solve(&mut self.x);
+        self.place();
         if self.small.is_empty() {
             return self.judge(problem, out);
         }
@@ -197,13 +222,21 @@ impl ExhaustiveSearch {
         if self.judge(problem, out) == Candidate::Solution {
             return Candidate::Solution;
         }
-        self.z.clone_from(&self.rhs);
-        if min_norm_solution(n, &self.system, &mut self.z) == Some(true)
-            && self.judge(problem, out) == Candidate::Solution
-        {
-            return Candidate::Solution;
+        self.x.clone_from(&self.rhs);
+        if min_norm_solution(k, &self.system, &mut self.x) == Some(true) {
+            self.place();
+            if self.judge(problem, out) == Candidate::Solution {
+                return Candidate::Solution;
+            }
         }
         Candidate::Unsure
+    }
+
+    /// Copies the unknowns `self.x` into their rows of `self.z`.
+    fn place(&mut self) {
+        for (&i, &x) in self.unknown.iter().zip(&self.x) {
+            self.z[i] = x;
+        }
     }
 
     /// Checks the candidate `self.z` of the current basis against the

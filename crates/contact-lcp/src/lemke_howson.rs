@@ -9,9 +9,11 @@
 // end on a secondary ray (as it does on every bimatrix problem of the
 // fuzz, `cargo xtask fuzz`).
 //
-// Method: Lemke & Howson 1964, as complementary pivoting on the LCP
-// (Cottle, Pang & Stone 1992, sec. 4.4, "The Lemke-Howson algorithm"),
-// on the tableau w - M z = q with every row divided by -q_i (so q = -1).
+// Method: Lemke & Howson 1964 ("Equilibrium points of bimatrix games",
+// SIAM J. Appl. Math. 12), as complementary pivoting on the LCP (von
+// Stengel 2002, "Computing equilibria for two-person games", Handbook of
+// Game Theory 3, ch. 45), on the tableau w - M z = q with every row
+// divided by -q_i (so q = -1).
 // From z = 0, choose a label k: raise z_k until every w of the other
 // player is nonnegative (the last to reach 0, w_r, leaves the basis),
 // then raise z_r until every w of k's player is nonnegative (w_s leaves).
