@@ -153,6 +153,11 @@ struct Tally {
     beyond: BTreeMap<Family, u64>,
     /// Errors on problems with a known solution: (solver, family, kind).
     solvable_errors: BTreeMap<(SolverKind, Family, String), u64>,
+    /// Certified answers to problems known to have no solution (exact
+    /// data), by solver: the certificate allows a perturbation of the
+    /// tolerance's size, and a huge z along a near-null direction of M
+    /// can use it.
+    infeasible_answers: BTreeMap<SolverKind, u64>,
     /// The worst re-certified measure of an accepted answer, per solver.
     worst: BTreeMap<SolverKind, f64>,
     failures: Vec<Failure>,
@@ -165,6 +170,9 @@ impl Tally {
         }
         for (k, v) in other.outcomes {
             *self.outcomes.entry(k).or_default() += v;
+        }
+        for (k, v) in other.infeasible_answers {
+            *self.infeasible_answers.entry(k).or_default() += v;
         }
         for (k, v) in other.solvable_errors {
             *self.solvable_errors.entry(k).or_default() += v;
@@ -443,6 +451,9 @@ fn tally_outcome(
                     .or_default() += 1;
             }
             if value <= limit + SLACK {
+                if p.family == Family::Infeasible {
+                    *tally.infeasible_answers.entry(kind).or_default() += 1;
+                }
                 let worst = tally.worst.entry(kind).or_insert(0.0);
                 *worst = worst.max(value / limit);
                 "ok".to_string()
@@ -523,6 +534,15 @@ fn report(o: &Options, t: &Tally, seconds: f64) {
         beyond.join(", ")
     );
     if o.verbose {
+        let answers: Vec<String> = t
+            .infeasible_answers
+            .iter()
+            .map(|(k, v)| format!("{} {v}", k.name()))
+            .collect();
+        println!(
+            "certified answers to problems without solution (exact data): {}",
+            answers.join(", ")
+        );
         println!("errors on problems with a known solution:");
         for ((kind, family, error), v) in &t.solvable_errors {
             println!("  {:8} {:20} {error} {v}", kind.name(), family.name());
