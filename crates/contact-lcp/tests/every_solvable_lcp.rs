@@ -224,3 +224,69 @@ fn a_problem_whose_bases_are_all_singular_is_solved() {
     assert_eq!(sol.z, vec![0.0, 0.0, 1.9073486328125e-5]);
     assert!(independent_error(&p, &sol.z) <= 1e-12);
 }
+
+/// A contact problem (`M = J W J'`, `q = J v`: solvable) with friction
+/// coefficient 2^34 on one contact, whose friction rows stop at `mu z_n`
+/// with `z_n` about 1e-17: the pivoting methods and projected
+/// Gauss-Seidel fail, and the exhaustive search's systems, with unknowns
+/// 1e10 apart, need iterative refinement to certify (fuzz, seed 1).
+#[test]
+fn a_contact_with_huge_friction_is_solved_by_the_search() {
+    let m = [
+        46539997184.0,
+        34762391552.0,
+        31742492672.0,
+        33353105408.0,
+        -15602810880.0,
+        -4697620480.0,
+        34762391552.0,
+        50331648000.0,
+        6979321856.0,
+        21474836480.0,
+        -4160749568.0,
+        -4160749568.0,
+        31742492672.0,
+        6979321856.0,
+        45499809792.0,
+        27246198784.0,
+        -32950452224.0,
+        -8053063680.0,
+        33353105408.0,
+        21474836480.0,
+        27246198784.0,
+        29326573568.0,
+        -15904800768.0,
+        -1543503872.0,
+        -15602810880.0,
+        -4160749568.0,
+        -32950452224.0,
+        -15904800768.0,
+        41439723520.0,
+        9663676416.0,
+        -4697620480.0,
+        -4160749568.0,
+        -8053063680.0,
+        -1543503872.0,
+        9663676416.0,
+        11207180288.0,
+    ];
+    let q = [-2624.0, -18752.0, 3072.0, 704.0, 4416.0, -3712.0];
+    let coupling = |row, normal_row, mu| Coupling {
+        row,
+        normal_row,
+        mu,
+    };
+    let mu = 2f64.powi(34);
+    let couplings = vec![
+        coupling(1, 0, mu),
+        coupling(2, 0, mu),
+        coupling(4, 3, 0.5),
+        coupling(5, 3, 0.5),
+    ];
+    let lo = [0.0, -INF, -INF, 0.0, -INF, -INF];
+    let p = box_problem(6, &m, &q, (&lo, &[INF; 6]), couplings);
+    let sol = Solver::default().solve(&p).unwrap();
+    assert_eq!(sol.method, Method::ExhaustiveSearch);
+    let e = independent_error(&p, &sol.z);
+    assert!(e <= 1e-9, "off by {e:e}: {:?}", sol.z);
+}
