@@ -16,9 +16,13 @@
 //! are about 1. Every scaled measure is invariant under this rescaling;
 //! the raw errors and the two scales of the report are those of the
 //! rescaled problem (not of the problem's units). The conditions on `w`
-//! are judged on `M z + q` computed in the rescaled units; a given `w`, in
-//! the problem's units, must equal it up to the rounding its own units
-//! allow (`n + 2` least subnormals), which the residual field measures.
+//! are judged on `M z + q` computed in the rescaled units, beyond what the
+//! rounding of z makes: a subnormal `z_j` is only known to half the least
+//! subnormal, so `|w_i|` up to `n ||M||` times that counts as 0 (at `M =
+//! [[1.001]]`, `q = -8.5e-319` no representable z makes `M z + q` smaller
+//! than 1e-6 of `q`). The residual field measures how far a given `w`, in
+//! the problem's units, is from `M z + q` beyond its own rounding (`n + 2`
+//! least subnormals).
 
 use crate::box_problem::BoxBounds;
 use crate::lane_scan::max_abs;
@@ -118,8 +122,16 @@ fn rescaled_report(
     if exact.iter().any(|x| !x.is_finite()) {
         return VerifyReport::infinite();
     }
-    // The given w's own rounding in the problem's units.
-    let allowance = times_pow2((n as f64 + 2.0) * f64::from_bits(1), kw);
+    // What the problem's units cannot resolve, rescaled: the rounding of a
+    // given w (n + 2 least subnormals), and the w that the rounding of z
+    // makes (each z_j is off by up to eps |z_j| or, subnormal, half the
+    // least subnormal: each row by up to n ||M|| (eps ||z|| + 2^-1074),
+    // computed from the rescaled factors, as it may underflow). The true
+    // w is judged only beyond the latter.
+    let tiny = f64::from_bits(1);
+    let allowance = times_pow2((n as f64 + 2.0) * tiny, kw);
+    let z_rounding = times_pow2(f64::EPSILON * z_inf, kb) + times_pow2(tiny, kb);
+    let w_allowance = n as f64 * times_pow2(m_norm, ka) * z_rounding;
     let residual = w.map_or(0.0, |w| {
         w.iter().zip(&exact).fold(0.0_f64, |acc, (&wi, &ei)| {
             let d = ((times_pow2(wi, kw) - ei).abs() - allowance).max(0.0);
@@ -142,6 +154,7 @@ fn rescaled_report(
         // Differences in the problem's units (exact up to one rounding),
         // then rescaled: a huge bound stays finite.
         let (zi, wi) = (z[i], exact[i]);
+        let wi = wi.signum() * (wi.abs() - w_allowance).max(0.0);
         let violation = (lo - zi).max(zi - hi).max(0.0);
         r.z_violation = r.z_violation.max(times_pow2(violation, kb));
         let (wp, wm) = (wi.max(0.0), (-wi).max(0.0));
@@ -204,6 +217,26 @@ mod tests {
             );
             assert!(!a.is_solution(1e-3));
         }
+    }
+
+    /// `M = [[1.001]]`, `q = -8.5428e-319` (a stiff spring's projection
+    /// step): the solution is not representable to better than 6e-6 of
+    /// itself, and the nearest z certifies; a z one percent off does not.
+    #[test]
+    fn the_rounding_of_a_subnormal_z_is_allowed() {
+        let lcp = Lcp::from_row_major(1, &[1.001], &[-8.5428e-319]).unwrap();
+        let p = BoxLcp::new(
+            crate::faer::mat![[1.001]],
+            vec![-8.5428e-319],
+            vec![f64::NEG_INFINITY],
+            vec![f64::INFINITY],
+            vec![],
+        )
+        .unwrap();
+        let z = 8.5428e-319 / 1.001;
+        assert!(verify_box_z(&p, &[z]).is_solution(1e-12));
+        assert!(!verify_box_z(&p, &[z * 1.01]).is_solution(1e-3));
+        assert!(verify_z(&lcp, &[z]).is_solution(1e-12));
     }
 
     /// A huge scale too: `M = 1e300 I`, `q = -1e300 (1, 2)`.
