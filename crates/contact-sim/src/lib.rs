@@ -37,7 +37,10 @@ mod world;
 
 pub use collision::CollisionPass;
 pub use error::SimError;
-pub use stepper::{FixedStepParams, FixedStepper, StepReport};
+pub use stepper::{
+    CaError, CaEvent, CaEventKind, CaParams, CaStepReport, CaStepper, FixedStepParams,
+    FixedStepper, HISTOGRAM_DECADES, StepLimit, StepReport, StepStatistics,
+};
 pub use world::{BodyId, ForceId, JointId, World};
 
 pub use contact_dynamics::{
@@ -45,7 +48,7 @@ pub use contact_dynamics::{
     JointLimit, JointMotor, JointReaction, PointForce, Profile, RigidBody, Spring, Stabilisation,
     StabilisationParams, StepSolution, TimeSteppingParams,
 };
-pub use contact_geometry::Shape;
+pub use contact_geometry::{ContactKind, Feature, Shape};
 /// The glam version the workspace is built on (`DVec3`, `DQuat`), so a
 /// scene needs no glam of its own.
 pub use contact_math::glam;

@@ -2,6 +2,8 @@
 
 mod box_stack;
 mod planar_blocks;
+mod thrown_die;
 
 pub use box_stack::{BoxStack, StackObservations, box_stack, run_box_stack};
 pub use planar_blocks::{PlanarBlocks, planar_blocks};
+pub use thrown_die::{ThrownDie, thrown_die};
