@@ -8,6 +8,7 @@ use contact_geometry::Shape;
 use contact_math::{MassProperties, Pose, Twist};
 use glam::{DQuat, DVec3};
 
+use super::seeded::SplitMix64;
 use crate::{SimError, World};
 
 /// Description of a thrown die.
@@ -52,7 +53,7 @@ impl ThrownDie {
     /// spin of up to 15 rad/s about each axis.
     #[must_use]
     pub fn random(seed: u64) -> Self {
-        let mut rng = SplitMix64(seed);
+        let mut rng = SplitMix64::new(seed);
         let height = rng.range(0.2, 0.5);
         // Shoemake's uniform unit quaternion from three uniforms.
         let (u1, u2, u3) = (rng.unit(), rng.unit(), rng.unit());
@@ -125,22 +126,4 @@ pub fn thrown_die(die: &ThrownDie) -> Result<World, SimError> {
     body.twist = die.twist;
     world.add_body(body);
     Ok(world)
-}
-
-/// SplitMix64 (Steele, Lea & Flood 2014): a seeded generator that is the
-/// same everywhere, for reproducible scenes.
-struct SplitMix64(u64);
-
-impl SplitMix64 {
-    fn unit(&mut self) -> f64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
-    }
-
-    fn range(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * self.unit()
-    }
 }

@@ -54,7 +54,7 @@ pub use params::{CaError, CaParams};
 pub use statistics::{HISTOGRAM_DECADES, StepLimit, StepStatistics};
 
 use contact_dynamics::{ContactConstraint, RigidBody, StepInput, StepSolution, TimeStepping};
-use contact_geometry::{ContactManifold, ManifoldGenerator};
+use contact_geometry::{ContactManifold, ManifoldGenerator, Shape};
 use contact_math::{Pose, Twist, integrate_pose};
 
 use crate::{SimError, World};
@@ -126,6 +126,11 @@ pub struct CaStepper {
     constrained: Vec<bool>,
     events: Vec<CaEvent>,
     statistics: StepStatistics,
+    /// The poses and shapes the last step left, and its jointed pairs:
+    /// while the world still has them, the last step's end measurement
+    /// (now in `start`) is the next step's start.
+    left: Vec<(Pose, Shape)>,
+    left_jointed: Vec<(usize, usize)>,
     /// The second-order sinking of touching contact points per squared
     /// second (m/s^2), measured over the last steps (see `step_within`).
     drift: f64,
@@ -165,6 +170,8 @@ impl CaStepper {
             constrained: Vec::new(),
             events: Vec::new(),
             statistics: StepStatistics::default(),
+            left: Vec::new(),
+            left_jointed: Vec::new(),
             drift: 0.0,
         })
     }
@@ -285,7 +292,8 @@ impl CaStepper {
                     }
                 }
             }));
-        let (mut bound, _) = self.least_bound(world, h_cap)?;
+        let (predicted, predicted_pair) = self.least_bound(world, h_cap)?;
+        let mut bound = predicted;
         // Contact points of a turning body sink at second order over a
         // velocity step (their rows hold them to first order); the last
         // steps' measure of it keeps the next within the tolerance.
@@ -372,14 +380,21 @@ impl CaStepper {
             .iter()
             .map(|p| p.distance)
             .fold(f64::INFINITY, f64::min);
-        let floored = h > bound && h <= params.min_step;
-        if floored && let Some(index) = limiting {
+        // A minimum step taken because a bound (predicted, or under the
+        // step's own motion) was shorter.
+        let (short, short_pair) = if predicted < bound {
+            (predicted, predicted_pair)
+        } else {
+            (bound, limiting)
+        };
+        let floored = h > short && h <= params.min_step;
+        if floored && let Some(index) = short_pair {
             let pair = &self.start.pairs[index];
             self.events.push(CaEvent {
                 time,
                 body_a: pair.a,
                 body_b: pair.b,
-                kind: CaEventKind::MinimumStep { bound },
+                kind: CaEventKind::MinimumStep { bound: short },
                 features: pair.features,
                 contact: pair.contact.map(|t| t.kind),
                 distance: pair.distance,
@@ -400,7 +415,7 @@ impl CaStepper {
         };
         self.statistics.record_step(h, limit, min_distance, floored);
         self.statistics.record_events(world.time(), manifold_events);
-        Ok(CaStepReport {
+        let report = CaStepReport {
             h,
             bound,
             limiting_pair: limiting.map(|i| (self.start.pairs[i].a, self.start.pairs[i].b)),
@@ -409,11 +424,21 @@ impl CaStepper {
             min_distance,
             retries,
             manifold_events,
-        })
+        };
+        // The end measurement is the next start while the world keeps
+        // these poses, shapes and joints.
+        std::mem::swap(&mut self.start, &mut self.trial);
+        self.left.clear();
+        self.left
+            .extend(world.bodies().iter().map(|b| (b.pose, b.shape.clone())));
+        self.left_jointed.clone_from(&self.jointed);
+        Ok(report)
     }
 
-    /// The joint graph, the jointed pairs and the pairs at the start
-    /// state; refuses a start that already breaks the guarantee.
+    /// The joint graph, the jointed pairs and the pairs at the start state
+    /// (the last step's end measurement if the world still has its poses,
+    /// shapes and joints); refuses a start that already breaks the
+    /// guarantee.
     fn prepare(&mut self, world: &World, h_cap: f64) -> Result<(), SimError> {
         let bodies = world.bodies();
         self.jointed.clear();
@@ -427,6 +452,16 @@ impl CaStepper {
         self.motions.build(bodies, world.joints());
         self.start_poses.clear();
         self.start_poses.extend(bodies.iter().map(|b| b.pose));
+        let unchanged = self.left.len() == bodies.len()
+            && self.left_jointed == self.jointed
+            && self
+                .left
+                .iter()
+                .zip(bodies)
+                .all(|((pose, shape), body)| *pose == body.pose && *shape == body.shape);
+        if unchanged {
+            return Ok(());
+        }
         let measure = Measure {
             cull: self.cull_distance(world, h_cap),
             ..self.measure()

@@ -121,11 +121,15 @@ pub enum CaError {
     },
     /// Even a step of `min_step` takes a pair deeper than the tolerance: the
     /// stepper cannot advance without breaking its guarantee. The world is
-    /// left as it was.
+    /// left as it was. The usual cause is the second-order sinking of the
+    /// contact points of a fast-turning body (which grows with the square
+    /// of the step), a minimum step too long for it.
     #[error(
         "cannot advance at t = {time} s: a minimum step of {min_step:e} s takes bodies \
          {body_a} and {body_b} to signed distance {distance:e} m, deeper than the \
-         tolerance; their safe bound was {bound:e} s"
+         tolerance (their least safe bound was {bound:e} s); the contact points of a \
+         turning body sink with the square of the step: a shorter min_step or a larger \
+         penetration_tolerance lets it advance"
     )]
     CannotAdvance {
         /// Simulated time at the start of the step (s).
