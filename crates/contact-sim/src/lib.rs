@@ -10,6 +10,11 @@
 //! constraints (post-stabilisation, Cline ch. 3). See [`guide_mechanisms`]
 //! for joints, forces and stabilisation.
 //!
+//! [`CaStepper`] advances by conservative advancement (Drumwright 2016,
+//! Algorithm 1) instead: steps as long as no contact manifold can change
+//! within them, every change logged, no pair ever deeper than a tolerance;
+//! see [`guide_conservative_advancement`].
+//!
 //! ```
 //! use contact_sim::{FixedStepParams, FixedStepper, scenes};
 //!
@@ -23,6 +28,9 @@
 
 #[doc = include_str!("../../../docs/mechanisms.md")]
 pub mod guide_mechanisms {}
+
+#[doc = include_str!("../../../docs/conservative_advancement.md")]
+pub mod guide_conservative_advancement {}
 
 /// The README's examples, compiled and run by `cargo test`.
 #[cfg(doctest)]

@@ -15,13 +15,19 @@
 //!
 //! The safe bound for a separated pair is Mirtich's (eq. 4, with eq. 11's
 //! speeds for a link): the time before the gap can shrink to half the
-//! touch distance, so a pair approaching lands touching. For a touching
-//! pair it is eq. 7-8 (eq. 15 for a link): the time before a vertex off the
-//! plane can reach it. Each body's vertices are measured from its own
+//! touch distance, so a pair approaching lands touching. For a pair in
+//! contact it is eq. 7-8 (eq. 15 for a link): the time before a vertex off
+//! the plane can reach it. Each body's vertices are measured from its own
 //! support level along the plane normal, not from the plane midway between
 //! the bodies: the contact points may close the remaining gap within the
 //! step (their gap rows allow it), and a vertex must not reach the other
-//! body even then.
+//! body even then. Either way the second-order bound
+//! (`contact_geometry::second_order_bound`) is also valid for the
+//! constant-twist motion of a velocity step, and the larger of the two is
+//! the pair's bound. A pair in contact but not yet touching also has an
+//! arrival time: when its closest points' approach says it touches, where
+//! a step should end so the touch is logged on time (its gap rows, not this
+//! time, keep it from penetrating).
 
 use contact_dynamics::RigidBody;
 use contact_geometry::{
