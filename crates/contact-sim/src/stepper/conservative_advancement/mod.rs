@@ -110,7 +110,7 @@ pub struct CaStepper {
     trial: PairGeometry,
     jointed: Vec<(usize, usize)>,
     /// Pairs touching at the end of the last step whose contact points did
-    /// not separate (sorted): they stay touching at any distance.
+    /// not separate (sorted): they stay touching within the contact band.
     held: Vec<(usize, usize)>,
     next_held: Vec<(usize, usize)>,
     contacts: Vec<ContactConstraint>,

@@ -9,9 +9,9 @@
 //!   line, which eq. 4 accepts as well as the true distance;
 //! - otherwise the signed distance, closest direction and closest features
 //!   (`ManifoldGenerator::proximity`);
-//! - in contact (distance at most the contact band, or still held from the
-//!   last step: see `CaStepper`): also the separating plane (sec.
-//!   3.0.1-3.0.2); touching if within the touch distance (or held).
+//! - in contact (distance at most the contact band): also the separating
+//!   plane (sec. 3.0.1-3.0.2); touching if within the touch distance, or
+//!   held from the last step (see `CaStepper`).
 //!
 //! The safe bound for a separated pair is Mirtich's (eq. 4, with eq. 11's
 //! speeds for a link): the time before the gap can shrink to half the
@@ -82,9 +82,10 @@ pub(super) struct Pair {
     pub exact: bool,
     /// Closest (support) features of a and b; `Unknown` when not exact.
     pub features: [Feature; 2],
-    /// The plane when in contact (within the contact band, or held).
+    /// The plane when in contact (within the contact band).
     pub contact: Option<Contact>,
-    /// Whether the pair touches (within the touch distance, or held): what
+    /// Whether the pair touches (within the touch distance, or held and in
+    /// contact): what
     /// the event log reports.
     pub touches: bool,
     /// The closest points of a and b (exact pairs only).
@@ -141,7 +142,7 @@ pub(super) struct Measure {
 impl PairGeometry {
     /// Measures every pair of `bodies` at `poses`, skipping the `jointed`
     /// pairs (sorted `(a, b)`, `a < b`); the `held` pairs (sorted) touch
-    /// at any distance.
+    /// anywhere within the contact band.
     pub(super) fn measure(
         &mut self,
         generator: &mut ManifoldGenerator,
@@ -253,8 +254,8 @@ impl PairGeometry {
                 pair.normal = near.normal;
             }
         }
-        pair.touches = pair.distance <= measure.touch || held;
-        if pair.distance > measure.band && !held {
+        pair.touches = pair.distance <= measure.touch || held && pair.distance <= measure.band;
+        if pair.distance > measure.band {
             return Ok(pair);
         }
         if plane.is_none() {
