@@ -10,6 +10,11 @@
 //! constraints (post-stabilisation, Cline ch. 3). See [`guide_mechanisms`]
 //! for joints, forces and stabilisation.
 //!
+//! [`CaStepper`] advances by conservative advancement (Drumwright 2016,
+//! Algorithm 1) instead: steps as long as no contact manifold can change
+//! within them, every change logged, no pair ever deeper than a tolerance;
+//! see [`guide_conservative_advancement`].
+//!
 //! ```
 //! use contact_sim::{FixedStepParams, FixedStepper, scenes};
 //!
@@ -28,6 +33,9 @@ struct ReadmeDoctests;
 
 #[doc = include_str!("../../../docs/mechanisms.md")]
 pub mod guide_mechanisms {}
+
+#[doc = include_str!("../../../docs/conservative_advancement.md")]
+pub mod guide_conservative_advancement {}
 
 /// The README's examples, compiled and run by `cargo test`.
 #[cfg(doctest)]
@@ -52,7 +60,10 @@ mod world;
 
 pub use collision::CollisionPass;
 pub use error::SimError;
-pub use stepper::{FixedStepParams, FixedStepper, StepReport};
+pub use stepper::{
+    CaError, CaEvent, CaEventKind, CaParams, CaStepReport, CaStepper, FixedStepParams,
+    FixedStepper, HISTOGRAM_DECADES, StepLimit, StepReport, StepStatistics,
+};
 pub use world::{BodyId, ForceId, JointId, World};
 
 pub use contact_dynamics::{
@@ -60,7 +71,7 @@ pub use contact_dynamics::{
     JointLimit, JointMotor, JointReaction, PointForce, Profile, RigidBody, Spring, Stabilisation,
     StabilisationParams, StepSolution, TimeSteppingParams,
 };
-pub use contact_geometry::Shape;
+pub use contact_geometry::{ContactKind, Feature, Shape};
 /// The glam version the workspace is built on (`DVec3`, `DQuat`), so a
 /// scene needs no glam of its own.
 pub use contact_math::glam;
