@@ -613,6 +613,7 @@ impl CaStepper {
                         distance: point.distance,
                         friction,
                         restitution,
+                        features: [point.feature_a, point.feature_b],
                     }),
             );
             self.contact_pairs.resize(self.contacts.len(), index);
