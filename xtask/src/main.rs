@@ -5,6 +5,7 @@ mod bench;
 mod bench_progress;
 mod bench_report;
 mod check_layers;
+mod loglog;
 mod peers;
 mod regress;
 mod solve_lcp;
