@@ -63,9 +63,10 @@ pub fn svg(title: &str, x_label: &str, series: &[Series<'_>]) -> String {
         let x = sx(f64::from(decade));
         let _ = writeln!(
             svg,
-            "<line x1=\"{x}\" y1=\"{top}\" x2=\"{x}\" y2=\"{}\" stroke=\"#eee\"/><text x=\"{x}\" y=\"{}\" text-anchor=\"middle\">1e{decade}</text>",
+            "<line x1=\"{x}\" y1=\"{top}\" x2=\"{x}\" y2=\"{}\" stroke=\"#eee\"/><text x=\"{x}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
             h - bottom,
-            h - bottom + 16.0
+            h - bottom + 16.0,
+            size_decade(decade)
         );
     }
     for decade in (y0.ceil() as i32)..=(y1.floor() as i32) {
@@ -76,7 +77,7 @@ pub fn svg(title: &str, x_label: &str, series: &[Series<'_>]) -> String {
             w - right,
             left - 4.0,
             y + 4.0,
-            format_time(10f64.powi(decade))
+            time_decade(decade)
         );
     }
     let _ = writeln!(
@@ -113,6 +114,23 @@ pub fn svg(title: &str, x_label: &str, series: &[Series<'_>]) -> String {
     }
     svg.push_str("</svg>\n");
     svg
+}
+
+/// The size `10^decade`: an integer from 1 to 10^6, `1e<decade>` beyond.
+fn size_decade(decade: i32) -> String {
+    if (0..=6).contains(&decade) {
+        10u64.pow(decade.unsigned_abs()).to_string()
+    } else {
+        format!("1e{decade}")
+    }
+}
+
+/// The time `10^decade` ns with its unit: `1 ns`, `10 ns`, ..., `100 s`.
+fn time_decade(decade: i32) -> String {
+    const UNITS: [&str; 4] = ["ns", "us", "ms", "s"];
+    let unit = decade.div_euclid(3).clamp(0, 3);
+    let value = 10f64.powi(decade - 3 * unit);
+    format!("{value} {}", UNITS[unit as usize])
 }
 
 /// Padded range of values (a zero-width range gets one decade; no values,
@@ -154,8 +172,8 @@ mod tests {
         // 1e2 is in the middle of the plot area [70, 70 + 480 - 70].
         let grid = svg
             .lines()
-            .find(|line| line.ends_with(">1e2</text>"))
-            .expect("a grid line at 1e2");
+            .find(|line| line.ends_with(">100</text>"))
+            .expect("a grid line at 100");
         let x: f64 = grid["<line x1=\"".len()..]
             .split('"')
             .next()
@@ -163,8 +181,22 @@ mod tests {
             .parse()
             .unwrap();
         assert!((x - (70.0 + 0.5 * 410.0)).abs() < 1e-9, "{grid}");
-        assert!(svg.contains(">1.000 ms</text>") && svg.contains(">bodies</text>"));
+        assert!(svg.contains(">1 ms</text>") && svg.contains(">bodies</text>"));
         assert!(!svg.contains("NaN"));
         assert!(!super::svg("empty", "n", &[]).contains("NaN"));
+    }
+
+    #[test]
+    fn decades_read_as_sizes_and_times() {
+        assert_eq!(size_decade(0), "1");
+        assert_eq!(size_decade(3), "1000");
+        assert_eq!(size_decade(7), "1e7");
+        assert_eq!(size_decade(-1), "1e-1");
+        assert_eq!(time_decade(0), "1 ns");
+        assert_eq!(time_decade(5), "100 us");
+        assert_eq!(time_decade(9), "1 s");
+        assert_eq!(time_decade(11), "100 s");
+        assert_eq!(time_decade(13), "10000 s");
+        assert_eq!(time_decade(-1), "0.1 ns");
     }
 }
