@@ -8,6 +8,7 @@ mod check_layers;
 mod loglog;
 mod peers;
 mod regress;
+mod scenes;
 mod solve_lcp;
 
 use std::process::ExitCode;
