@@ -193,14 +193,16 @@ pub struct Run {
     /// Time per timed step (s): the mean over a round's timed steps, the
     /// median over rounds; `None` when no step was timed.
     pub seconds_per_step: Option<f64>,
-    /// The slowest timed step of any round (s).
+    /// The slowest timed step of the first round (s).
     pub slowest_step: Option<f64>,
     /// How far the top body fell from its start over the first round (m;
     /// negative if it rose).
     pub sink: f64,
     /// The deepest interpenetration seen in any step of the first round (m).
     pub penetration: f64,
-    /// The error of the step that ended the run early, if one did.
+    /// The error of the step that ended the run early, if one did
+    /// (`warm-up: ...`, or `step k: ...` with steps counted from 0, the
+    /// warm-up included).
     pub error: Option<String>,
 }
 
