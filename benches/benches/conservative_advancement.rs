@@ -73,7 +73,12 @@ fn conservative_advancement(c: &mut Criterion) {
     interval(&mut group, "1s", &die, 1.0, 1.0 / 240.0);
     group.finish();
 
-    let mut pile = box_pile(&BoxPile::default()).expect("valid pile");
+    let mut pile = box_pile(&BoxPile {
+        count: 20,
+        columns: 2,
+        ..BoxPile::default()
+    })
+    .expect("valid pile");
     CaStepper::new(CaParams::default())
         .expect("valid params")
         .advance(&mut pile, 0.2)

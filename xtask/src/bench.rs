@@ -31,6 +31,9 @@ stack), then writes target/bench-report/report.md and plots.
 cargo xtask bench peers [--quick]   peer LCP solvers (ODE, Bullet, Siconos,
                    Drake) beside ours: target/bench-report/peers.md
 cargo xtask bench --install-peers   install them (apt, pip; see docs/benchmarks.md)
+cargo xtask bench scenes [--quick] [SCENE...]   whole steps of our stepper
+                   beside rapier3d-f64 on pyramids, stacks and a box pile:
+                   scenes.md, .csv, .svg in target/bench-report/
 ";
 
 /// Bench targets of the `contact-benches` package.
@@ -79,6 +82,9 @@ pub fn run(args: &[String]) -> ExitCode {
     if args.iter().any(|a| a == "--help" || a == "-h") {
         print!("{HELP}");
         return ExitCode::SUCCESS;
+    }
+    if let Some(code) = crate::scenes::hook(args) {
+        return code;
     }
     if let Some(code) = crate::peers::hook(args) {
         return code;

@@ -6,8 +6,10 @@ mod bench_progress;
 mod bench_report;
 mod check_layers;
 mod fuzz;
+mod loglog;
 mod peers;
 mod regress;
+mod scenes;
 mod solve_lcp;
 
 use std::process::ExitCode;

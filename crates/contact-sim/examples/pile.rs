@@ -8,7 +8,11 @@ use contact_sim::{CaParams, CaStepper};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let seconds: f64 = std::env::args().nth(1).map_or(Ok(1.0), |s| s.parse())?;
-    let mut world = box_pile(&BoxPile::default())?;
+    let mut world = box_pile(&BoxPile {
+        count: 20,
+        columns: 2,
+        ..BoxPile::default()
+    })?;
     let mut stepper = CaStepper::new(CaParams::default())?;
     let clock = std::time::Instant::now();
     stepper.advance(&mut world, seconds)?;

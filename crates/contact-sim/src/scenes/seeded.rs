@@ -22,4 +22,19 @@ impl SplitMix64 {
     pub(super) fn range(&mut self, lo: f64, hi: f64) -> f64 {
         lo + (hi - lo) * self.unit()
     }
+
+    /// Uniform in `[-1, 1)`.
+    pub(super) fn symmetric(&mut self) -> f64 {
+        2.0 * self.unit() - 1.0
+    }
+
+    /// A rotation uniform over all rotations (Shoemake, "Uniform random
+    /// rotations", Graphics Gems III, 1992): a unit quaternion from three
+    /// uniforms.
+    pub(super) fn rotation(&mut self) -> glam::DQuat {
+        let (u1, u2, u3) = (self.unit(), self.unit(), self.unit());
+        let (r1, r2) = ((1.0 - u1).sqrt(), u1.sqrt());
+        let (a, b) = (std::f64::consts::TAU * u2, std::f64::consts::TAU * u3);
+        glam::DQuat::from_xyzw(r1 * a.sin(), r1 * a.cos(), r2 * b.sin(), r2 * b.cos()).normalize()
+    }
 }
