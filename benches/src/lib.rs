@@ -6,6 +6,7 @@
 mod contact_problem;
 mod notes;
 mod pyramid_steps;
+pub mod scene_bench;
 mod settled_stack;
 mod sliding_box;
 

@@ -20,7 +20,8 @@ const HELP: &str = "\
 cargo xtask bench [GROUP...] [--quick] [--save NAME] [--baseline NAME]
 
 Runs the criterion benches of the workspace (or only the named bench
-targets: broad_phase, geometry, lcp, mechanisms, stack), then writes target/bench-report/report.md and plots.
+targets: broad_phase, conservative_advancement, geometry, lcp, mechanisms,
+stack), then writes target/bench-report/report.md and plots.
 
   --quick          short measurements (a run takes a couple of minutes)
   --save NAME      keep this run as criterion baseline NAME
@@ -30,10 +31,20 @@ targets: broad_phase, geometry, lcp, mechanisms, stack), then writes target/benc
 cargo xtask bench peers [--quick]   peer LCP solvers (ODE, Bullet, Siconos,
                    Drake) beside ours: target/bench-report/peers.md
 cargo xtask bench --install-peers   install them (apt, pip; see docs/benchmarks.md)
+cargo xtask bench scenes [--quick] [SCENE...]   whole steps of our stepper
+                   beside rapier3d-f64 on pyramids, stacks and a box pile:
+                   scenes.md, .csv, .svg in target/bench-report/
 ";
 
 /// Bench targets of the `contact-benches` package.
-const TARGETS: [&str; 5] = ["broad_phase", "geometry", "lcp", "mechanisms", "stack"];
+const TARGETS: [&str; 6] = [
+    "broad_phase",
+    "conservative_advancement",
+    "geometry",
+    "lcp",
+    "mechanisms",
+    "stack",
+];
 
 /// Parsed command line.
 #[derive(Debug, Default, PartialEq)]
@@ -71,6 +82,9 @@ pub fn run(args: &[String]) -> ExitCode {
     if args.iter().any(|a| a == "--help" || a == "-h") {
         print!("{HELP}");
         return ExitCode::SUCCESS;
+    }
+    if let Some(code) = crate::scenes::hook(args) {
+        return code;
     }
     if let Some(code) = crate::peers::hook(args) {
         return code;

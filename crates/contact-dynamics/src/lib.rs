@@ -44,6 +44,11 @@
 //! assert!(solution.velocities[1].linear.length() < 1e-9);           // and the cube stays at rest
 //! ```
 
+/// The crate README's example, compiled and run by `cargo test`.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 mod body;
 mod body_state;
 mod constraints;

@@ -4,6 +4,8 @@ use contact_dynamics::DynamicsError;
 use contact_geometry::GeometryError;
 use contact_math::MathError;
 
+use crate::CaError;
+
 /// What went wrong while building or stepping a world.
 #[non_exhaustive]
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -48,4 +50,7 @@ pub enum SimError {
     /// The dynamics layer failed (bad state, solver gave up).
     #[error(transparent)]
     Dynamics(#[from] DynamicsError),
+    /// Conservative advancement cannot take its step (see [`CaError`]).
+    #[error(transparent)]
+    Advance(#[from] CaError),
 }

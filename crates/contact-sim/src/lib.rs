@@ -10,6 +10,11 @@
 //! constraints (post-stabilisation, Cline ch. 3). See [`guide_mechanisms`]
 //! for joints, forces and stabilisation.
 //!
+//! [`CaStepper`] advances by conservative advancement (Drumwright 2016,
+//! Algorithm 1) instead: steps as long as no contact manifold can change
+//! within them, every change logged, no pair ever deeper than a tolerance;
+//! see [`guide_conservative_advancement`].
+//!
 //! ```
 //! use contact_sim::{FixedStepParams, FixedStepper, scenes};
 //!
@@ -21,13 +26,31 @@
 //! assert!(world.time() > 0.04);
 //! ```
 
+/// The crate README's example, compiled and run by `cargo test`.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 #[doc = include_str!("../../../docs/mechanisms.md")]
 pub mod guide_mechanisms {}
+
+#[doc = include_str!("../../../docs/conservative_advancement.md")]
+pub mod guide_conservative_advancement {}
 
 /// The README's examples, compiled and run by `cargo test`.
 #[cfg(doctest)]
 #[doc = include_str!("../../../README.md")]
 struct ReadmeExamples;
+
+/// Everything a scene needs, in one import: `use contact_sim::prelude::*;`.
+pub mod prelude {
+    pub use crate::glam::{DQuat, DVec3};
+    pub use crate::{
+        Attachment, BodyId, FixedStepParams, FixedStepper, ForceElement, ForceFrame, Formulation,
+        Joint, JointKind, MassProperties, PointForce, Pose, Profile, RigidBody, Shape, Spring,
+        Stabilisation, StabilisationParams, TimeSteppingParams, Twist, World,
+    };
+}
 
 mod collision;
 mod error;
@@ -43,7 +66,10 @@ mod world;
 
 pub use collision::CollisionPass;
 pub use error::SimError;
-pub use stepper::{FixedStepParams, FixedStepper, StepReport};
+pub use stepper::{
+    CaError, CaEvent, CaEventKind, CaParams, CaStepReport, CaStepper, FixedStepParams,
+    FixedStepper, HISTOGRAM_DECADES, StepLimit, StepReport, StepStatistics,
+};
 pub use world::{BodyId, ForceId, JointId, World};
 
 pub use contact_dynamics::{
@@ -54,7 +80,7 @@ pub use contact_dynamics::{
 /// The LCP layer (problems, solvers, their file format with the `serde`
 /// feature), for programs that solve LCPs beside simulating.
 pub use contact_lcp;
-pub use contact_geometry::Shape;
+pub use contact_geometry::{ContactKind, Feature, Shape};
 /// The glam version the workspace is built on (`DVec3`, `DQuat`), so a
 /// scene needs no glam of its own.
 pub use contact_math::glam;
