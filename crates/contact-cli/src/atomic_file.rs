@@ -93,7 +93,11 @@ mod tests {
         assert!(!target.exists());
         drop(file);
         assert!(!target.exists());
-        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0, "temporary left");
+        assert_eq!(
+            std::fs::read_dir(&dir).unwrap().count(),
+            0,
+            "temporary left"
+        );
         let mut file = AtomicFile::create(&target).unwrap();
         file.write_all(b"{}").unwrap();
         file.commit().unwrap();

@@ -135,15 +135,70 @@ impl Recorder {
     }
 }
 
-/// The steps to run: the command line's, else the scene's.
-fn steps_to_run(options: &RunOptions, scene: &Scene) -> Result<u64, String> {
+/// How long a run lasts.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Length {
+    /// This many steps.
+    Steps(u64),
+    /// Until this much simulated time has passed (s): steps of varying
+    /// length, the last ending at or just past it.
+    Duration(f64),
+}
+
+impl Length {
+    /// The length in the units of [`Progress`]: steps, or thousandths of
+    /// the duration.
+    fn total(self) -> u64 {
+        match self {
+            Self::Steps(steps) => steps,
+            Self::Duration(_) => 1000,
+        }
+    }
+
+    /// How far a run is, in the units of [`total`](Self::total).
+    fn done(self, steps: u64, elapsed: f64) -> u64 {
+        match self {
+            Self::Steps(_) => steps,
+            Self::Duration(duration) => ((elapsed / duration).clamp(0.0, 1.0) * 1000.0) as u64,
+        }
+    }
+
+    /// Whether a run that took `steps` steps over `elapsed` seconds is done.
+    fn reached(self, steps: u64, elapsed: f64) -> bool {
+        match self {
+            Self::Steps(total) => steps >= total,
+            // Round-off of the summed step lengths must not add a step.
+            Self::Duration(duration) => elapsed >= duration * (1.0 - 1e-12),
+        }
+    }
+
+    /// In words, for the heading.
+    fn describe(self, h: f64) -> String {
+        match self {
+            Self::Steps(steps) => format!(
+                "{steps} steps of {} s ({} s)",
+                summary::number(h),
+                summary::number(steps as f64 * h)
+            ),
+            Self::Duration(duration) => format!(
+                "{} s in steps of at most {} s",
+                summary::number(duration),
+                summary::number(h)
+            ),
+        }
+    }
+}
+
+/// The length of the run: the command line's, else the scene's. A fixed
+/// stepper's duration is rounded to whole steps.
+fn run_length(options: &RunOptions, scene: &Scene) -> Result<Length, String> {
     if let Some(steps) = options.steps {
-        return Ok(steps);
+        return Ok(Length::Steps(steps));
     }
     let (duration, from) = match (options.duration, scene.run.duration, scene.run.steps) {
         (Some(duration), _, _) => (duration, "--duration"),
         (None, Some(duration), _) => (duration, "run.duration"),
-        (None, None, Some(steps)) => return Ok(steps),
+        (None, None, Some(steps)) => return Ok(Length::Steps(steps)),
         (None, None, None) => {
             return Err(
                 "the scene states no run length (run.duration or run.steps): give --duration or --steps"
@@ -151,11 +206,14 @@ fn steps_to_run(options: &RunOptions, scene: &Scene) -> Result<u64, String> {
             );
         }
     };
+    if !scene.stepper.has_fixed_steps() {
+        return Ok(Length::Duration(duration));
+    }
     let steps = (duration / scene.stepper.nominal_step()).round();
     if steps > 1e15 {
         return Err(format!("{from}: {duration} s is more than 1e15 steps"));
     }
-    Ok((steps as u64).max(1))
+    Ok(Length::Steps((steps as u64).max(1)))
 }
 
 /// Runs the command (see the module comment for the exit status).
@@ -169,18 +227,23 @@ pub fn run(options: &RunOptions) -> ExitCode {
         Ok(scene) => scene,
         Err(error) => return fail(2, format!("{}: {error}", options.scene.display())),
     };
-    let steps = match steps_to_run(options, &scene) {
-        Ok(steps) => steps,
+    let length = match run_length(options, &scene) {
+        Ok(length) => length,
         Err(message) => return fail(2, message),
     };
     let every = options.every.unwrap_or(scene.record.every);
     let header = TrajectoryHeader::of(&scene, every);
-    let mut recorder = match Recorder::open(options.out.as_deref(), &header, scene.record.velocities)
+    let mut recorder =
+        match Recorder::open(options.out.as_deref(), &header, scene.record.velocities) {
+            Ok(recorder) => recorder,
+            Err(message) => return fail(2, message),
+        };
+    let state = match options
+        .save_state
+        .as_deref()
+        .map(AtomicFile::create)
+        .transpose()
     {
-        Ok(recorder) => recorder,
-        Err(message) => return fail(2, message),
-    };
-    let state = match options.save_state.as_deref().map(AtomicFile::create).transpose() {
         Ok(state) => state,
         Err(error) => {
             let path = options.save_state.as_deref().unwrap_or(Path::new(""));
@@ -188,7 +251,10 @@ pub fn run(options: &RunOptions) -> ExitCode {
         }
     };
 
-    println!("{}", summary::heading(&scene, steps));
+    println!(
+        "{}",
+        summary::heading(&scene, &length.describe(scene.stepper.nominal_step()))
+    );
     let mut simulation = Simulation::new(scene);
     let io_error = |e: std::io::Error| {
         let path = options.out.as_deref().unwrap_or(Path::new(""));
@@ -197,10 +263,12 @@ pub fn run(options: &RunOptions) -> ExitCode {
     if let Err(e) = recorder.frame(&simulation) {
         return fail(2, io_error(e));
     }
-    let mut progress = Progress::new(steps);
+    let mut progress = Progress::new(length.total());
     let start = Instant::now();
     let mut frames = 1;
-    for step in 1..=steps {
+    let mut step = 0;
+    while !length.reached(step, simulation.observations().elapsed) {
+        step += 1;
         if let Err(error) = simulation.step() {
             progress.finish();
             let time = simulation.scene().world.time();
@@ -210,19 +278,23 @@ pub fn run(options: &RunOptions) -> ExitCode {
             );
             return fail(
                 1,
-                format!(
-                    "step {step} (from t = {time:.6} s) failed: {error}; nothing was written"
-                ),
+                format!("step {step} (from t = {time:.6} s) failed: {error}; nothing was written"),
             );
         }
-        if step % every == 0 || step == steps {
+        let last = length.reached(step, simulation.observations().elapsed);
+        if step % every == 0 || last {
             if let Err(e) = recorder.frame(&simulation) {
                 progress.finish();
                 return fail(2, io_error(e));
             }
             frames += 1;
         }
-        progress.update(step, simulation.scene().world.time());
+        let elapsed = simulation.observations().elapsed;
+        progress.update(
+            length.done(step, elapsed),
+            step,
+            simulation.scene().world.time(),
+        );
     }
     let wall = start.elapsed().as_secs_f64();
     progress.finish();
@@ -241,8 +313,8 @@ pub fn run(options: &RunOptions) -> ExitCode {
     }
     if let Some(mut state) = state {
         let text = simulation.scene().snapshot().to_json();
-        if let Err(e) = std::io::Write::write_all(&mut state, text.as_bytes())
-            .and_then(|()| state.commit())
+        if let Err(e) =
+            std::io::Write::write_all(&mut state, text.as_bytes()).and_then(|()| state.commit())
         {
             let path = options.save_state.as_deref().unwrap_or(Path::new(""));
             return fail(2, format!("--save-state {}: {e}", path.display()));
@@ -253,7 +325,10 @@ pub fn run(options: &RunOptions) -> ExitCode {
         written.push(format!("trajectory: {} ({frames} frames)", out.display()));
     }
     if let Some(path) = &options.save_state {
-        written.push(format!("state: {} (continue it with `contact run`)", path.display()));
+        written.push(format!(
+            "state: {} (continue it with `contact run`)",
+            path.display()
+        ));
     }
     print!("{}", summary::render(&simulation, wall, &written, true));
     if verdict.iter().all(|check| check.holds) {

@@ -120,11 +120,7 @@ pub fn solve_file(options: &Options) -> Result<SolutionLine, Failure> {
 ///
 /// # Errors
 /// [`Failure::Solver`] with the failed solve's line and reason.
-pub fn solve(
-    problem: &LcpProblem,
-    choice: Choice,
-    repeat: usize,
-) -> Result<SolutionLine, Failure> {
+pub fn solve(problem: &LcpProblem, choice: Choice, repeat: usize) -> Result<SolutionLine, Failure> {
     let (mut lines, _) = solve_set(std::slice::from_ref(problem), choice, repeat, 1)?;
     Ok(lines.remove(0))
 }

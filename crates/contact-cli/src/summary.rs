@@ -21,18 +21,16 @@ pub fn number(x: f64) -> String {
     }
 }
 
-/// The line printed before a run: the scene and how long it runs.
+/// The line printed before a run: the scene and how long it runs
+/// (`length`, in words).
 #[must_use]
-pub fn heading(scene: &Scene, steps: u64) -> String {
+pub fn heading(scene: &Scene, length: &str) -> String {
     let name = scene.name.as_deref().unwrap_or("scene");
-    let h = scene.stepper.nominal_step();
     let mut text = format!(
-        "{name}: {} bodies, {} joints, {} force elements; {steps} steps of {} s ({} s)",
+        "{name}: {} bodies, {} joints, {} force elements; {length}",
         scene.world.bodies().len(),
         scene.world.joints().len(),
         scene.world.forces().len(),
-        number(h),
-        number(steps as f64 * h)
     );
     if let Some(description) = &scene.description {
         let _ = write!(text, "\n  {description}");

@@ -77,10 +77,10 @@ pub use contact_dynamics::{
     JointLimit, JointMotor, JointReaction, PointForce, Profile, RigidBody, Spring, Stabilisation,
     StabilisationParams, StepMemory, StepSolution, TimeSteppingParams,
 };
+pub use contact_geometry::{ContactKind, Feature, Shape};
 /// The LCP layer (problems, solvers, their file format with the `serde`
 /// feature), for programs that solve LCPs beside simulating.
 pub use contact_lcp;
-pub use contact_geometry::{ContactKind, Feature, Shape};
 /// The glam version the workspace is built on (`DVec3`, `DQuat`), so a
 /// scene needs no glam of its own.
 pub use contact_math::glam;

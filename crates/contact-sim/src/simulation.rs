@@ -172,7 +172,7 @@ impl Simulation {
         let Scene { world, stepper, .. } = &mut self.scene;
         let step = stepper.step(world)?;
         self.contacts.clear();
-        stepper.visit_contacts(|contact| self.contacts.push(contact));
+        stepper.visit_contacts(&step, |contact| self.contacts.push(contact));
         let world = &self.scene.world;
         let observations = &mut self.observations;
         observations.steps += 1;
@@ -354,8 +354,8 @@ fn total_energy(world: &World) -> f64 {
         .iter()
         .map(|force| match force {
             ForceElement::Spring(spring) => {
-                let stretch = (position(&spring.b) - position(&spring.a)).length()
-                    - spring.rest_length;
+                let stretch =
+                    (position(&spring.b) - position(&spring.a)).length() - spring.rest_length;
                 0.5 * spring.stiffness * stretch * stretch
             }
             ForceElement::PointForce(_) => 0.0,

@@ -7,13 +7,13 @@
 use std::f64::consts::FRAC_PI_2;
 use std::path::Path;
 
+use contact_sim::glam::{DQuat, DVec3};
 use contact_sim::scene_file::{SceneFile, StepperSpec};
 use contact_sim::scenes::{BoxStack, PlanarBlocks, box_stack, planar_blocks};
 use contact_sim::{
     Attachment, FixedStepParams, FixedStepper, ForceElement, ForceFrame, Joint, JointKind,
     MassProperties, PointForce, Pose, Profile, RigidBody, Shape, Spring, World,
 };
-use contact_sim::glam::{DQuat, DVec3};
 
 fn cube(half: f64, at: DVec3) -> RigidBody {
     let half = DVec3::splat(half);
@@ -47,7 +47,11 @@ fn everything() -> World {
     let hexagon: Vec<DVec3> = (0..12)
         .map(|i| {
             let angle = f64::from(i % 6) * std::f64::consts::TAU / 6.0 + 0.1;
-            DVec3::new(angle.cos() * 0.4, angle.sin() * 0.4, if i < 6 { -0.2 } else { 0.2 })
+            DVec3::new(
+                angle.cos() * 0.4,
+                angle.sin() * 0.4,
+                if i < 6 { -0.2 } else { 0.2 },
+            )
         })
         .collect();
     let prism = Shape::polytope(contact_geometry::ConvexPolytope::from_points(&hexagon).unwrap());
@@ -182,7 +186,9 @@ fn everything() -> World {
     for _ in 0..20 {
         stepper.step(&mut world).unwrap();
     }
-    world.body_mut(hull).apply_force_at_point(DVec3::X, DVec3::new(2.0, 0.1, 0.7));
+    world
+        .body_mut(hull)
+        .apply_force_at_point(DVec3::X, DVec3::new(2.0, 0.1, 0.7));
     world.body_mut(ball).apply_angular_impulse(DVec3::Z);
     assert_eq!(world.body(ground).friction(), 0.8);
     world
@@ -195,11 +201,31 @@ fn a_world_saved_and_loaded_is_the_same_world_and_steps_the_same() {
     let text = file.to_json();
     // The file holds every kind of thing the test means to carry.
     for part in [
-        "half_space", "\"box\"", "sphere", "convex_hull", "centre_of_mass", "inertia",
-        "restitution", "linear_damping", "planar_lock", "applied_loads", "\"ball\"",
-        "\"hinge\"", "universal", "prismatic", "\"fixed\": true", "limit", "motor",
-        "constant", "ramp", "sine", "table", "\"frame\": \"body\"", "\"enabled\": false",
-        "\"implicit\": true", "\"time\"",
+        "half_space",
+        "\"box\"",
+        "sphere",
+        "convex_hull",
+        "centre_of_mass",
+        "inertia",
+        "restitution",
+        "linear_damping",
+        "planar_lock",
+        "applied_loads",
+        "\"ball\"",
+        "\"hinge\"",
+        "universal",
+        "prismatic",
+        "\"fixed\": true",
+        "limit",
+        "motor",
+        "constant",
+        "ramp",
+        "sine",
+        "table",
+        "\"frame\": \"body\"",
+        "\"enabled\": false",
+        "\"implicit\": true",
+        "\"time\"",
     ] {
         assert!(text.contains(part), "{part} missing from\n{text}");
     }
@@ -236,7 +262,9 @@ fn a_planar_world_keeps_its_locks_through_a_file() {
 }
 
 fn repository(path: &str) -> std::path::PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(path)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(path)
 }
 
 #[test]
@@ -267,7 +295,10 @@ fn the_planar_blocks_file_builds_the_planar_blocks_scene() {
         let moved = (file.pose.translation - code.pose.translation).length();
         let (q, r) = (file.pose.rotation, code.pose.rotation);
         let turned = (q - r).length().min((q + r).length());
-        assert!(moved < 1e-15 && turned < 1e-15, "body {i}: {moved:e} m, {turned:e}");
+        assert!(
+            moved < 1e-15 && turned < 1e-15,
+            "body {i}: {moved:e} m, {turned:e}"
+        );
     }
 }
 

@@ -431,7 +431,8 @@ impl ShapeSpec {
                 for (i, x) in half_extents.iter().enumerate() {
                     path.index(i).positive(*x)?;
                 }
-                Shape::cuboid(DVec3::from_array(*half_extents)).map_err(|e| path.error(e.to_string()))
+                Shape::cuboid(DVec3::from_array(*half_extents))
+                    .map_err(|e| path.error(e.to_string()))
             }
             Self::Sphere { radius } => {
                 let path = path.field("sphere").field("radius");

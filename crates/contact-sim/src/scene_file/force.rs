@@ -6,7 +6,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::error::{JsonPath, SceneError};
-use super::{BodyNames, BodyRef, Vec3, is_false, is_zero, is_zero_vector, is_true};
+use super::{BodyNames, BodyRef, Vec3, is_false, is_true, is_zero, is_zero_vector};
 use crate::World;
 
 /// A persistent force element.
@@ -266,9 +266,7 @@ impl ForceSpec {
                     b,
                     stiffness: path.field("stiffness").non_negative(spring.stiffness)?,
                     damping: path.field("damping").non_negative(spring.damping)?,
-                    rest_length: path
-                        .field("rest_length")
-                        .non_negative(spring.rest_length)?,
+                    rest_length: path.field("rest_length").non_negative(spring.rest_length)?,
                     implicit: spring.implicit,
                 })
             }

@@ -194,17 +194,25 @@ impl JointSpec {
                 Joint::with_frames(kind, a, b, frame_a, frame_b)
             }
             (None, None, None) => {
-                return Err(path.error(
-                    "give an anchor (and axis) in the world, or frame_a and frame_b",
-                ));
+                return Err(
+                    path.error("give an anchor (and axis) in the world, or frame_a and frame_b")
+                );
             }
             (Some(_), _, _) => {
                 return Err(path
                     .field("anchor")
                     .error("give an anchor or explicit frames, not both"));
             }
-            (None, Some(_), None) => return Err(path.field("frame_b").error("missing: frame_a needs frame_b")),
-            (None, None, Some(_)) => return Err(path.field("frame_a").error("missing: frame_b needs frame_a")),
+            (None, Some(_), None) => {
+                return Err(path
+                    .field("frame_b")
+                    .error("missing: frame_a needs frame_b"));
+            }
+            (None, None, Some(_)) => {
+                return Err(path
+                    .field("frame_a")
+                    .error("missing: frame_b needs frame_a"));
+            }
         };
         let joint = self.limit_and_motor(joint, path)?;
         world

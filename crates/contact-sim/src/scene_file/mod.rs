@@ -24,6 +24,7 @@ mod error;
 mod force;
 mod joint;
 mod run;
+mod scene_stepper;
 mod stepper;
 
 use std::collections::HashMap;
@@ -39,8 +40,9 @@ pub use force::{
 };
 pub use joint::{FrameSpec, JointKindSpec, JointSpec, LimitSpec, MotorSpec};
 pub use run::{Axis, ExpectSpec, Expectation, Observable, RecordSpec, RunSpec};
+pub use scene_stepper::{ContactForce, SceneStep, SceneStepper};
 pub use stepper::{
-    ContactForce, FixedStepperSpec, FormulationSpec, RowStateSpec, SceneStep, SceneStepper,
+    CaStepperSpec, DynamicsSpec, FixedStepperSpec, FormulationSpec, RowStateSpec,
     StabilisationKind, StabilisationSpec, StepMemorySpec, StepperSpec,
 };
 
@@ -302,11 +304,12 @@ impl SceneFile {
     /// # Errors
     /// [`SceneError::Syntax`], or [`SceneError::Invalid`] naming the field.
     pub fn parse(text: &str) -> Result<Self, SceneError> {
-        let value: serde_json::Value = serde_json::from_str(text).map_err(|e| SceneError::Syntax {
-            line: e.line(),
-            column: e.column(),
-            message: e.to_string(),
-        })?;
+        let value: serde_json::Value =
+            serde_json::from_str(text).map_err(|e| SceneError::Syntax {
+                line: e.line(),
+                column: e.column(),
+                message: e.to_string(),
+            })?;
         check_version(&value)?;
         let deserializer = &mut serde_json::Deserializer::from_str(text);
         serde_path_to_error::deserialize(deserializer).map_err(|e| {
@@ -458,8 +461,7 @@ fn version_error(version: u64) -> SceneError {
 #[must_use]
 pub fn json_schema() -> String {
     let schema = schemars::schema_for!(SceneFile);
-    let mut text = serde_json::to_string_pretty(&schema)
-        .expect("a JSON Schema is JSON");
+    let mut text = serde_json::to_string_pretty(&schema).expect("a JSON Schema is JSON");
     text.push('\n');
     text
 }

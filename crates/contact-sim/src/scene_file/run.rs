@@ -28,7 +28,9 @@ impl RunSpec {
             return Err(path.field("steps").error("must be >= 1"));
         }
         if self.duration.is_some() && self.steps.is_some() {
-            return Err(path.field("steps").error("give duration or steps, not both"));
+            return Err(path
+                .field("steps")
+                .error("give duration or steps, not both"));
         }
         Ok(())
     }
@@ -165,9 +167,9 @@ impl Expectation {
         !measured.is_nan()
             && spec.at_most.is_none_or(|max| measured <= max)
             && spec.at_least.is_none_or(|min| measured >= min)
-            && spec.value.is_none_or(|value| {
-                (measured - value).abs() <= spec.tolerance.unwrap_or(0.0)
-            })
+            && spec
+                .value
+                .is_none_or(|value| (measured - value).abs() <= spec.tolerance.unwrap_or(0.0))
     }
 
     /// The bound in words: `<= 1e-6`, `= 0.5 +- 0.01`.
@@ -209,13 +211,15 @@ impl Expectation {
                 body,
                 &path.field("observable").field("displacement").field("body"),
             )?),
-            Observable::FinalPosition { body, .. } => Some(names.resolve(
-                body,
-                &path
-                    .field("observable")
-                    .field("final_position")
-                    .field("body"),
-            )?),
+            Observable::FinalPosition { body, .. } => Some(
+                names.resolve(
+                    body,
+                    &path
+                        .field("observable")
+                        .field("final_position")
+                        .field("body"),
+                )?,
+            ),
             _ => None,
         };
         for (field, bound) in [
@@ -272,7 +276,11 @@ impl Observable {
             Self::MaxEnergyGain => "max_energy_gain".into(),
             Self::Displacement { body: b } => format!("displacement({})", body(b)),
             Self::FinalPosition { body: b, axis } => {
-                format!("final_position({}, {})", body(b), ["x", "y", "z"][axis.index()])
+                format!(
+                    "final_position({}, {})",
+                    body(b),
+                    ["x", "y", "z"][axis.index()]
+                )
             }
             Self::FinalMaxSpeed => "final_max_speed".into(),
         }

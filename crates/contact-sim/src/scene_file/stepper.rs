@@ -1,13 +1,20 @@
 //! The stepper of a scene file and its settings, as a tagged enum (one
-//! variant per stepper: `{"fixed": {...}}`), and the stepper built from it.
+//! variant per stepper: `{"fixed": {...}}`, `{"conservative_advancement":
+//! {...}}`). The settings of the velocity-level step both steppers solve
+//! are one block, `dynamics` ([`DynamicsSpec`]).
+//!
+//! Adding a stepper (the event-driven one, when it lands) is one variant
+//! here with its settings struct, and one arm in each `match` of
+//! `scene_stepper.rs` ([`SceneStepper`](super::SceneStepper)): build, spec,
+//! nominal step, step, contacts.
 
-use contact_dynamics::{Formulation, Stabilisation, StepMemory};
+use contact_dynamics::{Formulation, Stabilisation, StepMemory, TimeSteppingParams};
 use contact_lcp::RowState;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::error::{JsonPath, SceneError};
-use crate::{FixedStepParams, FixedStepper, SimError, World};
+use crate::{CaParams, FixedStepParams};
 
 /// The stepper that advances the scene, with its settings.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -18,6 +25,10 @@ pub enum StepperSpec {
     /// complementarity problem solved exactly, positions projected back
     /// onto the constraints.
     Fixed(FixedStepperSpec),
+    /// Conservative advancement (`CaStepper`, Drumwright 2016, Algorithm
+    /// 1): steps as long as no contact manifold can change within them, no
+    /// pair ever deeper than a tolerance.
+    ConservativeAdvancement(CaStepperSpec),
 }
 
 impl Default for StepperSpec {
@@ -35,6 +46,55 @@ pub struct FixedStepperSpec {
     /// Distance (m, >= 0) within which points of two bodies become
     /// contacts, on top of what the bodies can close in a step.
     pub contact_margin: f64,
+    /// The step problem and its solution.
+    #[serde(skip_serializing_if = "is_default_dynamics")]
+    pub dynamics: DynamicsSpec,
+    /// What the stepper carries into its next step (pending impacts, warm
+    /// starts): written by a snapshot, so a restored run continues bit for
+    /// bit. Leave it out of scenes written by hand.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub memory: Option<StepMemorySpec>,
+}
+
+impl Default for FixedStepperSpec {
+    fn default() -> Self {
+        Self::of(&FixedStepParams::default(), None)
+    }
+}
+
+/// Settings of the conservative-advancement stepper (see `CaParams`); an
+/// absent field takes its default.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, default)]
+pub struct CaStepperSpec {
+    /// The longest step (s, > 0), taken when no pair limits it.
+    pub max_step: f64,
+    /// The shortest step (s, > 0, <= `max_step`).
+    pub min_step: f64,
+    /// Distance (m, > 0) within which two bodies touch.
+    pub touch_distance: f64,
+    /// Points within this distance (m, >= `touch_distance`) of a touching
+    /// pair's deepest point are its contact.
+    pub contact_band: f64,
+    /// After every step every pair's signed distance is at least minus
+    /// this (m, > 0).
+    pub penetration_tolerance: f64,
+    /// The step problem and its solution.
+    #[serde(skip_serializing_if = "is_default_dynamics")]
+    pub dynamics: DynamicsSpec,
+}
+
+impl Default for CaStepperSpec {
+    fn default() -> Self {
+        Self::of(&CaParams::default())
+    }
+}
+
+/// Settings of the velocity-level step problem (`TimeSteppingParams`);
+/// an absent field takes its default.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, default)]
+pub struct DynamicsSpec {
     /// The problem each step solves.
     pub formulation: FormulationSpec,
     /// Tangent directions of the polyhedral friction cone per contact
@@ -54,17 +114,16 @@ pub struct FixedStepperSpec {
     /// started from the step before (absent: never).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sparse_from: Option<usize>,
-    /// What the stepper carries into its next step (pending impacts, warm
-    /// starts): written by a snapshot, so a restored run continues bit for
-    /// bit. Leave it out of scenes written by hand.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub memory: Option<StepMemorySpec>,
 }
 
-impl Default for FixedStepperSpec {
+impl Default for DynamicsSpec {
     fn default() -> Self {
-        Self::of(&FixedStepParams::default(), None)
+        Self::of(&TimeSteppingParams::default())
     }
+}
+
+fn is_default_dynamics(dynamics: &DynamicsSpec) -> bool {
+    *dynamics == DynamicsSpec::default()
 }
 
 /// The problem each step solves.
@@ -96,7 +155,7 @@ pub struct StabilisationSpec {
 
 impl Default for StabilisationSpec {
     fn default() -> Self {
-        FixedStepperSpec::default().stabilisation
+        DynamicsSpec::default().stabilisation
     }
 }
 
@@ -160,7 +219,7 @@ pub enum RowStateSpec {
 }
 
 impl StepMemorySpec {
-    fn memory(&self) -> StepMemory {
+    pub(crate) fn memory(&self) -> StepMemory {
         StepMemory {
             pending_bounces: self.pending_bounces.clone(),
             active_sets: self
@@ -197,13 +256,10 @@ impl StepMemorySpec {
     }
 }
 
-impl FixedStepperSpec {
-    /// The description of `params`, with `memory` if given.
-    fn of(params: &FixedStepParams, memory: Option<&StepMemory>) -> Self {
-        let dynamics = &params.dynamics;
+impl DynamicsSpec {
+    /// The description of `dynamics`.
+    fn of(dynamics: &TimeSteppingParams) -> Self {
         Self {
-            h: params.h,
-            contact_margin: params.contact_margin,
             formulation: match dynamics.formulation {
                 Formulation::Complementarity => FormulationSpec::Complementarity,
                 Formulation::BoxFriction => FormulationSpec::BoxFriction,
@@ -220,23 +276,18 @@ impl FixedStepperSpec {
             restitution_threshold: dynamics.restitution_threshold,
             islands: dynamics.islands,
             sparse_from: (dynamics.sparse_from != usize::MAX).then_some(dynamics.sparse_from),
-            memory: memory
-                .filter(|m| **m != StepMemory::default())
-                .map(StepMemorySpec::of),
         }
     }
 
-    /// The stepper's settings; `path` is this spec's (`stepper.fixed`).
-    fn params(&self, path: &JsonPath) -> Result<FixedStepParams, SceneError> {
-        let mut params = FixedStepParams {
-            h: path.field("h").positive(self.h)?,
-            contact_margin: path.field("contact_margin").non_negative(self.contact_margin)?,
-            ..FixedStepParams::default()
-        };
-        let dynamics = &mut params.dynamics;
-        dynamics.formulation = match self.formulation {
-            FormulationSpec::Complementarity => Formulation::Complementarity,
-            FormulationSpec::BoxFriction => Formulation::BoxFriction,
+    /// The settings, on top of the defaults for what the file cannot set;
+    /// `path` is this block's (`stepper.fixed.dynamics`).
+    fn params(&self, path: &JsonPath) -> Result<TimeSteppingParams, SceneError> {
+        let mut dynamics = TimeSteppingParams {
+            formulation: match self.formulation {
+                FormulationSpec::Complementarity => Formulation::Complementarity,
+                FormulationSpec::BoxFriction => Formulation::BoxFriction,
+            },
+            ..TimeSteppingParams::default()
         };
         let k = self.friction_directions;
         if k < 4 || k % 2 != 0 {
@@ -254,9 +305,10 @@ impl FixedStepperSpec {
             .stabilisation
             .contacts
             .build(&stabilisation.field("contacts"))?;
-        dynamics.stabilisation.projection_tolerance = stabilisation
-            .field("projection_tolerance")
-            .positive(self.stabilisation.projection_tolerance)?;
+        dynamics.stabilisation.projection_tolerance =
+            stabilisation
+                .field("projection_tolerance")
+                .positive(self.stabilisation.projection_tolerance)?;
         if self.stabilisation.max_projections == 0 {
             return Err(stabilisation.field("max_projections").error("must be >= 1"));
         }
@@ -271,116 +323,71 @@ impl FixedStepperSpec {
             .non_negative(self.restitution_threshold)?;
         dynamics.islands = self.islands;
         dynamics.sparse_from = self.sparse_from.unwrap_or(usize::MAX);
+        dynamics.validate().map_err(|e| path.error(e.to_string()))?;
+        Ok(dynamics)
+    }
+}
+
+impl FixedStepperSpec {
+    /// The description of `params`, with `memory` if given.
+    pub(crate) fn of(params: &FixedStepParams, memory: Option<&StepMemory>) -> Self {
+        Self {
+            h: params.h,
+            contact_margin: params.contact_margin,
+            dynamics: DynamicsSpec::of(&params.dynamics),
+            memory: memory
+                .filter(|m| **m != StepMemory::default())
+                .map(StepMemorySpec::of),
+        }
+    }
+
+    /// The stepper's settings; `path` is this spec's (`stepper.fixed`).
+    pub(crate) fn params(&self, path: &JsonPath) -> Result<FixedStepParams, SceneError> {
+        Ok(FixedStepParams {
+            h: path.field("h").positive(self.h)?,
+            contact_margin: path
+                .field("contact_margin")
+                .non_negative(self.contact_margin)?,
+            dynamics: self.dynamics.params(&path.field("dynamics"))?,
+        })
+    }
+}
+
+impl CaStepperSpec {
+    /// The description of `params`.
+    pub(crate) fn of(params: &CaParams) -> Self {
+        Self {
+            max_step: params.max_step,
+            min_step: params.min_step,
+            touch_distance: params.touch_distance,
+            contact_band: params.contact_band,
+            penetration_tolerance: params.penetration_tolerance,
+            dynamics: DynamicsSpec::of(&params.dynamics),
+        }
+    }
+
+    /// The stepper's settings; `path` is this spec's
+    /// (`stepper.conservative_advancement`).
+    pub(crate) fn params(&self, path: &JsonPath) -> Result<CaParams, SceneError> {
+        let params = CaParams {
+            max_step: path.field("max_step").positive(self.max_step)?,
+            min_step: path.field("min_step").positive(self.min_step)?,
+            touch_distance: path.field("touch_distance").positive(self.touch_distance)?,
+            contact_band: path.field("contact_band").positive(self.contact_band)?,
+            penetration_tolerance: path
+                .field("penetration_tolerance")
+                .positive(self.penetration_tolerance)?,
+            dynamics: self.dynamics.params(&path.field("dynamics"))?,
+        };
+        if params.min_step > params.max_step {
+            return Err(path.field("min_step").error("must be <= max_step"));
+        }
+        if params.contact_band < params.touch_distance {
+            return Err(path
+                .field("contact_band")
+                .error("must be >= touch_distance"));
+        }
+        params.validate().map_err(|e| path.error(e.to_string()))?;
         Ok(params)
     }
-}
-
-/// What one step of a scene's stepper did.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct SceneStep {
-    /// The simulated time it advanced (s).
-    pub duration: f64,
-    /// The smallest signed distance among its contacts at its start (m;
-    /// negative: interpenetration; `+inf` with none).
-    pub min_distance: f64,
-}
-
-/// The stepper a scene file names, built.
-#[non_exhaustive]
-#[derive(Debug)]
-pub enum SceneStepper {
-    /// [`FixedStepper`].
-    Fixed(FixedStepper),
-}
-
-impl SceneStepper {
-    /// The stepper of `spec`; `path` names the field in an error.
-    pub(crate) fn build(spec: &StepperSpec, path: &JsonPath) -> Result<Self, SceneError> {
-        match spec {
-            StepperSpec::Fixed(fixed) => {
-                let path = path.field("fixed");
-                let params = fixed.params(&path)?;
-                let mut stepper = FixedStepper::new(params).map_err(|e| path.error(e.to_string()))?;
-                if let Some(memory) = &fixed.memory {
-                    stepper
-                        .restore_memory(&memory.memory())
-                        .map_err(|e| path.field("memory").error(e.to_string()))?;
-                }
-                Ok(Self::Fixed(stepper))
-            }
-        }
-    }
-
-    /// The description of the stepper: its settings and what it carries
-    /// into its next step.
-    #[must_use]
-    pub fn spec(&self) -> StepperSpec {
-        match self {
-            Self::Fixed(stepper) => {
-                StepperSpec::Fixed(FixedStepperSpec::of(stepper.params(), Some(&stepper.memory())))
-            }
-        }
-    }
-
-    /// The length of a step (s): the fixed stepper's `h`.
-    #[must_use]
-    pub fn nominal_step(&self) -> f64 {
-        match self {
-            Self::Fixed(stepper) => stepper.params().h,
-        }
-    }
-
-    /// Advances `world` by one step.
-    ///
-    /// # Errors
-    /// The stepper's ([`FixedStepper::step`]).
-    pub fn step(&mut self, world: &mut World) -> Result<SceneStep, SimError> {
-        match self {
-            Self::Fixed(stepper) => {
-                let report = stepper.step(world)?;
-                Ok(SceneStep {
-                    duration: stepper.params().h,
-                    min_distance: report.min_distance,
-                })
-            }
-        }
-    }
-
-    /// Calls `visit(body_a, body_b, point, normal, force, distance)` for
-    /// each contact of the last step: its bodies, its point and normal
-    /// (world, from a to b), the force on b (N, normal and friction) and
-    /// its signed distance at the start of the step (m).
-    pub fn visit_contacts(&self, mut visit: impl FnMut(ContactForce)) {
-        match self {
-            Self::Fixed(stepper) => {
-                for (contact, force) in stepper.contact_forces() {
-                    visit(ContactForce {
-                        body_a: contact.body_a,
-                        body_b: contact.body_b,
-                        point: contact.point,
-                        normal: contact.normal,
-                        force,
-                        distance: contact.distance,
-                    });
-                }
-            }
-        }
-    }
-}
-
-/// A contact of the last step and the force it carried.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct ContactForce {
-    /// First body.
-    pub body_a: usize,
-    /// Second body.
-    pub body_b: usize,
-    /// The contact point (m, world).
-    pub point: glam::DVec3,
-    /// The unit normal from a to b.
-    pub normal: glam::DVec3,
-    /// The force on b (N, world; a received the opposite).
-    pub force: glam::DVec3,
-    /// The signed distance at the start of the step (m).
-    pub distance: f64,
 }

@@ -1,0 +1,165 @@
+//! The stepper a scene file names, built: one interface over the steppers
+//! for a run (step, what the step measured, its contacts and forces) and
+//! for a snapshot (settings and carried state back as a spec).
+
+use super::error::{JsonPath, SceneError};
+use super::stepper::{CaStepperSpec, FixedStepperSpec, StepperSpec};
+use crate::{CaStepper, ContactConstraint, FixedStepper, SimError, World};
+
+/// What one step of a scene's stepper did.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SceneStep {
+    /// The simulated time it advanced (s).
+    pub duration: f64,
+    /// The smallest signed distance among its contacts (m; negative:
+    /// interpenetration; `+inf` with none): at the start of the step for
+    /// the fixed stepper, over every pair after it for conservative
+    /// advancement.
+    pub min_distance: f64,
+}
+
+/// The stepper a scene file names, built.
+#[non_exhaustive]
+#[derive(Debug)]
+pub enum SceneStepper {
+    /// [`FixedStepper`] (boxed, as the other: steppers are large).
+    Fixed(Box<FixedStepper>),
+    /// [`CaStepper`].
+    ConservativeAdvancement(Box<CaStepper>),
+}
+
+impl SceneStepper {
+    /// The stepper of `spec`; `path` names the field in an error.
+    pub(crate) fn build(spec: &StepperSpec, path: &JsonPath) -> Result<Self, SceneError> {
+        match spec {
+            StepperSpec::Fixed(fixed) => {
+                let path = path.field("fixed");
+                let params = fixed.params(&path)?;
+                let mut stepper =
+                    FixedStepper::new(params).map_err(|e| path.error(e.to_string()))?;
+                if let Some(memory) = &fixed.memory {
+                    stepper
+                        .restore_memory(&memory.memory())
+                        .map_err(|e| path.field("memory").error(e.to_string()))?;
+                }
+                Ok(Self::Fixed(Box::new(stepper)))
+            }
+            StepperSpec::ConservativeAdvancement(ca) => {
+                let path = path.field("conservative_advancement");
+                let params = ca.params(&path)?;
+                let stepper = CaStepper::new(params).map_err(|e| path.error(e.to_string()))?;
+                Ok(Self::ConservativeAdvancement(Box::new(stepper)))
+            }
+        }
+    }
+
+    /// The description of the stepper: its settings and, for the fixed
+    /// stepper, what it carries into its next step. Conservative
+    /// advancement's carried state (the pairs held touching, the measured
+    /// drift) is not written: a restored run of it continues from the same
+    /// state but not bit for bit.
+    #[must_use]
+    pub fn spec(&self) -> StepperSpec {
+        match self {
+            Self::Fixed(stepper) => StepperSpec::Fixed(FixedStepperSpec::of(
+                stepper.params(),
+                Some(&stepper.memory()),
+            )),
+            Self::ConservativeAdvancement(stepper) => {
+                StepperSpec::ConservativeAdvancement(CaStepperSpec::of(stepper.params()))
+            }
+        }
+    }
+
+    /// Whether [`spec`](Self::spec) holds everything the stepper carries,
+    /// so a snapshot continues bit for bit.
+    #[must_use]
+    pub fn restores_exactly(&self) -> bool {
+        matches!(self, Self::Fixed(_))
+    }
+
+    /// The length of a step (s): the fixed stepper's `h`, conservative
+    /// advancement's longest step.
+    #[must_use]
+    pub fn nominal_step(&self) -> f64 {
+        match self {
+            Self::Fixed(stepper) => stepper.params().h,
+            Self::ConservativeAdvancement(stepper) => stepper.params().max_step,
+        }
+    }
+
+    /// Whether every step is [`nominal_step`](Self::nominal_step) long.
+    #[must_use]
+    pub fn has_fixed_steps(&self) -> bool {
+        matches!(self, Self::Fixed(_))
+    }
+
+    /// Advances `world` by one step.
+    ///
+    /// # Errors
+    /// The stepper's ([`FixedStepper::step`], [`CaStepper::step`]).
+    pub fn step(&mut self, world: &mut World) -> Result<SceneStep, SimError> {
+        match self {
+            Self::Fixed(stepper) => {
+                let report = stepper.step(world)?;
+                Ok(SceneStep {
+                    duration: stepper.params().h,
+                    min_distance: report.min_distance,
+                })
+            }
+            Self::ConservativeAdvancement(stepper) => {
+                let report = stepper.step(world)?;
+                Ok(SceneStep {
+                    duration: report.h,
+                    min_distance: report.min_distance,
+                })
+            }
+        }
+    }
+
+    /// Calls `visit` for each contact of `last`, the last step (what
+    /// [`step`](Self::step) returned): its bodies, point, normal, the force
+    /// on body b (N, normal and friction: the step's impulse over its
+    /// length) and its signed distance at the step's start.
+    pub fn visit_contacts(&self, last: &SceneStep, mut visit: impl FnMut(ContactForce)) {
+        let (contacts, solution): (&[ContactConstraint], _) = match self {
+            Self::Fixed(stepper) => (stepper.contacts(), stepper.solution()),
+            Self::ConservativeAdvancement(stepper) => (stepper.contacts(), stepper.solution()),
+        };
+        let h = last.duration;
+        if h <= 0.0 {
+            return;
+        }
+        let impulses = solution
+            .normal_impulses
+            .iter()
+            .zip(&solution.friction_impulses);
+        for (contact, (&normal, &friction)) in contacts.iter().zip(impulses) {
+            visit(ContactForce {
+                body_a: contact.body_a,
+                body_b: contact.body_b,
+                point: contact.point,
+                normal: contact.normal,
+                force: (normal * contact.normal + friction) / h,
+                distance: contact.distance,
+            });
+        }
+    }
+}
+
+/// A contact of the last step and the force it carried.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ContactForce {
+    /// First body.
+    pub body_a: usize,
+    /// Second body.
+    pub body_b: usize,
+    /// The contact point (m, world).
+    pub point: glam::DVec3,
+    /// The unit normal from a to b.
+    pub normal: glam::DVec3,
+    /// The force on b (N, world; a received the opposite).
+    pub force: glam::DVec3,
+    /// The signed distance at the start of the step (m).
+    pub distance: f64,
+}
