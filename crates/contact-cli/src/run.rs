@@ -30,7 +30,13 @@ pub struct RunOptions {
     #[arg(value_name = "SCENE.json")]
     pub scene: PathBuf,
     /// Simulated time to run (s, > 0), instead of the scene's `run`.
-    #[arg(long, value_name = "SECONDS", value_parser = positive_seconds, conflicts_with = "steps")]
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        value_parser = positive_seconds,
+        conflicts_with = "steps",
+        allow_negative_numbers = true
+    )]
     pub duration: Option<f64>,
     /// Steps to run (>= 1), instead of the scene's `run`.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]

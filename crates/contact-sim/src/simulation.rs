@@ -320,6 +320,7 @@ impl Simulation {
                 .iter()
                 .map(|body| body.twist.linear.length())
                 .fold(0.0, f64::max),
+            Observable::ContactsBegun => o.contacts_begun as f64,
         }
     }
 

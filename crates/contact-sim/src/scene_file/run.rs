@@ -100,6 +100,9 @@ pub enum Observable {
     },
     /// The largest speed of any body's centre of mass at the end (m/s).
     FinalMaxSpeed,
+    /// How many times two bodies began to push on each other (contact
+    /// events of kind `contact_begins`).
+    ContactsBegun,
 }
 
 /// A world axis.
@@ -283,6 +286,7 @@ impl Observable {
                 )
             }
             Self::FinalMaxSpeed => "final_max_speed".into(),
+            Self::ContactsBegun => "contacts_begun".into(),
         }
     }
 }
