@@ -138,7 +138,7 @@ pub fn run(args: &[String]) -> ExitCode {
         clock(run_time.build)
     );
     let estimates = match Estimate::collect(
-        &root.join("target/criterion"),
+        &crate::target_dir(&root).join("criterion"),
         options.baseline.is_some(),
         started,
     ) {
@@ -148,7 +148,7 @@ pub fn run(args: &[String]) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let out = root.join("target/bench-report");
+    let out = crate::target_dir(&root).join("bench-report");
     match write_report(
         &out,
         &estimates,

@@ -8,12 +8,13 @@ use std::process::{Command, ExitCode};
 use serde_json::Value;
 
 /// The stack, top first.
-const LAYERS: [&str; 5] = [
+const LAYERS: [&str; 6] = [
     "contact-math",
     "contact-lcp",
     "contact-geometry",
     "contact-dynamics",
     "contact-sim",
+    "contact-cli",
 ];
 
 /// Runs the check; prints every violation.

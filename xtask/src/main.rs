@@ -10,7 +10,6 @@ mod loglog;
 mod peers;
 mod regress;
 mod scenes;
-mod solve_lcp;
 
 use std::process::ExitCode;
 
@@ -27,8 +26,9 @@ Commands:
                  observable with its expected value (--quick: CI's subset)
   fuzz           solve random LCPs with every solver and re-certify each
                  answer independently (`cargo xtask fuzz --help`)
-  solve-lcp      solve an LCP or box LCP from a JSON file and print the
-                 solution as one JSON line (`cargo xtask solve-lcp --help`)
+  solve-lcp      `contact solve-lcp`, built in release: solve an LCP or box
+                 LCP from a JSON file and print the solution as one JSON
+                 line (`cargo xtask solve-lcp --help`)
   help           print this text
 ";
 
@@ -46,12 +46,49 @@ fn main() -> ExitCode {
         "check-layers" => check_layers::run(),
         "bench" => bench::run(&args[1..]),
         "regress" => regress::run(&args[1..]),
-        "solve-lcp" => solve_lcp::run(&args[1..]),
+        "solve-lcp" => solve_lcp(&args[1..]),
         "fuzz" => fuzz::run(&args[1..]),
         other => {
             eprintln!("xtask: unknown command `{other}`\n\n{HELP}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// `contact solve-lcp ARGS`, the program built in release (the line's
+/// `seconds` is a timing), from the workspace's `contact-cli`.
+fn solve_lcp(args: &[String]) -> ExitCode {
+    let status = std::process::Command::new(std::env::var_os("CARGO").unwrap_or("cargo".into()))
+        .args([
+            "run",
+            "--quiet",
+            "--release",
+            "--package",
+            "contact-cli",
+            "--",
+            "solve-lcp",
+        ])
+        .args(args)
+        .status();
+    match status {
+        Ok(status) => match status.code() {
+            Some(code) => ExitCode::from(u8::try_from(code).unwrap_or(1)),
+            None => ExitCode::FAILURE,
+        },
+        Err(error) => {
+            eprintln!("xtask solve-lcp: cannot run cargo: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Where cargo builds: `CARGO_TARGET_DIR` (relative to the workspace root
+/// when relative), or the workspace's `target/`. Criterion's results and
+/// the reports go there.
+fn target_dir(root: &std::path::Path) -> std::path::PathBuf {
+    match std::env::var_os("CARGO_TARGET_DIR") {
+        Some(dir) if !dir.is_empty() => root.join(dir),
+        _ => root.join("target"),
     }
 }
 

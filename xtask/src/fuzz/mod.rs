@@ -312,7 +312,7 @@ fn run_all(o: &Options) -> Tally {
 fn replay(files: &[String]) -> ExitCode {
     let mut code = ExitCode::SUCCESS;
     for file in files {
-        let problem = match crate::solve_lcp::load(std::path::Path::new(file)) {
+        let problem = match contact_cli::solve_lcp::load(std::path::Path::new(file)) {
             Ok(p) => p,
             Err(e) => {
                 eprintln!("{file}: {e}");

@@ -57,7 +57,7 @@ pub fn hook(args: &[String]) -> Option<ExitCode> {
 
 fn run(options: &Options, args: &[String]) -> ExitCode {
     let root = crate::bench::workspace_root();
-    let work = root.join("target/bench-peers");
+    let work = crate::target_dir(&root).join("bench-peers");
     if options.install {
         if let Err(message) = install(&root, &work) {
             eprintln!("xtask bench --install-peers: {message}");
@@ -286,7 +286,7 @@ fn compare(setup: &Setup, quick: bool) -> Result<PathBuf, String> {
         }
         rows.extend(merged);
     }
-    let out = setup.root.join("target/bench-report");
+    let out = crate::target_dir(&setup.root).join("bench-report");
     std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
     let path = out.join("peers.md");
     let text = report::markdown(&header(&problems, quick), &skipped, &rows);

@@ -4,7 +4,7 @@
 
 use contact_lcp::LcpProblem;
 
-use crate::solve_lcp::{Choice, Failure, solve_set};
+use contact_cli::solve_lcp::{Choice, Failure, solve_set};
 
 /// One of our solvers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

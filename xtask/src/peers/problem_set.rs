@@ -257,7 +257,7 @@ mod tests {
         let problem = plain("spd_5".into(), Family::RandomSpd, m, q).unwrap();
         assert!(problem.symmetric, "A A'/n + I/10 is symmetric");
         let files = write(&dir, &problem).unwrap();
-        let back = crate::solve_lcp::load(&files.json).unwrap();
+        let back = contact_cli::solve_lcp::load(&files.json).unwrap();
         let (LcpProblem::Plain(a), LcpProblem::Plain(b)) = (problem.problem(), &back) else {
             panic!("a plain LCP reads back as a plain LCP");
         };

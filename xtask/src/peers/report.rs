@@ -165,7 +165,7 @@ fn scientific(x: f64) -> String {
 
 /// The median of `values` (0 for none).
 pub fn median(values: &[f64]) -> f64 {
-    crate::solve_lcp::median(&mut values.to_vec())
+    contact_cli::solve_lcp::median(&mut values.to_vec())
 }
 
 /// The yardstick of a problem: "D" for our Dantzig, or "L" for our Lemke

@@ -10,7 +10,7 @@
 mod report;
 
 use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, ExitCode, Stdio};
 use std::time::Instant;
 
@@ -88,7 +88,7 @@ fn run(args: &[&str]) -> Result<PathBuf, String> {
         return Err(format!("bench-scenes failed ({status})"));
     }
     let (plan, rows) = parse(&lines)?;
-    let out = target_dir(&root).join("bench-report");
+    let out = crate::target_dir(&root).join("bench-report");
     std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
     let header = report::Header {
         date: crate::bench_report::utc_now(),
@@ -121,15 +121,6 @@ fn parse(lines: &[String]) -> Result<(Plan, Vec<Row>), String> {
         .map(|line| serde_json::from_str(line).map_err(|e| format!("line `{line}`: {e}")))
         .collect::<Result<_, _>>()?;
     Ok((plan, rows))
-}
-
-/// `CARGO_TARGET_DIR` (relative to the workspace root when relative), or
-/// the workspace's `target/`.
-fn target_dir(root: &Path) -> PathBuf {
-    match std::env::var_os("CARGO_TARGET_DIR") {
-        Some(dir) if !dir.is_empty() => root.join(dir),
-        _ => root.join("target"),
-    }
 }
 
 #[cfg(test)]
