@@ -51,7 +51,7 @@ pub struct RunOptions {
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
     pub every: Option<u64>,
     /// Write the state at the end as a scene file that continues the run
-    /// bit for bit (with the stepper's memory).
+    /// (bit for bit with the fixed stepper, whose memory it holds).
     #[arg(long, value_name = "STATE.json", value_parser = json_path)]
     pub save_state: Option<PathBuf>,
 }
@@ -331,8 +331,13 @@ pub fn run(options: &RunOptions) -> ExitCode {
         written.push(format!("trajectory: {} ({frames} frames)", out.display()));
     }
     if let Some(path) = &options.save_state {
+        let exactly = if simulation.scene().stepper.restores_exactly() {
+            "bit for bit"
+        } else {
+            "from this state, not bit for bit"
+        };
         written.push(format!(
-            "state: {} (continue it with `contact run`)",
+            "state: {} (`contact run` continues it {exactly})",
             path.display()
         ));
     }
