@@ -5,15 +5,18 @@
 //!
 //! Exit status: 0 when the run finished and every expectation holds (or
 //! there is none); 1 when an expectation fails or a step fails; 2 for bad
-//! arguments, a bad scene file or an output that cannot be written.
-//! Output files are written under temporary names and renamed when the run
-//! has finished, so a failed run leaves none, not even a part.
+//! arguments, a bad scene file or an output that cannot be written
+//! ([`RunError::exit_status`]). Output files are written under temporary
+//! names and renamed together when the run has finished, so a failed run
+//! leaves none, not even a part.
 
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use contact_sim::scene_file::{Scene, SceneFile};
+use contact_sim::SimError;
+use contact_sim::scene_file::{Scene, SceneError, SceneFile};
 use contact_sim::simulation::Simulation;
 use contact_sim::trajectory::{
     CsvTrajectoryWriter, JsonTrajectoryWriter, RunSummary, TrajectoryHeader,
@@ -80,6 +83,53 @@ fn json_path(text: &str) -> Result<PathBuf, String> {
     }
 }
 
+/// Why `contact run` stopped before its summary.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// The scene file could not be read or breaks a rule.
+    #[error("{}: {source}", file.display())]
+    Scene {
+        /// The file.
+        file: PathBuf,
+        /// What is wrong, naming the field.
+        source: SceneError,
+    },
+    /// Neither the command line nor the scene gives a usable run length.
+    #[error("{0}")]
+    Length(String),
+    /// An output file could not be created or written.
+    #[error("{argument} {}: {source}", path.display())]
+    Output {
+        /// The argument naming it: `--out` or `--save-state`.
+        argument: &'static str,
+        /// The file.
+        path: PathBuf,
+        /// What the operating system said.
+        source: io::Error,
+    },
+    /// A step failed; the run stopped there.
+    #[error("step {step} (from t = {time:.6} s) failed: {source}; nothing was written")]
+    Step {
+        /// The step, counted from 1.
+        step: u64,
+        /// The simulated time at its start (s).
+        time: f64,
+        /// The stepper's error.
+        source: SimError,
+    },
+}
+
+impl RunError {
+    /// The exit status: 1 for a failed step, 2 for bad input or output.
+    #[must_use]
+    pub fn exit_status(&self) -> u8 {
+        match self {
+            Self::Step { .. } => 1,
+            Self::Scene { .. } | Self::Length(_) | Self::Output { .. } => 2,
+        }
+    }
+}
+
 /// Where the trajectory goes.
 enum Recorder {
     None,
@@ -87,19 +137,25 @@ enum Recorder {
     Csv(CsvTrajectoryWriter<AtomicFile>),
 }
 
+/// An `--out` error about `path`.
+fn out_error(path: &Path) -> impl Fn(io::Error) -> RunError + '_ {
+    move |source| RunError::Output {
+        argument: "--out",
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
 impl Recorder {
     fn open(
         out: Option<&Path>,
         header: &TrajectoryHeader,
         velocities: bool,
-    ) -> Result<Self, String> {
+    ) -> Result<Self, RunError> {
         let Some(path) = out else {
             return Ok(Self::None);
         };
-        let create = |path: &Path| {
-            AtomicFile::create(path).map_err(|e| format!("--out {}: {e}", path.display()))
-        };
-        let written = |e: std::io::Error| format!("--out {}: {e}", path.display());
+        let create = |path: &Path| AtomicFile::create(path).map_err(out_error(path));
         if path.extension().is_some_and(|e| e == "csv") {
             let beside = |suffix: &str| path.with_extension(format!("{suffix}.csv"));
             let writer = CsvTrajectoryWriter::new(
@@ -109,15 +165,16 @@ impl Recorder {
                 header,
                 velocities,
             )
-            .map_err(written)?;
+            .map_err(out_error(path))?;
             Ok(Self::Csv(writer))
         } else {
-            let writer = JsonTrajectoryWriter::new(create(path)?, header).map_err(written)?;
+            let writer =
+                JsonTrajectoryWriter::new(create(path)?, header).map_err(out_error(path))?;
             Ok(Self::Json(writer))
         }
     }
 
-    fn frame(&mut self, simulation: &Simulation) -> std::io::Result<()> {
+    fn frame(&mut self, simulation: &Simulation) -> io::Result<()> {
         let record = &simulation.scene().record;
         match self {
             Self::None => Ok(()),
@@ -126,18 +183,14 @@ impl Recorder {
         }
     }
 
-    /// Closes the trajectory and renames its files into place.
-    fn finish(self, simulation: &Simulation, summary: &RunSummary) -> std::io::Result<()> {
-        match self {
-            Self::None => Ok(()),
-            Self::Json(writer) => writer.finish(simulation.events(), summary)?.commit(),
-            Self::Csv(writer) => {
-                for file in writer.finish(simulation.events())? {
-                    file.commit()?;
-                }
-                Ok(())
-            }
-        }
+    /// Closes the trajectory: its files, written in full, still under
+    /// their temporary names.
+    fn finish(self, simulation: &Simulation, summary: &RunSummary) -> io::Result<Vec<AtomicFile>> {
+        Ok(match self {
+            Self::None => Vec::new(),
+            Self::Json(writer) => vec![writer.finish(simulation.events(), summary)?],
+            Self::Csv(writer) => writer.finish(simulation.events())?.into(),
+        })
     }
 }
 
@@ -197,7 +250,7 @@ impl Length {
 
 /// The length of the run: the command line's, else the scene's. A fixed
 /// stepper's duration is rounded to whole steps.
-fn run_length(options: &RunOptions, scene: &Scene) -> Result<Length, String> {
+fn run_length(options: &RunOptions, scene: &Scene) -> Result<Length, RunError> {
     if let Some(steps) = options.steps {
         return Ok(Length::Steps(steps));
     }
@@ -206,10 +259,11 @@ fn run_length(options: &RunOptions, scene: &Scene) -> Result<Length, String> {
         (None, Some(duration), _) => (duration, "run.duration"),
         (None, None, Some(steps)) => return Ok(Length::Steps(steps)),
         (None, None, None) => {
-            return Err(
-                "the scene states no run length (run.duration or run.steps): give --duration or --steps"
+            return Err(RunError::Length(
+                "the scene states no run length (run.duration or run.steps): give --duration or \
+                 --steps"
                     .into(),
-            );
+            ));
         }
     };
     if !scene.stepper.has_fixed_steps() {
@@ -217,7 +271,9 @@ fn run_length(options: &RunOptions, scene: &Scene) -> Result<Length, String> {
     }
     let steps = (duration / scene.stepper.nominal_step()).round();
     if steps > 1e15 {
-        return Err(format!("{from}: {duration} s is more than 1e15 steps"));
+        return Err(RunError::Length(format!(
+            "{from}: {duration} s is more than 1e15 steps"
+        )));
     }
     Ok(Length::Steps((steps as u64).max(1)))
 }
@@ -225,77 +281,72 @@ fn run_length(options: &RunOptions, scene: &Scene) -> Result<Length, String> {
 /// Runs the command (see the module comment for the exit status).
 #[must_use]
 pub fn run(options: &RunOptions) -> ExitCode {
-    let fail = |code: u8, message: String| {
-        eprintln!("contact run: {message}");
-        ExitCode::from(code)
-    };
-    let scene = match SceneFile::load(&options.scene).and_then(|file| file.build()) {
-        Ok(scene) => scene,
-        Err(error) => return fail(2, format!("{}: {error}", options.scene.display())),
-    };
-    let length = match run_length(options, &scene) {
-        Ok(length) => length,
-        Err(message) => return fail(2, message),
-    };
+    match execute(options) {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(error) => {
+            eprintln!("contact run: {error}");
+            ExitCode::from(error.exit_status())
+        }
+    }
+}
+
+/// Runs the scene and prints its summary; returns whether every
+/// expectation holds.
+///
+/// # Errors
+/// [`RunError`]: nothing is written then.
+pub fn execute(options: &RunOptions) -> Result<bool, RunError> {
+    let scene = SceneFile::load(&options.scene)
+        .and_then(|file| file.build())
+        .map_err(|source| RunError::Scene {
+            file: options.scene.clone(),
+            source,
+        })?;
+    let length = run_length(options, &scene)?;
     let every = options.every.unwrap_or(scene.record.every);
     let header = TrajectoryHeader::of(&scene, every);
-    let mut recorder =
-        match Recorder::open(options.out.as_deref(), &header, scene.record.velocities) {
-            Ok(recorder) => recorder,
-            Err(message) => return fail(2, message),
-        };
-    let state = match options
+    let out = options.out.as_deref().unwrap_or(Path::new(""));
+    let mut recorder = Recorder::open(options.out.as_deref(), &header, scene.record.velocities)?;
+    let state_error = |source| RunError::Output {
+        argument: "--save-state",
+        path: options.save_state.clone().unwrap_or_default(),
+        source,
+    };
+    let state = options
         .save_state
         .as_deref()
         .map(AtomicFile::create)
         .transpose()
-    {
-        Ok(state) => state,
-        Err(error) => {
-            let path = options.save_state.as_deref().unwrap_or(Path::new(""));
-            return fail(2, format!("--save-state {}: {error}", path.display()));
-        }
-    };
+        .map_err(state_error)?;
 
     println!(
         "{}",
         summary::heading(&scene, &length.describe(scene.stepper.nominal_step()))
     );
     let mut simulation = Simulation::new(scene);
-    let io_error = |e: std::io::Error| {
-        let path = options.out.as_deref().unwrap_or(Path::new(""));
-        format!("--out {}: {e}", path.display())
-    };
-    if let Err(e) = recorder.frame(&simulation) {
-        return fail(2, io_error(e));
-    }
+    recorder.frame(&simulation).map_err(out_error(out))?;
     let mut progress = Progress::new(length.total());
     let start = Instant::now();
     let mut frames = 1;
     let mut step = 0;
     while !length.reached(step, simulation.observations().elapsed) {
         step += 1;
-        if let Err(error) = simulation.step() {
+        let time = simulation.scene().world.time();
+        if let Err(source) = simulation.step() {
             progress.finish();
-            let time = simulation.scene().world.time();
-            print!(
-                "{}",
-                summary::render(&simulation, start.elapsed().as_secs_f64(), &[], false)
-            );
-            return fail(
-                1,
-                format!("step {step} (from t = {time:.6} s) failed: {error}; nothing was written"),
-            );
+            let wall = start.elapsed().as_secs_f64();
+            print!("{}", summary::render(&simulation, wall, &[], false));
+            return Err(RunError::Step { step, time, source });
         }
-        let last = length.reached(step, simulation.observations().elapsed);
-        if step % every == 0 || last {
-            if let Err(e) = recorder.frame(&simulation) {
+        let elapsed = simulation.observations().elapsed;
+        if step % every == 0 || length.reached(step, elapsed) {
+            if let Err(error) = recorder.frame(&simulation) {
                 progress.finish();
-                return fail(2, io_error(e));
+                return Err(out_error(out)(error));
             }
             frames += 1;
         }
-        let elapsed = simulation.observations().elapsed;
         progress.update(
             length.done(step, elapsed),
             step,
@@ -306,26 +357,33 @@ pub fn run(options: &RunOptions) -> ExitCode {
     progress.finish();
 
     let verdict = simulation.verdict();
+    let observations = simulation.observations();
     let run_summary = RunSummary {
-        observations: simulation.observations().clone(),
-        events_left_out: simulation.observations().contacts_begun
-            + simulation.observations().contacts_ended
+        observations: observations.clone(),
+        events_left_out: observations.contacts_begun + observations.contacts_ended
             - simulation.events().len() as u64,
         verdict: verdict.clone(),
         wall_seconds: wall,
     };
-    if let Err(e) = recorder.finish(&simulation, &run_summary) {
-        return fail(2, io_error(e));
-    }
-    if let Some(mut state) = state {
-        let text = simulation.scene().snapshot().to_json();
-        if let Err(e) =
-            std::io::Write::write_all(&mut state, text.as_bytes()).and_then(|()| state.commit())
-        {
-            let path = options.save_state.as_deref().unwrap_or(Path::new(""));
-            return fail(2, format!("--save-state {}: {e}", path.display()));
+    let trajectory = recorder
+        .finish(&simulation, &run_summary)
+        .map_err(out_error(out))?;
+    let state = match state {
+        Some(mut state) => {
+            let text = simulation.scene().snapshot().to_json();
+            state.write_all(text.as_bytes()).map_err(state_error)?;
+            Some(state)
         }
+        None => None,
+    };
+    // Every file is whole: now they take their names.
+    for file in trajectory {
+        file.commit().map_err(out_error(out))?;
     }
+    if let Some(state) = state {
+        state.commit().map_err(state_error)?;
+    }
+
     let mut written = Vec::new();
     if let Some(out) = &options.out {
         written.push(format!("trajectory: {} ({frames} frames)", out.display()));
@@ -342,9 +400,5 @@ pub fn run(options: &RunOptions) -> ExitCode {
         ));
     }
     print!("{}", summary::render(&simulation, wall, &written, true));
-    if verdict.iter().all(|check| check.holds) {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
-    }
+    Ok(verdict.iter().all(|check| check.holds))
 }
