@@ -58,6 +58,14 @@ pub fn render(
         number(wall_seconds),
         number(o.steps as f64 / wall_seconds.max(1e-9))
     );
+    if !scene.stepper.has_fixed_steps() && o.steps > 0 {
+        let _ = writeln!(
+            text,
+            "steps of varying length: {} s on average, at most {} s",
+            number(o.elapsed / o.steps as f64),
+            number(scene.stepper.nominal_step())
+        );
+    }
     if o.max_penetration > 0.0 {
         let _ = writeln!(
             text,
