@@ -1,7 +1,8 @@
 //! The `contact` program: runs scene files (`contact run`), solves LCP
 //! files (`contact solve-lcp`), replays trajectories in a browser page
-//! (`contact view`) and plots them (`contact plot`). Its commands live here, so tests and
-//! `cargo xtask` can call them; `main.rs` only parses the command line.
+//! (`contact view`) and plots them (`contact plot`). Its commands live
+//! here, so tests and `cargo xtask` can call them; `main.rs` only parses
+//! the command line.
 //!
 //! Install it with `cargo install --path crates/contact-cli`; `contact
 //! --help` lists the commands, `contact run --help` their arguments.
