@@ -119,6 +119,8 @@ fn encode_png(rgb: &[u8], (width, height): (u32, u32)) -> Result<Vec<u8>, String
     let mut encoder = png::Encoder::new(&mut bytes, width, height);
     encoder.set_color(png::ColorType::Rgb);
     encoder.set_depth(png::BitDepth::Eight);
+    encoder.set_compression(png::Compression::Best);
+    encoder.set_adaptive_filter(png::AdaptiveFilterType::Adaptive);
     let mut writer = encoder.write_header().map_err(|e| e.to_string())?;
     writer.write_image_data(rgb).map_err(|e| e.to_string())?;
     writer.finish().map_err(|e| e.to_string())?;
@@ -256,6 +258,8 @@ fn panel<DB: DrawingBackend>(
     chart
         .configure_mesh()
         .x_desc("t (s)")
+        .max_light_lines(4)
+        .light_line_style(RGBColor(235, 235, 235))
         .label_style((FONT, 13))
         .y_label_formatter(&|v| format_value(*v))
         .draw()
@@ -297,12 +301,12 @@ fn padded(values: impl Iterator<Item = f64>, margin: f64) -> Range<f64> {
     let (low, high) = values.fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), v| {
         (l.min(v), h.max(v))
     });
-    if !low.is_finite() {
+    if !low.is_finite() || (low == 0.0 && high == 0.0) {
         return 0.0..1.0;
     }
     let width = high - low;
-    if width <= 1e-12 * low.abs().max(high.abs()) || width == 0.0 {
-        let pad = if low == 0.0 { 1.0 } else { 0.1 * low.abs() };
+    if width <= 1e-12 * low.abs().max(high.abs()) {
+        let pad = 0.1 * low.abs().max(high.abs());
         return low - pad..high + pad;
     }
     low - margin * width..high + margin * width
@@ -524,7 +528,8 @@ mod tests {
             );
         };
         close(padded([1.0, 3.0].into_iter(), 0.5), 0.0, 4.0);
-        close(padded([0.0].into_iter(), 0.05), -1.0, 1.0);
+        close(padded([0.0].into_iter(), 0.05), 0.0, 1.0);
+        close(padded([-3.0].into_iter(), 0.05), -3.3, -2.7);
         close(padded([2.0, 2.0].into_iter(), 0.05), 1.8, 2.2);
         close(padded(std::iter::empty(), 0.05), 0.0, 1.0);
     }

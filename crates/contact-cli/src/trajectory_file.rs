@@ -79,7 +79,7 @@ pub fn parse(text: &str) -> Result<Trajectory, (String, String)> {
     let value: serde_json::Value = serde_json::from_str(text).map_err(|e| {
         (
             format!("line {} column {}", e.line(), e.column()),
-            e.to_string(),
+            strip_position(&e.to_string()),
         )
     })?;
     match value.get("format").and_then(serde_json::Value::as_str) {
