@@ -35,7 +35,8 @@ pub struct Camera {
     pub fov: f64,
 }
 
-/// The default view: from 30 degrees to the side and 25 degrees above.
+/// The default view: azimuth -60 degrees, 25 degrees above, a 45 degree
+/// field of view.
 const AZIMUTH: f64 = -60.0 * std::f64::consts::PI / 180.0;
 const ELEVATION: f64 = 25.0 * std::f64::consts::PI / 180.0;
 const FOV: f64 = 45.0 * std::f64::consts::PI / 180.0;
