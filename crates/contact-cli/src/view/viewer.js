@@ -342,9 +342,12 @@
   timeline.value = String(current);
   var ticks = document.getElementById("event-ticks");
   var tickFrames = {};
+  // Events and frames are both in step order: one pass marks the first
+  // frame at or after each event.
+  var at = 0;
   trajectory.events.forEach(function (e) {
-    var i = frames.findIndex(function (f) { return f.step >= e.step; });
-    if (i >= 0) tickFrames[i] = true;
+    while (at < frames.length && frames[at].step < e.step) at++;
+    if (at < frames.length) tickFrames[at] = true;
   });
   Object.keys(tickFrames).slice(0, 300).forEach(function (i) {
     var option = document.createElement("option");
