@@ -12,7 +12,9 @@
 //!    (joints and contacts hidden in both), the pixels differ at each
 //!    body's projected centre, and nowhere outside the bodies' projected
 //!    bounding circles: the bodies were drawn, and where the scene puts
-//!    them.
+//!    them;
+//! 4. played from the first frame (`#play`, on the browser's virtual
+//!    clock), the page reaches the last frame with no error.
 //!
 //! `--picture PATH.png` also saves a screenshot with everything drawn (the
 //! README's picture, `docs/viewer.png`).
@@ -124,7 +126,7 @@ fn check(options: &Options) -> Result<String, String> {
     let url = |extra: &str| format!("file://{}#frame={last}&overlays=off{extra}", page.display());
 
     // 1 and 2: the page's own report.
-    let dom = browser.dump_dom(&url(""), WINDOW)?;
+    let dom = browser.dump_dom(&url(""), WINDOW, None)?;
     let report = report_of(&dom)?;
     if report["status"] != "ok" {
         return Err(format!("the page reported errors: {}", report["errors"]));
@@ -175,6 +177,24 @@ fn check(options: &Options) -> Result<String, String> {
                 ));
             }
         }
+    }
+
+    // 4: playing runs to the last frame without an error.
+    let duration = trajectory.frames[last].time - trajectory.frames[0].time;
+    let budget = Duration::from_secs_f64(duration + 2.0);
+    let played = report_of(&browser.dump_dom(
+        &format!("file://{}#frame=0&play", page.display()),
+        WINDOW,
+        Some(budget),
+    )?)?;
+    if played["status"] != "ok" || played["frame"] != last || played["played"].as_u64() < Some(2) {
+        return Err(format!(
+            "playing from frame 0 for {:.1} s of browser time ended at frame {} of {last} after {} timer ticks, errors {}",
+            budget.as_secs_f64(),
+            played["frame"],
+            played["played"],
+            played["errors"]
+        ));
     }
 
     // 3: where the bodies were drawn.
@@ -350,11 +370,20 @@ impl Browser {
         command
     }
 
-    /// The page's DOM after its scripts ran.
-    fn dump_dom(&self, url: &str, window: (u32, u32)) -> Result<String, String> {
+    /// The page's DOM after its scripts ran, and after `budget` of the
+    /// browser's virtual time (timers run; no waiting in real time).
+    fn dump_dom(
+        &self,
+        url: &str,
+        window: (u32, u32),
+        budget: Option<Duration>,
+    ) -> Result<String, String> {
         let out = self.profile.with_file_name("dom.html");
         let file = std::fs::File::create(&out).map_err(|e| format!("{}: {e}", out.display()))?;
         let mut command = self.command(window);
+        if let Some(budget) = budget {
+            command.arg(format!("--virtual-time-budget={}", budget.as_millis()));
+        }
         command.arg("--dump-dom").arg(url).stdout(file);
         wait(command, "chromium --dump-dom")?;
         std::fs::read_to_string(&out).map_err(|e| format!("{}: {e}", out.display()))

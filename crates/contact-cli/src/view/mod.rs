@@ -8,7 +8,8 @@
 //!
 //! The page's address may end in `#frame=N` (show frame N), `bodies=off`
 //! (draw no body: the xtask viewer check compares the two pictures) and
-//! `overlays=off` (no joints, contacts or forces), joined by `&`. It
+//! `overlays=off` (no joints, contacts or forces) and `play` (start
+//! playing), joined by `&`. It
 //! reports in the element `#viewer-report` (JSON: `status` `ok` or
 //! `error`, `errors`, the canvas's place and size, the viewport's size,
 //! the frame, each body's projected centre in canvas pixels, `null` for a

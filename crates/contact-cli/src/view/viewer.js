@@ -7,7 +7,7 @@
 
 (function () {
   // ---- the report the xtask viewer check reads (#viewer-report) ----
-  var report = { status: "starting", errors: [], canvas: null, frame: 0, bodies: [] };
+  var report = { status: "starting", errors: [], canvas: null, frame: 0, bodies: [], played: 0 };
   function writeReport() {
     report.status = report.errors.length ? "error" : "ok";
     var element = document.getElementById("viewer-report");
@@ -62,12 +62,13 @@
   var bodies = trajectory.bodies;
   var frames = trajectory.frames;
   var camera = JSON.parse(JSON.stringify(data.camera));
-  var options = { frame: 0, bodies: true, overlays: true };
+  var options = { frame: 0, bodies: true, overlays: true, play: false };
   location.hash.replace(/^#/, "").split("&").forEach(function (part) {
     var kv = part.split("=");
     if (kv[0] === "frame") options.frame = Math.max(0, Math.min(frames.length - 1, parseInt(kv[1], 10) || 0));
     if (kv[0] === "bodies" && kv[1] === "off") options.bodies = false;
     if (kv[0] === "overlays" && kv[1] === "off") options.overlays = false;
+    if (kv[0] === "play") options.play = true;
   });
 
   var PALETTE = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#9c755f"];
@@ -359,6 +360,7 @@
     current = Math.max(0, Math.min(frames.length - 1, i));
     timeline.value = String(current);
     draw(current);
+    writeReport();
   }
   function setPlaying(on) {
     playing = on && frames.length > 1;
@@ -367,17 +369,21 @@
     if (current >= frames.length - 1) current = 0;
     playTime = frames[current].time;
     lastWall = performance.now();
-    requestAnimationFrame(tick);
+    setTimeout(tick, 15);
   }
-  function tick(now) {
+  function tick() {
     if (!playing) return;
-    playTime += (now - lastWall) / 1000 * parseFloat(document.getElementById("speed").value);
+    // A timer rather than requestAnimationFrame, which a headless browser
+    // does not run on its virtual clock (the viewer check plays the page).
+    var now = performance.now();
+    playTime += Math.max(0, now - lastWall) / 1000 * parseFloat(document.getElementById("speed").value);
     lastWall = now;
     var i = current;
     while (i + 1 < frames.length && frames[i + 1].time <= playTime) i++;
+    report.played++;
     show(i);
     if (i >= frames.length - 1) { setPlaying(false); return; }
-    requestAnimationFrame(tick);
+    setTimeout(tick, 15);
   }
   playButton.addEventListener("click", function () { setPlaying(!playing); });
   timeline.addEventListener("input", function () { setPlaying(false); show(parseInt(timeline.value, 10)); });
@@ -431,4 +437,5 @@
     report.errors.push(String(error && error.stack || error));
   }
   writeReport();
+  if (options.play) setPlaying(true);
 })();
