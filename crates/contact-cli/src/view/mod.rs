@@ -154,10 +154,11 @@ pub fn run(options: &ViewOptions) -> ExitCode {
     match written {
         Ok(()) => {
             println!(
-                "page: {} ({} frames, {} bodies; open it in a browser)",
+                "page: {} ({} frames, {} bodies, {:.1} MB; open it in a browser)",
                 out.display(),
                 trajectory.frames.len(),
-                trajectory.header.bodies.len()
+                trajectory.header.bodies.len(),
+                html.len() as f64 / 1e6
             );
             ExitCode::SUCCESS
         }
