@@ -280,8 +280,8 @@
         var poseB = frame.poses[joint.body_b];
         var frameA = compose(poseA, joint.frame_a), frameB = compose(poseB, joint.frame_b);
         var anchorA = frameA.slice(0, 3), anchorB = frameB.slice(0, 3);
-        if (joint.body_a !== null) segment(view, poseA.slice(0, 3), anchorA, "#7a4f00", 2);
-        segment(view, poseB.slice(0, 3), anchorB, "#7a4f00", 2);
+        if (joint.body_a !== null) segment(view, poseA.slice(0, 3), anchorA, "rgba(122,79,0,0.75)", 1.5);
+        segment(view, poseB.slice(0, 3), anchorB, "rgba(122,79,0,0.75)", 1.5);
         var axis = scale(rotate(frameA.slice(3, 7), [0, 0, 1]), 0.15 * sceneRadius);
         if (joint.kind !== "ball") segment(view, sub(anchorA, axis), add(anchorA, axis), "#d08000", 3);
         var s = project(view, anchorA);
