@@ -75,14 +75,36 @@ pub fn load(file: &Path) -> Result<Trajectory, TrajectoryFileError> {
 /// As [`load`].
 pub fn parse(text: &str) -> Result<Trajectory, (String, String)> {
     // The format first, so another kind of JSON file is named as such
-    // rather than by its first missing field.
-    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| {
+    // rather than by its first missing field; only these two fields are
+    // kept (the rest is skipped, not built as a JSON tree).
+    #[derive(serde::Deserialize)]
+    struct Probe {
+        #[serde(default)]
+        format: Option<serde_json::Value>,
+        #[serde(default)]
+        version: Option<serde_json::Value>,
+    }
+    let not_an_object = || {
         (
-            format!("line {} column {}", e.line(), e.column()),
-            strip_position(&e.to_string()),
+            "the document".to_string(),
+            "is not a JSON object: not a trajectory file".to_string(),
         )
+    };
+    let probe: Probe = serde_json::from_str(text).map_err(|e| {
+        if e.is_data() {
+            not_an_object()
+        } else {
+            (
+                format!("line {} column {}", e.line(), e.column()),
+                strip_position(&e.to_string()),
+            )
+        }
     })?;
-    match value.get("format").and_then(serde_json::Value::as_str) {
+    // (serde also fills a struct from an array, by position.)
+    if !text.trim_start().starts_with('{') {
+        return Err(not_an_object());
+    }
+    match probe.format.as_ref().and_then(serde_json::Value::as_str) {
         Some(TRAJECTORY_FORMAT) => {}
         Some(other) => {
             return Err((
@@ -99,7 +121,7 @@ pub fn parse(text: &str) -> Result<Trajectory, (String, String)> {
             ));
         }
     }
-    match value.get("version").and_then(serde_json::Value::as_u64) {
+    match probe.version.as_ref().and_then(serde_json::Value::as_u64) {
         Some(v) if v == u64::from(TRAJECTORY_VERSION) => {}
         Some(v) => {
             return Err((
@@ -323,7 +345,8 @@ pub(crate) mod tests {
     fn malformed_files_are_refused_where_they_break() {
         let cases: Vec<(String, &str, &str)> = vec![
             ("{\"format\": ".into(), "line 1 column 11", "EOF"),
-            ("[1, 2]".into(), "format", "missing"),
+            ("[1, 2]".into(), "the document", "not a JSON object"),
+            ("{\"frames\": []}".into(), "format", "missing"),
             (
                 edited(|v| v["format"] = "contact-scene".into()),
                 "format",
