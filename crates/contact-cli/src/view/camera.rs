@@ -203,6 +203,31 @@ mod tests {
         assert!(camera.project([20.0, 0.0, 0.0], 200.0, 100.0).is_none());
     }
 
+    /// Up is against gravity, and east normal to it; without gravity, z
+    /// is up.
+    #[test]
+    fn up_follows_gravity() {
+        let fit = |gravity: [f64; 3]| {
+            let text = crate::trajectory_file::tests::edited(|v| {
+                v["gravity"] = serde_json::to_value(gravity).unwrap();
+            });
+            Camera::fit(&crate::trajectory_file::parse(&text).unwrap())
+        };
+        for (gravity, up) in [
+            ([0.0, -9.81, 0.0], [0.0, 1.0, 0.0]),
+            ([-2.0, 0.0, 0.0], [1.0, 0.0, 0.0]),
+            ([0.0, 0.0, 0.0], [0.0, 0.0, 1.0]),
+        ] {
+            let camera = fit(gravity);
+            assert_eq!(camera.up, up, "gravity {gravity:?}");
+            assert!(dot(camera.east, camera.up).abs() < 1e-15);
+            assert!((norm(camera.east) - 1.0).abs() < 1e-15);
+            // The eye is above the target by sin(elevation) of its distance.
+            let rise = dot(sub(camera.eye(), camera.target), camera.up);
+            assert!((rise - camera.distance * ELEVATION.sin()).abs() < 1e-9);
+        }
+    }
+
     /// The fitted camera sees every body's bounding ball inside the canvas.
     #[test]
     fn the_fitted_camera_keeps_the_bodies_in_view() {

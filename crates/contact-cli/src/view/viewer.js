@@ -1,8 +1,10 @@
 // The replay of a trajectory on a 2D canvas, written for `contact view`
 // (crates/contact-cli/src/view). No library: the projection is the orbit
-// camera of view/camera.rs (same formulas), solids are drawn back to front
-// (painter's algorithm) with back faces culled and polygons clipped at the
-// near plane, then the joints and the contact forces on top.
+// camera of view/camera.rs (same formulas); solids are drawn back to front
+// by their mean depth (the painter's algorithm, Newell, Newell and Sancha
+// 1972, without its overlap tests), back faces culled by Newell's face
+// normal, polygons clipped at the near plane (Sutherland and Hodgman 1974,
+// one plane); then the joints and the contact forces on top.
 "use strict";
 
 (function () {
