@@ -96,12 +96,20 @@
     if (shape.half_space) return { kind: "plane", normal: normalise(shape.half_space.normal), colour: colour };
     throw new Error("body " + index + ": unknown shape " + Object.keys(shape).join(","));
   });
-  var largestForce = 0;
+  // Arrows: the 90th percentile of the run's contact forces is 25 % of
+  // the scene's radius, so resting forces show beside impact spikes; an
+  // arrow longer than the radius is cut there and drawn dark.
+  var magnitudes = [];
   frames.forEach(function (frame) {
-    (frame.contacts || []).forEach(function (c) { largestForce = Math.max(largestForce, norm(c.force)); });
+    (frame.contacts || []).forEach(function (c) {
+      var f = norm(c.force);
+      if (f > 0) magnitudes.push(f);
+    });
   });
-  // Arrows: the largest force of the run is 30 % of the scene's size.
-  var forceScale = largestForce > 0 ? 0.3 * sceneRadius / largestForce : 0;
+  magnitudes.sort(function (a, b) { return a - b; });
+  var typicalForce = magnitudes.length ? magnitudes[Math.floor(0.9 * (magnitudes.length - 1))] : 0;
+  var forceScale = typicalForce > 0 ? 0.25 * sceneRadius / typicalForce : 0;
+  var longestArrow = sceneRadius;
 
   // ---- the camera (view/camera.rs) ----
   var canvas = document.getElementById("canvas");
@@ -297,7 +305,11 @@
     }
     if (options.overlays && document.getElementById("show-contacts").checked) {
       (frame.contacts || []).forEach(function (c) {
-        if (forceScale > 0) arrow(view, c.point, add(c.point, scale(c.force, forceScale)), "#c0142c");
+        if (forceScale > 0) {
+          var f = norm(c.force), cut = f * forceScale > longestArrow;
+          var length = cut ? longestArrow / f : forceScale;
+          arrow(view, c.point, add(c.point, scale(c.force, length)), cut ? "#5a0010" : "#c0142c");
+        }
         var s = project(view, c.point);
         if (s) dot2(s, 2.5, "#111");
       });
@@ -326,7 +338,10 @@
       "energy " + frame.energy.toPrecision(6) + " J   penetration " + frame.penetration.toExponential(2) + " m",
       frame.contacts ? contacts.length + " contacts, normal force " + normalForce.toPrecision(4) + " N" : "contacts not recorded"
     ];
-    if (forceScale > 0) lines.push("arrows: 1 m = " + (1 / forceScale).toPrecision(3) + " N");
+    if (forceScale > 0) {
+      lines.push("arrows: 1 m = " + (1 / forceScale).toPrecision(3) + " N (dark: cut at " +
+        (longestArrow / forceScale).toPrecision(3) + " N)");
+    }
     var previous = frameIndex > 0 ? frames[frameIndex - 1].step : -1;
     trajectory.events.filter(function (e) { return e.step > previous && e.step <= frame.step; }).slice(0, 5).forEach(function (e) {
       lines.push(e.kind.replace("_", " ") + ": " + name(e.bodies[0]) + " / " + name(e.bodies[1]));
