@@ -10,6 +10,7 @@ mod loglog;
 mod peers;
 mod regress;
 mod scenes;
+mod viewer_check;
 
 use std::process::ExitCode;
 
@@ -29,6 +30,9 @@ Commands:
   solve-lcp      `contact solve-lcp`, built in release: solve an LCP or box
                  LCP from a JSON file and print the solution as one JSON
                  line (`cargo xtask solve-lcp --help`)
+  viewer-check   render a `contact view` page in headless Chromium and check
+                 that it drew each body where the camera puts it, with no
+                 script error (`cargo xtask viewer-check --help`)
   help           print this text
 ";
 
@@ -48,6 +52,7 @@ fn main() -> ExitCode {
         "regress" => regress::run(&args[1..]),
         "solve-lcp" => solve_lcp(&args[1..]),
         "fuzz" => fuzz::run(&args[1..]),
+        "viewer-check" => viewer_check::run(&args[1..]),
         other => {
             eprintln!("xtask: unknown command `{other}`\n\n{HELP}");
             ExitCode::FAILURE
