@@ -31,6 +31,9 @@
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
 
+#[doc = include_str!("../../../docs/guide.md")]
+pub mod guide {}
+
 #[doc = include_str!("../../../docs/mechanisms.md")]
 pub mod guide_mechanisms {}
 
