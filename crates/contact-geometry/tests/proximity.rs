@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{Rng, distance_to_feature, parry};
+use common::{Rng, distance_to_feature, edge_over_rim, parry};
 
 use contact_geometry::{
     ContactManifold, ConvexPolytope, Feature, ManifoldGenerator, Proximity, Shape,
@@ -244,5 +244,25 @@ fn face_over_face_survives_a_common_rotation() {
                 (Feature::Face(_), Feature::Face(_))
             ));
         }
+    }
+}
+
+#[test]
+fn an_edge_over_a_rim_beside_a_nearly_parallel_face_is_measured_exactly() {
+    // Overlapping by a nanometre along the edges' axis: the depth is that
+    // (closed form, see `edge_over_rim`), not the nearly parallel top
+    // face's 5e-5 m that a manifold's preference for faces would take.
+    let tilt: f64 = 1e-3;
+    for gap in [-1e-9, -1e-7] {
+        let (a, pa, b, pb) = edge_over_rim(tilt, gap);
+        let p = query(&a, &pa, &b, &pb);
+        assert!(
+            (p.distance - gap * tilt.cos()).abs() < 1e-12,
+            "gap {gap:e}: {p:?}"
+        );
+        assert!(
+            (p.normal - DVec3::new(tilt.sin(), 0.0, tilt.cos())).length() < 1e-6,
+            "gap {gap:e}: {p:?}"
+        );
     }
 }

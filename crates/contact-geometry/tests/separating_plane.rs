@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::square_pyramid;
+use common::{edge_over_rim, square_pyramid};
 use contact_geometry::{ContactKind, ConvexPolytope, ManifoldGenerator, SeparatingPlane, Shape};
 use contact_math::Pose;
 use glam::{DQuat, DVec3};
@@ -271,4 +271,25 @@ fn random_touching_hulls_are_separated() {
         }
     }
     assert!(reported > 100, "too few touching cases: {reported}");
+}
+
+#[test]
+fn an_edge_over_a_rim_beside_a_nearly_parallel_face_has_the_edges_plane() {
+    // The face axis separates by about -5e-5 m, within the preference a
+    // manifold gives faces near contact; the plane is a measurement and
+    // takes the largest separation, the edges' (closed form, see
+    // `edge_over_rim`), touching or a hair apart or overlapping.
+    let tilt: f64 = 1e-3;
+    let normal = DVec3::new(tilt.sin(), 0.0, tilt.cos());
+    for gap in [0.0, 1e-9, -1e-9, 5e-8] {
+        let (a, pa, b, pb) = edge_over_rim(tilt, gap);
+        let s = plane(&a, &pa, &b, &pb).expect("touching shapes have a separating plane");
+        assert!(
+            (s.separation - gap * tilt.cos()).abs() < 1e-12,
+            "gap {gap:e}: {s:?}"
+        );
+        assert!((s.normal - normal).length() < 1e-9, "gap {gap:e}: {s:?}");
+        assert_eq!(s.kind, ContactKind::EdgeEdge { crossing: true });
+        assert_separates(&s, &a, &pa, &b, &pb);
+    }
 }

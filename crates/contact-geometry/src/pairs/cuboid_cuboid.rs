@@ -22,6 +22,7 @@
 use contact_math::Pose;
 use glam::DVec3;
 
+use super::AxisChoice;
 use crate::oriented_box::{OrientedBox, edge_between, edge_id, face_id};
 use crate::polygon::{
     ClipVertex, EdgeTag, SidePlane, clip_by_side, push_clipped_points, remove_redundant_vertices,
@@ -101,9 +102,10 @@ pub(super) fn manifold(
     }
 }
 
-/// The separating axis of largest separation (the signed gap of the boxes'
-/// projections), or `None` when some axis separates them by more than the
-/// margin.
+/// The separating axis of the manifold (the signed gap of the boxes'
+/// projections): the largest separation, a face's near contact unless an
+/// edge axis out-separates it by `edge_preference`; `None` when some axis
+/// separates them by more than the margin.
 fn best_axis(a: &OrientedBox, b: &OrientedBox, margin: f64) -> Option<Axis> {
     let offset = b.centre - a.centre;
     // Separation along unit `l`, and `l` turned to point from a to b.
@@ -131,7 +133,8 @@ fn best_axis(a: &OrientedBox, b: &OrientedBox, margin: f64) -> Option<Axis> {
         }
     }
     let scale = a.half.iter().chain(&b.half).fold(0.0_f64, |m, &h| m.max(h));
-    let mut best_edge = best_face + super::edge_preference(best_face, scale);
+    let mut best_edge =
+        best_face + super::edge_preference(AxisChoice::FacesNearContact, best_face, scale);
     for i in 0..3 {
         for j in 0..3 {
             let cross = a.axes[i].cross(b.axes[j]);

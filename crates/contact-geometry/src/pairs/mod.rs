@@ -257,17 +257,36 @@ fn flip(manifold: &mut ContactManifold) {
     }
 }
 
-/// How much an edge axis must out-separate the best face axis before the
-/// separating-axis tests choose it (m), for shapes of size `scale` whose
-/// best face axis separates by `best_face`. Near contact (the face axis
-/// within 1e-2 of the size of touching) it is 1e-3 of the size: two boxes
-/// resting face on face with a slight tilt otherwise pick the axis of two
-/// nearly parallel edges and report one point, and the upper box rocks on
-/// it, sinking at its free corners (seen in a dropped heap). Deeper, it is
-/// 1e-9 of the size, so a deep penetration reports its exact
-/// least-penetration axis (checked against parry's EPA in the tests).
-pub(crate) fn edge_preference(best_face: f64, scale: f64) -> f64 {
-    if best_face > -1e-2 * scale {
+/// Which axis a separating-axis test reports when an edge axis separates a
+/// little more than the best face axis.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum AxisChoice {
+    /// The axis of largest separation (a face's within 1e-9 of the size):
+    /// its separation is the signed distance's sign and, overlapping, minus
+    /// the penetration depth. For measurements: the separating plane and
+    /// the proximity query.
+    Largest,
+    /// A face axis near contact unless an edge axis out-separates it by
+    /// 1e-3 of the size: for contact manifolds (see `edge_preference`).
+    FacesNearContact,
+}
+
+/// How much an edge axis must out-separate the best face axis before a
+/// separating-axis test choosing by `choice` takes it (m), for shapes of
+/// size `scale` whose best face axis separates by `best_face`.
+///
+/// For a manifold near contact (the face axis within 1e-2 of the size of
+/// touching) it is 1e-3 of the size: two boxes resting face on face with a
+/// slight tilt otherwise pick the axis of two nearly parallel edges and
+/// report one point, and the upper box rocks on it, sinking at its free
+/// corners (seen in a dropped heap). Otherwise it is 1e-9 of the size, so
+/// a deep penetration reports its exact least-penetration axis (checked
+/// against parry's EPA in the tests), and a measurement its exact
+/// separation: the face axis's may be up to 1e-3 of the size below it, a
+/// phantom penetration of two boxes that touch edge on edge beside a
+/// nearly parallel face (conservative advancement then could not step).
+pub(crate) fn edge_preference(choice: AxisChoice, best_face: f64, scale: f64) -> f64 {
+    if choice == AxisChoice::FacesNearContact && best_face > -1e-2 * scale {
         1e-3 * scale
     } else {
         1e-9 * scale

@@ -22,6 +22,7 @@
 use contact_math::Pose;
 use glam::DVec3;
 
+use super::AxisChoice;
 use super::polytope_sat::{Axis, AxisSearch, Posed, best_axis};
 use crate::polygon::{
     ClipVertex, EdgeTag, SidePlane, clip_by_side, push_clipped_points, remove_redundant_vertices,
@@ -65,7 +66,7 @@ pub(super) fn manifold(
         &scratch.b,
         b,
         margin,
-        scale,
+        AxisChoice::FacesNearContact,
         &mut scratch.search,
     ) else {
         return;

@@ -27,8 +27,11 @@
 //! cones reject only pairs that cannot cross, and ties go to the smallest
 //! ids as in that loop.
 //!
-//! Face axes win unless an edge axis separates more by a relative
-//! tolerance, so a resting face never flickers into one edge point.
+//! The caller says how an edge axis competes with the best face axis
+//! (`AxisChoice`): for a manifold, near contact, it must out-separate the
+//! face by 1e-3 of the size, so a resting face never flickers into one edge
+//! point; for the separating plane and the proximity query, which measure,
+//! the largest separation wins (faces on ties within 1e-9 of the size).
 //! Separations are signed: the largest one is minus the penetration depth
 //! when the polytopes overlap, and a lower bound of their distance when
 //! they do not.
@@ -39,6 +42,7 @@ use contact_math::Pose;
 use glam::{DMat3, DQuat, DVec3};
 
 use super::polytope_polytope::Scratch;
+use super::{AxisChoice, edge_preference};
 use crate::polytope::FacePlane;
 use crate::{ConvexPolytope, Edge};
 
@@ -228,24 +232,27 @@ impl EdgeFloor {
     }
 }
 
-/// The axis of largest separation, or `None` when some axis separates the
-/// polytopes by more than the margin (the search then stops early and
-/// `search` holds an incomplete record).
+/// The axis of largest separation, edge axes competing with the best face
+/// axis as `choice` says (`edge_preference`), or `None` when some axis
+/// separates the polytopes by more than the margin (the search then stops
+/// early and `search` holds an incomplete record).
 ///
 /// The result is that of testing every face and every edge pair in id
 /// order (faces of a, faces of b, then edge pairs by edge of a, then of b),
 /// the first of equal separations winning: edge pairs rejected by the
 /// Gauss-map cones (`GaussMap`) cannot make a Minkowski face, and among
-/// the others equal separations go to the smallest pair of ids.
+/// the others equal separations go to the smallest pair of ids. Relative
+/// tolerances scale with the larger bounding radius.
 pub(super) fn best_axis(
     pa: &Posed,
     a: &ConvexPolytope,
     pb: &Posed,
     b: &ConvexPolytope,
     margin: f64,
-    scale: f64,
+    choice: AxisChoice,
     search: &mut AxisSearch,
 ) -> Option<(Axis, f64)> {
+    let scale = a.bounding_radius().max(b.bounding_radius());
     let mut best = None;
     let mut best_separation = f64::NEG_INFINITY;
     let mut best_face = f64::NEG_INFINITY;
@@ -327,7 +334,7 @@ pub(super) fn best_axis(
         .extend(b.edges().iter().map(|e| GaussArc::new(pb, e)));
     let (arcs_a, arcs_b) = (&search.arcs_a, &search.arcs_b);
     search.edge_axes.clear();
-    let mut best_edge = best_face + super::edge_preference(best_face, scale);
+    let mut best_edge = best_face + edge_preference(choice, best_face, scale);
     let mut best_pair: Option<(u32, u32)> = None;
     let floor = EdgeFloor::new(pa, pb, best, best_face, margin, scale);
     let cones_a = &a.gauss_map().cones;
@@ -372,7 +379,8 @@ pub(super) fn best_axis(
 }
 
 /// The unit normal (from a to b) and separation of the separating axis of
-/// largest separation, or `None` when the separation exceeds `limit`. The
+/// largest separation (`AxisChoice::Largest`: a measurement), or `None`
+/// when the separation exceeds `limit`. The
 /// posed polytopes and the search record are left in `scratch` for the
 /// caller (`axes_near`).
 pub(super) fn separating_axis(
@@ -385,14 +393,13 @@ pub(super) fn separating_axis(
 ) -> Option<(DVec3, f64)> {
     scratch.a.load(a, pose_a);
     scratch.b.load(b, pose_b);
-    let scale = a.bounding_radius().max(b.bounding_radius());
     let (axis, separation) = best_axis(
         &scratch.a,
         a,
         &scratch.b,
         b,
         limit,
-        scale,
+        AxisChoice::Largest,
         &mut scratch.search,
     )?;
     let normal = match axis {
@@ -569,7 +576,7 @@ mod tests {
     /// order, faces of a, faces of b, then every edge pair; `None` if any
     /// separates by more than the margin; else the first of the largest
     /// face separations, unless the first of the largest edge-pair ones
-    /// beats it by the preference.
+    /// beats it by the preference of `choice`.
     fn every_pair_best_axis(
         pa: &Posed,
         a: &ConvexPolytope,
@@ -577,6 +584,7 @@ mod tests {
         b: &ConvexPolytope,
         margin: f64,
         scale: f64,
+        choice: AxisChoice,
     ) -> Option<(Axis, f64)> {
         fn face_axis<'p>(
             of_b: bool,
@@ -617,9 +625,7 @@ mod tests {
         };
         let face = first_largest(&faces)?;
         match first_largest(&edges) {
-            Some(edge) if edge.1 > face.1 + crate::pairs::edge_preference(face.1, scale) => {
-                Some(edge)
-            }
+            Some(edge) if edge.1 > face.1 + edge_preference(choice, face.1, scale) => Some(edge),
             _ => Some(face),
         }
     }
@@ -695,10 +701,10 @@ mod tests {
         }
     }
 
-    /// Runs both searches on one posed pair and requires the same answer
-    /// to the bit (the pruning skips only pairs that cannot count, and the
-    /// tie rule is the reference's), and the same axes near the best.
-    /// Returns the reference's answer.
+    /// Runs both searches on one posed pair, for each axis choice, and
+    /// requires the same answer to the bit (the pruning skips only pairs
+    /// that cannot count, and the tie rule is the reference's), and the same
+    /// axes near the best. Returns the reference's answer for a manifold.
     fn compare(
         a: &ConvexPolytope,
         pose_a: &Pose,
@@ -710,15 +716,18 @@ mod tests {
         scratch.a.load(a, pose_a);
         scratch.b.load(b, pose_b);
         let scale = a.bounding_radius().max(b.bounding_radius());
-        let (pa, pb) = (&scratch.a, &scratch.b);
-        let expected = every_pair_best_axis(pa, a, pb, b, margin, scale);
-        let got = best_axis(pa, a, pb, b, margin, scale, &mut scratch.search);
-        assert_eq!(got, expected, "margin {margin}");
-        if let Some((_, separation)) = got {
-            let threshold = separation - 1e-6;
-            let near = every_pair_axes_near(pa, a, pb, b, threshold);
-            axes_near(scratch, threshold);
-            assert_eq!(scratch.axes, near);
+        let mut expected = None;
+        for choice in [AxisChoice::Largest, AxisChoice::FacesNearContact] {
+            let (pa, pb) = (&scratch.a, &scratch.b);
+            expected = every_pair_best_axis(pa, a, pb, b, margin, scale, choice);
+            let got = best_axis(pa, a, pb, b, margin, choice, &mut scratch.search);
+            assert_eq!(got, expected, "margin {margin}, {choice:?}");
+            if let Some((_, separation)) = got {
+                let threshold = separation - 1e-6;
+                let near = every_pair_axes_near(pa, a, pb, b, threshold);
+                axes_near(scratch, threshold);
+                assert_eq!(scratch.axes, near);
+            }
         }
         expected
     }

@@ -33,7 +33,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::polytope_sat::{Axis, Posed, best_axis};
-use super::{ManifoldGenerator, box_polytope};
+use super::{AxisChoice, ManifoldGenerator, box_polytope};
 use crate::oriented_box::{OrientedBox, edge_id, face_id};
 use crate::{ConvexPolytope, Feature, GeometryError, Shape};
 
@@ -192,9 +192,8 @@ impl ManifoldGenerator {
                 (d, (q - p) / d, p, q)
             }
             _ => {
-                let scale = pa.bounding_radius().max(pb.bounding_radius());
                 let (axis, separation) =
-                    match best_axis(sa, &pa, sb, &pb, f64::INFINITY, scale, search) {
+                    match best_axis(sa, &pa, sb, &pb, f64::INFINITY, AxisChoice::Largest, search) {
                         Some((Axis::Face { normal, .. } | Axis::Edges { normal, .. }, s)) => {
                             (normal, s)
                         }

@@ -141,3 +141,25 @@ pub fn square_pyramid() -> Shape {
         .unwrap(),
     )
 }
+
+/// A 10 cm cube at the origin and a bar (half extents 6, 3, 3 cm) turned
+/// 45 degrees about x, so one of its long edges points down, then tilted by
+/// `tilt` (rad) about y: that edge crosses the cube's top rim edge (x = z =
+/// 5 cm) at right angles, `gap` (m) above it, nearly parallel to the top
+/// face, and runs on 5 cm past the rim, dipping below the top face's plane
+/// by 5 cm times `sin(tilt)` outside the cube. Their signed distance is
+/// `gap * cos(tilt)` along `(sin(tilt), 0, cos(tilt))` (the two edge lines'
+/// distance; the crossing points lie inside both edges), while the top
+/// face's axis separates them by `gap - 0.05 sin(tilt)`: less by a little
+/// more than 1e-3 of the size for a tilt of 1e-3.
+pub fn edge_over_rim(tilt: f64, gap: f64) -> (Shape, Pose, Shape, Pose) {
+    let cube = Shape::cuboid(DVec3::splat(0.05)).expect("cube");
+    let bar = Shape::cuboid(DVec3::new(0.06, 0.03, 0.03)).expect("bar");
+    let tilted = DQuat::from_rotation_y(tilt);
+    let rotation = tilted * DQuat::from_rotation_x(std::f64::consts::FRAC_PI_4);
+    // Turned about x, the edge runs along x 3 sqrt(2) cm below the bar's
+    // centre; its point 1 cm along it from the middle sits over the rim.
+    let over_rim = DVec3::new(0.05, 0.0, 0.05 + gap);
+    let centre = over_rim - tilted * DVec3::new(0.01, 0.0, -0.03 * std::f64::consts::SQRT_2);
+    (cube, Pose::IDENTITY, bar, Pose::new(centre, rotation))
+}
