@@ -1,0 +1,156 @@
+//! The machinery the acceleration problem and the impact problem share: a
+//! list of Jacobian rows, their Gram matrix `G = J W J'` (the Delassus
+//! matrix of `formulation/delassus.rs`), and a bounded LCP over some of the
+//! rows solved by the `contact_lcp::Solver` policy. Owns every buffer, so a
+//! second solve of the same size allocates nothing.
+
+use contact_lcp::faer::Mat;
+use contact_lcp::{BoxBounds, BoxLcp, Coupling, Lcp, LcpError, LcpSolution, Solver, SolverParams};
+use contact_math::Twist;
+
+use crate::formulation::delassus::Delassus;
+use crate::{BodyState, JacobianRow};
+
+/// Bounds of one unknown of the LCP.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum UnknownBounds {
+    /// `z >= 0` (a normal force or impulse).
+    NonNegative,
+    /// `|z| <= mu z_normal` with `normal` the unknown of its normal.
+    Friction { normal: usize, mu: f64 },
+    /// Free (a bilateral row).
+    Free,
+}
+
+#[derive(Debug)]
+pub(crate) struct RowProblem {
+    /// The rows; the first `unknowns` are the LCP's unknowns, the rest only
+    /// enter `G` (the sliding-friction rows of the acceleration problem).
+    pub(crate) rows: Vec<JacobianRow>,
+    /// `W J'` per block of each row.
+    pub(crate) responses: Vec<[Twist; 2]>,
+    pub(crate) bounds_of: Vec<UnknownBounds>,
+    delassus: Delassus,
+    /// `J W J'` over every row.
+    pub(crate) gram: Mat<f64>,
+    /// The LCP's matrix (filled by the caller from `gram`) and offsets.
+    pub(crate) matrix: Mat<f64>,
+    pub(crate) offsets: Vec<f64>,
+    bounds: BoxBounds,
+    solver: Solver,
+    pub(crate) solution: LcpSolution,
+}
+
+impl RowProblem {
+    pub(crate) fn new(params: SolverParams) -> Self {
+        Self {
+            rows: Vec::new(),
+            responses: Vec::new(),
+            bounds_of: Vec::new(),
+            delassus: Delassus::default(),
+            gram: Mat::new(),
+            matrix: Mat::new(),
+            offsets: Vec::new(),
+            bounds: BoxBounds::unilateral(0),
+            solver: Solver::new(params),
+            solution: LcpSolution::default(),
+        }
+    }
+
+    /// Forgets the rows of the last problem.
+    pub(crate) fn clear(&mut self) {
+        self.rows.clear();
+        self.bounds_of.clear();
+    }
+
+    /// Appends an unknown's row (before any row that is not an unknown).
+    pub(crate) fn push_unknown(&mut self, row: JacobianRow, bounds: UnknownBounds) -> usize {
+        debug_assert_eq!(self.rows.len(), self.bounds_of.len());
+        self.rows.push(row);
+        self.bounds_of.push(bounds);
+        self.rows.len() - 1
+    }
+
+    /// Number of unknowns.
+    pub(crate) fn unknowns(&self) -> usize {
+        self.bounds_of.len()
+    }
+
+    /// Fills `gram` with `J W J'` of every row, and sizes `matrix` (set to
+    /// `gram`'s unknown block) and `offsets` (zeros) for the unknowns.
+    pub(crate) fn assemble(&mut self, bodies: &[BodyState]) {
+        self.responses.clear();
+        self.responses
+            .extend(self.rows.iter().map(|row| row.responses(bodies)));
+        let all = self.rows.len();
+        self.gram.resize_with(all, all, |_, _| 0.0);
+        self.gram.as_mut().fill(0.0);
+        self.delassus
+            .fill(&self.rows, &self.responses, self.gram.as_mut());
+        let n = self.unknowns();
+        self.matrix.resize_with(n, n, |_, _| 0.0);
+        for j in 0..n {
+            for i in 0..n {
+                self.matrix[(i, j)] = self.gram[(i, j)];
+            }
+        }
+        self.offsets.clear();
+        self.offsets.resize(n, 0.0);
+    }
+
+    /// Solves the LCP `w = matrix z + offsets` with the unknowns' bounds;
+    /// the answer is in `solution`.
+    pub(crate) fn solve(&mut self) -> Result<(), LcpError> {
+        let n = self.unknowns();
+        let kinds = &self.bounds_of;
+        self.bounds.rebuild(|lo, hi, couplings| {
+            lo.clear();
+            hi.clear();
+            couplings.clear();
+            for (row, kind) in kinds.iter().enumerate() {
+                let (l, h) = match *kind {
+                    UnknownBounds::NonNegative => (0.0, f64::INFINITY),
+                    UnknownBounds::Free => (f64::NEG_INFINITY, f64::INFINITY),
+                    UnknownBounds::Friction { normal, mu } => {
+                        couplings.push(Coupling {
+                            row,
+                            normal_row: normal,
+                            mu,
+                        });
+                        (f64::NEG_INFINITY, f64::INFINITY)
+                    }
+                };
+                lo.push(l);
+                hi.push(h);
+            }
+            debug_assert_eq!(lo.len(), n);
+        })?;
+        let lcp = Lcp::new(
+            std::mem::replace(&mut self.matrix, Mat::new()),
+            std::mem::take(&mut self.offsets),
+        )?;
+        let problem = BoxLcp::with_bounds(
+            lcp,
+            std::mem::replace(&mut self.bounds, BoxBounds::unilateral(0)),
+        )?;
+        let solved = self.solver.solve_into(&problem, &mut self.solution);
+        let (lcp, bounds) = problem.into_parts();
+        (self.matrix, self.offsets) = lcp.into_parts();
+        self.bounds = bounds;
+        solved
+    }
+
+    /// Adds `W J_row' impulse` to the twists (or accelerations) of the
+    /// row's bodies.
+    pub(crate) fn apply(&self, row: usize, impulse: f64, twists: &mut [Twist]) {
+        if impulse == 0.0 {
+            return;
+        }
+        let blocks = [self.rows[row].a, self.rows[row].b];
+        for (block, change) in blocks.iter().zip(&self.responses[row]) {
+            if let Some(block) = block {
+                twists[block.body] += *change * impulse;
+            }
+        }
+    }
+}
