@@ -10,6 +10,11 @@
 //! constraints (post-stabilisation, Cline ch. 3). See [`guide_mechanisms`]
 //! for joints, forces and stabilisation.
 //!
+//! [`EventDrivenStepper`] integrates the accelerations instead, with the
+//! contact forces of the acceleration-level LCP (Baraff 1994) between
+//! events located in time: collisions (Newton impacts), contacts coming
+//! to rest, Painleve's configurations.
+//!
 //! ```
 //! use contact_sim::{FixedStepParams, FixedStepper, scenes};
 //!
@@ -37,13 +42,16 @@ mod world;
 
 pub use collision::CollisionPass;
 pub use error::SimError;
-pub use stepper::{FixedStepParams, FixedStepper, StepReport};
+pub use stepper::{
+    Event, EventDrivenParams, EventDrivenReport, EventDrivenStepper, EventKind, FixedStepParams,
+    FixedStepper, OdeMethod, PainleveKind, StepReport,
+};
 pub use world::{BodyId, ForceId, JointId, World};
 
 pub use contact_dynamics::{
-    Attachment, ContactConstraint, ForceElement, ForceFrame, Formulation, Joint, JointKind,
-    JointLimit, JointMotor, JointReaction, PointForce, Profile, RigidBody, Spring, Stabilisation,
-    StabilisationParams, StepSolution, TimeSteppingParams,
+    Attachment, ContactConstraint, ContactFeature, ForceElement, ForceFrame, Formulation, Joint,
+    JointKind, JointLimit, JointMotor, JointReaction, PointForce, Profile, RigidBody, Spring,
+    Stabilisation, StabilisationParams, StepSolution, TimeSteppingParams, TrackedContact,
 };
 pub use contact_geometry::Shape;
 /// The glam version the workspace is built on (`DVec3`, `DQuat`), so a

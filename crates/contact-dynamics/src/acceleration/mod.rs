@@ -98,6 +98,15 @@ pub struct AccelerationInput<'a> {
     pub gravity: DVec3,
     /// Simulated time (s), for time-dependent forces.
     pub time: f64,
+    /// Rate (1/s, >= 0) at which a static contact's residual slip decays:
+    /// its rows ask for the slip acceleration `-slip_decay s` instead of 0
+    /// (within the friction cone). A contact classified as sticking may
+    /// keep a slip below the classification threshold, which no force
+    /// would otherwise remove (an impulse cannot: friction needs a normal
+    /// impulse); 0 keeps it. The decay stops where its acceleration falls
+    /// below the LCP's certified accuracy (about 1e-9 of the problem's
+    /// scale).
+    pub slip_decay: f64,
 }
 
 /// The forces and accelerations at one instant.
@@ -177,7 +186,7 @@ impl AccelerationProblem {
             input.modes.len(),
             "one mode per contact"
         );
-        self.free_accelerations(input);
+        self.applied_accelerations(input);
         out.kinematics.clear();
         out.kinematics
             .extend(input.contacts.iter().map(|c| c.kinematics(input.states)));
@@ -205,8 +214,16 @@ impl AccelerationProblem {
         Ok(())
     }
 
+    /// The bodies' accelerations under the applied forces alone at the
+    /// state of the last [`solve`](Self::solve), whether or not it
+    /// succeeded (the free flight of an impulsive step).
+    #[must_use]
+    pub fn free_accelerations(&self) -> &[Twist] {
+        &self.free
+    }
+
     /// `a = g + (f - c v) / m`, `alpha = I^-1 (tau - w x I w - c w)`.
-    fn free_accelerations(&mut self, input: &AccelerationInput<'_>) {
+    fn applied_accelerations(&mut self, input: &AccelerationInput<'_>) {
         self.wrenches.clear();
         self.wrenches.resize(input.bodies.len(), Wrench::ZERO);
         for element in input.forces {
@@ -359,9 +376,9 @@ impl AccelerationProblem {
         for (i, (contact, kin)) in input.contacts.iter().zip(kinematics).enumerate() {
             rows.offsets[i] += kin.normal_curvature;
             if let FrictionRows::Static { first, t1, t2 } = self.friction[i] {
-                let curvature = contact.slip_curvature(kin, input.states);
-                rows.offsets[first] += t1.dot(curvature);
-                rows.offsets[first + 1] += t2.dot(curvature);
+                let term = contact.slip_curvature(kin, input.states) + input.slip_decay * kin.slip;
+                rows.offsets[first] += t1.dot(term);
+                rows.offsets[first + 1] += t2.dot(term);
             }
         }
     }

@@ -80,6 +80,7 @@ fn solve(
         forces: &[],
         gravity: GRAVITY,
         time: 0.0,
+        slip_decay: 0.0,
     };
     let mut out = AccelerationSolution::default();
     AccelerationProblem::new(SolverParams::default()).solve(&input, &mut out)?;

@@ -1,5 +1,11 @@
 //! Steppers: what advances a world in time.
 
+mod event_driven;
 mod fixed_step;
+mod ode;
 
+pub use event_driven::{
+    Event, EventDrivenParams, EventDrivenReport, EventDrivenStepper, EventKind, PainleveKind,
+};
 pub use fixed_step::{FixedStepParams, FixedStepper, StepReport};
+pub use ode::OdeMethod;
