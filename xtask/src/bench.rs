@@ -20,7 +20,7 @@ const HELP: &str = "\
 cargo xtask bench [GROUP...] [--quick] [--save NAME] [--baseline NAME]
 
 Runs the criterion benches of the workspace (or only the named bench
-targets: broad_phase, geometry, lcp, mechanisms, stack), then writes target/bench-report/report.md and plots.
+targets: broad_phase, event_driven, geometry, lcp, mechanisms, stack), then writes target/bench-report/report.md and plots.
 
   --quick          short measurements (a run takes a couple of minutes)
   --save NAME      keep this run as criterion baseline NAME
@@ -33,7 +33,14 @@ cargo xtask bench --install-peers   install them (apt, pip; see docs/benchmarks.
 ";
 
 /// Bench targets of the `contact-benches` package.
-const TARGETS: [&str; 5] = ["broad_phase", "geometry", "lcp", "mechanisms", "stack"];
+const TARGETS: [&str; 6] = [
+    "broad_phase",
+    "event_driven",
+    "geometry",
+    "lcp",
+    "mechanisms",
+    "stack",
+];
 
 /// Parsed command line.
 #[derive(Debug, Default, PartialEq)]

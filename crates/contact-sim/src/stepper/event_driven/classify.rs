@@ -13,6 +13,12 @@ use contact_math::{Twist, integrate_rotation};
 /// projected.
 const PROJECTED_SPEED: f64 = 1e-12;
 
+/// A touching point separating faster than this fraction of
+/// `resting_speed` leaves: a resting contact asks `d'' >= 0`, which for a
+/// point already moving away would hold its body moving away (lifting it
+/// at constant speed against gravity) instead of letting it fall back.
+const SEPARATING: f64 = 1e-2;
+
 /// Impacts and impulsive steps one classification may take before it
 /// reports that it cannot settle.
 const MAX_ROUNDS: usize = 64;
@@ -102,13 +108,18 @@ impl EventDrivenStepper {
         Ok(true)
     }
 
-    /// The resting contacts and their friction modes, from the touching
-    /// points that do not separate faster than `resting_speed`.
+    /// Whether a touching point that does not collide rests (else it
+    /// leaves).
+    fn rests(&self, normal_speed: f64) -> bool {
+        normal_speed <= SEPARATING * self.params.resting_speed
+    }
+
+    /// The resting contacts and their friction modes.
     fn rest(&mut self) {
         self.resting.clear();
         self.modes.clear();
         for touching in &self.touching {
-            if touching.normal_speed > self.params.resting_speed {
+            if !self.rests(touching.normal_speed) {
                 continue;
             }
             self.resting.push(touching.tracked);
@@ -131,7 +142,7 @@ impl EventDrivenStepper {
         self.impact_contacts.clear();
         let mut needed = false;
         for touching in &self.touching {
-            if touching.normal_speed > self.params.resting_speed {
+            if !self.rests(touching.normal_speed) {
                 continue;
             }
             needed |= touching.normal_speed < -PROJECTED_SPEED;
@@ -219,7 +230,7 @@ impl EventDrivenStepper {
         );
         self.impact_contacts.clear();
         for touching in &self.touching {
-            if touching.normal_speed <= self.params.resting_speed {
+            if self.rests(touching.normal_speed) {
                 let mut contact = touching.constraint;
                 contact.restitution = 0.0;
                 self.impact_contacts.push(contact);

@@ -35,6 +35,10 @@ const SLOT: usize = 13;
 /// has an event; a shallower dip is left to the next classification.
 const DETECTION: f64 = 1e-6;
 
+/// `G` at most this (in units of the tolerances: 1e-12 m by default) at a
+/// step's start is a point touching there, not a positive margin.
+const ROUND_OFF: f64 = 1e-6;
+
 /// Steps in a row without progress in time before giving up.
 const MAX_STALLS: usize = 100;
 
@@ -159,11 +163,13 @@ impl EventDrivenStepper {
             return Ok(h);
         }
         let start_value = self.event_value(world, Which::Start)?;
-        // The bracket's lower end: the start, or (for a point that was
-        // leaving and came back) a time where G is positive.
+        // The bracket's lower end: the start, or, when a point touched
+        // there (it was leaving, and G is round-off), the first of h / 2,
+        // h / 4, ... where G is clearly positive (the point rose before it
+        // came back).
         let (mut a, mut ga) = (0.0, start_value);
         self.before.clone_from(&self.y0);
-        if ga <= 0.0 {
+        if ga <= ROUND_OFF {
             let mut tau = h;
             let found = loop {
                 tau *= 0.5;
@@ -171,14 +177,17 @@ impl EventDrivenStepper {
                     break None;
                 }
                 let g = self.trial_value(world, t0, tau)?;
-                if g > 0.0 {
+                if g > ROUND_OFF {
                     break Some((tau, g));
                 }
             };
             let Some((tau, g)) = found else {
-                // No positive point: the dip started at once; the next
-                // classification handles it.
-                return Ok(h);
+                // No positive point: the dip starts at once. Stop just
+                // after the start; the next classification sees the point
+                // approaching.
+                self.report.location_iterations += 1;
+                std::mem::swap(&mut self.y1, &mut self.trial);
+                return Ok(tau);
             };
             (a, ga) = (tau, g);
             self.before.clone_from(&self.trial);

@@ -11,9 +11,10 @@
 //!    `resting_speed` collide: all touching points take one simultaneous
 //!    Newton impact with friction (`contact_dynamics::ImpactProblem`),
 //!    logged as [`EventKind::Impact`], and the points are classified again.
-//!    The others approaching no faster than `resting_speed` rest; their
-//!    residual approach is removed by an impulse with `e = 0` (a
-//!    projection, counted, not an event). Resting contacts slipping faster
+//!    The others approaching no faster than `resting_speed`, and
+//!    separating no faster than a hundredth of it, rest (the others
+//!    leave); the resting points' residual approach is removed by an
+//!    impulse with `e = 0` (a projection, counted, not an event). Resting contacts slipping faster
 //!    than `sticking_speed` slide (dynamic friction along the slip), the
 //!    others stick (static friction; their residual slip decays at the
 //!    rate `1 / max_step`, see `AccelerationInput::slip_decay`).
@@ -79,7 +80,8 @@ pub struct EventDrivenParams {
     /// "corner very close to an edge".
     pub contact_tolerance: f64,
     /// A touching point approaching no faster than this (m/s, > 0;
-    /// default 1e-3) rests; faster, it collides: the page's "moving very
+    /// default 1e-3), and separating no faster than a hundredth of it,
+    /// rests; approaching faster, it collides: the page's "moving very
     /// slowly". It also ends a bouncing ball's bounces.
     pub resting_speed: f64,
     /// A resting contact slipping slower than this (m/s, > 0; default
