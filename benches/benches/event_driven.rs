@@ -23,9 +23,12 @@ const PILE_SECONDS: f64 = 0.1;
 
 fn ground(world: &mut World) {
     world.add_body(
-        RigidBody::fixed(Shape::half_space(DVec3::Z).expect("unit normal"), Pose::IDENTITY)
-            .with_friction(0.5)
-            .expect("valid friction"),
+        RigidBody::fixed(
+            Shape::half_space(DVec3::Z).expect("unit normal"),
+            Pose::IDENTITY,
+        )
+        .with_friction(0.5)
+        .expect("valid friction"),
     );
 }
 
@@ -91,7 +94,9 @@ fn event_driven(c: &mut Criterion) {
         group.bench_function(BenchmarkId::new(name, seconds), |b| {
             b.iter(|| {
                 let mut world = scene.clone();
-                stepper.advance(&mut world, seconds).expect("scene advances");
+                stepper
+                    .advance(&mut world, seconds)
+                    .expect("scene advances");
                 world
             })
         });

@@ -45,6 +45,16 @@
 //! - `lcp_box_stack`: the non-symmetric Anitescu-Potra LCP of a settled
 //!   stack of 1, 3, 11, 43 boxes (n = 24, 72, 264, 1032); Lemke against
 //!   faer's partial-pivoting LU.
+//! - `lcp_pyramid_step`: the box-friction step problem of wall pyramids of
+//!   unit cubes (`pyramid_step`: base 6 and 10, n = 432 and 1200; sliding
+//!   and sticking contacts, 4 per half face, singular PSD), at step 10 of
+//!   a scene stepped with the geometry held fixed. Block principal
+//!   pivoting cold (`bpp_cold`: every row at its lower bound) and
+//!   warm-started from the active set of step 9's answer (`bpp_warm`), on
+//!   the dense problem and on the sparse one (`bpp_sparse_*`, faer's sparse
+//!   LDL' / LU; the symbolic analysis is kept between the timed solves, as
+//!   between a simulator's steps), beside Dantzig, against faer's Cholesky
+//!   of the dense `M + delta I` as in `lcp_contact_psd`.
 //! - `pgs_sweep`: one projected Gauss-Seidel sweep on the random SPD
 //!   problems, against one dense M-vector product (faer, and a plain loop
 //!   over the columns): the target of issue 3 is a sweep within 2x of a
@@ -55,14 +65,14 @@
 
 use contact_benches::{
     Notes, ROWS_PER_BOX, SLIDING_SEED, SweepCases, box_stack_lcp, box_towers_problem, faer_matvec,
-    pgs_sweep_cases, random_positive_definite, random_positive_definite_set, settled_stack,
-    sliding_box_set, sliding_stack_sets,
+    pgs_sweep_cases, pyramid_step, random_positive_definite, random_positive_definite_set,
+    settled_stack, sliding_box_set, sliding_stack_sets,
 };
 use contact_lcp::faer::linalg::solvers::Solve;
 use contact_lcp::faer::{Mat, Side};
 use contact_lcp::{
-    BoxLcp, Dantzig, DantzigParams, Lcp, LcpSolution, Lemke, LemkeParams, PgsParams,
-    ProjectedGaussSeidel, Solver,
+    BlockPivoting, BoxLcp, Dantzig, DantzigParams, Lcp, LcpSolution, Lemke, LemkeParams, PgsParams,
+    ProjectedGaussSeidel, RowState, Solver, SparseBoxLcp,
 };
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, BenchmarkId, Criterion, criterion_group, criterion_main};
@@ -524,6 +534,74 @@ fn pgs_sweep(c: &mut Criterion) {
     group.finish();
 }
 
+/// Block principal pivoting on a pyramid's step problem (see the module
+/// doc), cold and warm, dense and sparse, beside Dantzig.
+fn pyramid_steps(c: &mut Criterion) {
+    let mut group = c.benchmark_group("lcp_pyramid_step");
+    let mut notes = Notes::new("lcp_pyramid_step");
+    group.sample_size(10);
+    for base in [6, 10] {
+        let step = pyramid_step(base, 10);
+        let n = step.dense.dim();
+        let m = step.dense.m().to_owned();
+        let max_diag = (0..n).map(|i| m[(i, i)]).fold(0.0, f64::max);
+        faer_cholesky(&mut group, &m, step.dense.q(), 1e-9 * max_diag);
+        dantzig(&mut group, &mut notes, &step.dense);
+        for (name, guess) in [("bpp_cold", None), ("bpp_warm", Some(&step.previous))] {
+            let guess = guess.map(Vec::as_slice);
+            block_pivoting(&mut group, &mut notes, name, &step.dense, guess);
+            let name = name.replace("bpp", "bpp_sparse");
+            block_pivoting_sparse(&mut group, &mut notes, &name, &step.sparse, guess);
+        }
+    }
+    notes.write();
+    group.finish();
+}
+
+/// Block principal pivoting on the dense `problem` from `guess`.
+fn block_pivoting(
+    c: &mut Group<'_>,
+    notes: &mut Notes,
+    name: &str,
+    problem: &BoxLcp,
+    guess: Option<&[RowState]>,
+) {
+    let n = problem.dim();
+    let mut solver = BlockPivoting::default();
+    let mut out = LcpSolution::default();
+    let first = solver.solve_into(problem, guess, &mut out);
+    notes.record(name, n, first.as_ref().map(|()| &out));
+    c.bench_with_input(BenchmarkId::new(name, n), problem, |b, problem| {
+        b.iter(|| {
+            solver
+                .solve_into(black_box(problem), guess, &mut out)
+                .is_ok()
+        })
+    });
+}
+
+/// Block principal pivoting on the sparse `problem` from `guess`.
+fn block_pivoting_sparse(
+    c: &mut Group<'_>,
+    notes: &mut Notes,
+    name: &str,
+    problem: &SparseBoxLcp,
+    guess: Option<&[RowState]>,
+) {
+    let n = problem.dim();
+    let mut solver = BlockPivoting::default();
+    let mut out = LcpSolution::default();
+    let first = solver.solve_sparse_into(problem, guess, &mut out);
+    notes.record(name, n, first.as_ref().map(|()| &out));
+    c.bench_with_input(BenchmarkId::new(name, n), problem, |b, problem| {
+        b.iter(|| {
+            solver
+                .solve_sparse_into(black_box(problem), guess, &mut out)
+                .is_ok()
+        })
+    });
+}
+
 criterion_group!(
     benches,
     random_pd,
@@ -533,6 +611,7 @@ criterion_group!(
     contact_psd,
     normal_stacks,
     box_stacks,
+    pyramid_steps,
     pgs_sweep
 );
 criterion_main!(benches);

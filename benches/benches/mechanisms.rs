@@ -97,7 +97,7 @@ fn step_beside_cholesky(
     for _ in 0..warm_up {
         stepper.step(&mut world).expect("scene steps");
     }
-    let (m, _) = stepper.last_problem();
+    let (m, _) = stepper.last_problem(0);
     let n = m.nrows();
     let max_diag = (0..n).map(|i| m[(i, i)].abs()).fold(0.0, f64::max);
     let shifted = Mat::from_fn(n, n, |i, j| {

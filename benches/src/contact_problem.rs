@@ -128,6 +128,8 @@ pub fn box_towers_problem(towers: usize, height: usize, steps: usize) -> Contact
     let params = FixedStepParams {
         dynamics: TimeSteppingParams {
             formulation: Formulation::BoxFriction,
+            // The benches take the whole scene's problem.
+            islands: false,
             ..TimeSteppingParams::default()
         },
         ..FixedStepParams::default()
@@ -168,14 +170,14 @@ pub fn box_towers_problem(towers: usize, height: usize, steps: usize) -> Contact
         inverse_masses: bodies.iter().map(inverse_mass).collect(),
     };
 
-    let (m, q) = stepper.last_problem();
+    // The stepper's own bounds: its row layout and couplings.
+    let bounds = stepper.last_box_bounds(0).clone();
+    let (m, q) = stepper.last_problem(0);
     assert_eq!(
         m.nrows(),
         n,
         "the stepper's rows are normals then 2 tangents"
     );
-    // The stepper's own bounds: its row layout and couplings.
-    let bounds = stepper.last_box_bounds().clone();
     let dense = BoxLcp::with_bounds(Lcp::new(m.to_owned(), q.to_vec()).expect("finite"), bounds)
         .expect("matching sizes");
     let normal = Lcp::new(m.get(..nc, ..nc).to_owned(), q[..nc].to_vec()).expect("finite");

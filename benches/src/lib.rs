@@ -5,11 +5,14 @@
 
 mod contact_problem;
 mod notes;
+mod pyramid_steps;
+pub mod scene_bench;
 mod settled_stack;
 mod sliding_box;
 
 pub use contact_problem::{ContactProblem, ROWS_PER_BOX, StackOperator, box_towers_problem};
 pub use notes::Notes;
+pub use pyramid_steps::{PyramidStep, pyramid_step};
 pub use settled_stack::{SettledStack, settled_stack};
 pub use sliding_box::{
     SLIDING_SEED, SLIDING_STACK_CUBES, SLIDING_STACK_SET_SIZE, sliding_box_set, sliding_stack_set,
@@ -154,6 +157,6 @@ pub fn box_stack_lcp(boxes: usize) -> (Mat<f64>, Vec<f64>) {
     for _ in 0..5 {
         stepper.step(&mut world).expect("stack steps");
     }
-    let (m, q) = stepper.last_problem();
+    let (m, q) = stepper.last_problem(0);
     (m.to_owned(), q.to_vec())
 }

@@ -7,7 +7,8 @@
 //! The file is `{"group": G, "notes": [{"function", "parameter",
 //! "residual", "iterations", "unit", "solved"}]}`, with `residual` the
 //! scaled natural residual of the solver's answer (or, when it gave up, of
-//! its best iterate), `iterations` its pivots or sweeps (named by `unit`).
+//! its best iterate), `iterations` its pivots, sweeps or (block pivoting)
+//! linear solves (named by `unit`).
 
 use std::path::PathBuf;
 
@@ -46,6 +47,7 @@ impl Notes {
         let residual = solution.map_or(f64::INFINITY, |s| s.report.scaled_natural_residual());
         let (iterations, unit) = match solution {
             Some(s) if s.method == Method::ProjectedGaussSeidel => (s.iterations, "sweeps"),
+            Some(s) if s.method == Method::BlockPivoting => (s.iterations, "linear solves"),
             Some(s) => (s.pivots, "pivots"),
             None => (0, "none"),
         };

@@ -46,7 +46,7 @@ pub fn settled_stack(boxes: usize, steps: usize) -> Result<SettledStack, String>
             break;
         }
     }
-    let (m, q) = stepper.last_problem();
+    let (m, q) = stepper.last_problem(0);
     let n = q.len();
     let contacts = n / 3;
     if contacts == 0 || n != 3 * contacts {
@@ -60,7 +60,7 @@ pub fn settled_stack(boxes: usize, steps: usize) -> Result<SettledStack, String>
     let lcp = Lcp::new(m.to_owned(), q.to_vec()).map_err(|e| format!("stack of {boxes}: {e}"))?;
     // The stepper's own bounds of this problem (its row layout and each
     // contact's friction coefficient), not a second copy of the layout.
-    let bounds = stepper.last_box_bounds().clone();
+    let bounds = stepper.last_box_bounds(0).clone();
     let friction =
         BoxLcp::with_bounds(lcp, bounds).map_err(|e| format!("stack of {boxes}: {e}"))?;
     Ok(SettledStack {
@@ -116,6 +116,8 @@ pub(crate) fn box_friction_stack(boxes: usize) -> Result<(World, FixedStepper), 
     let stepper = FixedStepper::new(FixedStepParams {
         dynamics: TimeSteppingParams {
             formulation: Formulation::BoxFriction,
+            // The benches take the whole scene's problem.
+            islands: false,
             ..TimeSteppingParams::default()
         },
         ..FixedStepParams::default()
@@ -157,7 +159,7 @@ mod tests {
         let problem = |mut world: World| {
             let (_, mut stepper) = box_friction_stack(3).unwrap();
             stepper.step(&mut world).unwrap();
-            let (m, q) = stepper.last_problem();
+            let (m, q) = stepper.last_problem(0);
             (m.to_owned(), q.to_vec())
         };
         let (a, b) = (problem(world), problem(nudged));

@@ -82,7 +82,7 @@ pub fn sliding_stack_set(boxes: usize, count: usize, seed: u64) -> Result<Vec<Bo
         stepper
             .step(&mut world)
             .map_err(|e| format!("sliding stack {k}: {e}"))?;
-        let (m, q) = stepper.last_problem();
+        let (m, q) = stepper.last_problem(0);
         if q.len() != 12 * boxes {
             return Err(format!(
                 "sliding stack {k}: {} rows, expected {} (four contacts a face)",
@@ -92,7 +92,7 @@ pub fn sliding_stack_set(boxes: usize, count: usize, seed: u64) -> Result<Vec<Bo
         }
         let lcp = contact_lcp::Lcp::new(m.to_owned(), q.to_vec())
             .map_err(|e| format!("sliding stack {k}: {e}"))?;
-        let bounds = stepper.last_box_bounds().clone();
+        let bounds = stepper.last_box_bounds(0).clone();
         set.push(BoxLcp::with_bounds(lcp, bounds).map_err(|e| format!("sliding stack {k}: {e}"))?);
     }
     Ok(set)

@@ -20,7 +20,8 @@ const HELP: &str = "\
 cargo xtask bench [GROUP...] [--quick] [--save NAME] [--baseline NAME]
 
 Runs the criterion benches of the workspace (or only the named bench
-targets: broad_phase, event_driven, geometry, lcp, mechanisms, stack), then writes target/bench-report/report.md and plots.
+targets: broad_phase, conservative_advancement, event_driven, geometry, lcp,
+mechanisms, stack), then writes target/bench-report/report.md and plots.
 
   --quick          short measurements (a run takes a couple of minutes)
   --save NAME      keep this run as criterion baseline NAME
@@ -30,11 +31,15 @@ targets: broad_phase, event_driven, geometry, lcp, mechanisms, stack), then writ
 cargo xtask bench peers [--quick]   peer LCP solvers (ODE, Bullet, Siconos,
                    Drake) beside ours: target/bench-report/peers.md
 cargo xtask bench --install-peers   install them (apt, pip; see docs/benchmarks.md)
+cargo xtask bench scenes [--quick] [SCENE...]   whole steps of our stepper
+                   beside rapier3d-f64 on pyramids, stacks and a box pile:
+                   scenes.md, .csv, .svg in target/bench-report/
 ";
 
 /// Bench targets of the `contact-benches` package.
-const TARGETS: [&str; 6] = [
+const TARGETS: [&str; 7] = [
     "broad_phase",
+    "conservative_advancement",
     "event_driven",
     "geometry",
     "lcp",
@@ -78,6 +83,9 @@ pub fn run(args: &[String]) -> ExitCode {
     if args.iter().any(|a| a == "--help" || a == "-h") {
         print!("{HELP}");
         return ExitCode::SUCCESS;
+    }
+    if let Some(code) = crate::scenes::hook(args) {
+        return code;
     }
     if let Some(code) = crate::peers::hook(args) {
         return code;

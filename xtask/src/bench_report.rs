@@ -17,6 +17,8 @@ use std::time::{Duration, SystemTime};
 
 use serde_json::Value;
 
+use crate::loglog::{self, Series, format_time};
+
 /// One benchmark's result as criterion stored it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Estimate {
@@ -232,16 +234,6 @@ fn interval(estimate: &Value) -> Result<[f64; 3], String> {
     ])
 }
 
-/// A time in ns with a readable unit.
-fn format_time(ns: f64) -> String {
-    match ns {
-        t if t >= 1e9 => format!("{:.3} s", t / 1e9),
-        t if t >= 1e6 => format!("{:.3} ms", t / 1e6),
-        t if t >= 1e3 => format!("{:.3} us", t / 1e3),
-        t => format!("{t:.1} ns"),
-    }
-}
-
 /// Writes `report.md` and one `<group>.svg` per group with sizes into `out`.
 pub fn write_report(
     out: &Path,
@@ -385,12 +377,35 @@ pub fn write_report(
         md.push('\n');
         if parameters.len() > 1 && parameters.iter().all(|p| size(p) > 0.0) {
             let file = format!("{group}.svg");
-            std::fs::write(out.join(&file), plot(group, &functions, members))
+            let series: Vec<Series<'_>> = functions
+                .iter()
+                .map(|function| Series {
+                    name: function,
+                    points: members
+                        .iter()
+                        .filter(|e| e.function == *function)
+                        .map(|e| (size(&e.parameter), e.median[1]))
+                        .collect(),
+                })
+                .collect();
+            let title = format!("{group}: median time against n (log-log)");
+            std::fs::write(out.join(&file), loglog::svg(&title, "n", &series))
                 .map_err(|e| format!("{file}: {e}"))?;
             let _ = writeln!(md, "![{group}]({file})\n");
         }
     }
     std::fs::write(out.join("report.md"), md).map_err(|e| format!("report.md: {e}"))
+}
+
+/// The date and time now, `YYYY-MM-DD HH:MM UTC` (empty where `date` is
+/// missing): the reports' headers.
+pub fn utc_now() -> String {
+    std::process::Command::new("date")
+        .args(["-u", "+%Y-%m-%d %H:%M UTC"])
+        .output()
+        .ok()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_default()
 }
 
 /// The CPU model and core count, from /proc where available (also the
@@ -407,101 +422,6 @@ pub fn machine() -> String {
         .unwrap_or_else(|| "unknown CPU".into());
     let cores = std::thread::available_parallelism().map_or(0, usize::from);
     format!("{cpu}, {cores} cores")
-}
-
-/// A log-log plot of median time against size, one line per function.
-fn plot(title: &str, functions: &[&str], members: &[&Estimate]) -> String {
-    const COLOURS: [&str; 6] = [
-        "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b",
-    ];
-    let (w, h, left, right, top, bottom) = (640.0, 420.0, 70.0, 160.0, 30.0, 50.0);
-    let points: Vec<(f64, f64)> = members
-        .iter()
-        .map(|e| (size(&e.parameter).log10(), e.median[1].log10()))
-        .collect();
-    let (x0, x1) = bounds(points.iter().map(|p| p.0));
-    let (y0, y1) = bounds(points.iter().map(|p| p.1));
-    let sx = |x: f64| left + (x - x0) / (x1 - x0) * (w - left - right);
-    let sy = |y: f64| h - bottom - (y - y0) / (y1 - y0) * (h - top - bottom);
-    let mut svg = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n<text x=\"{left}\" y=\"18\">{title}: median time against n (log-log)</text>\n"
-    );
-    let _ = writeln!(
-        svg,
-        "<rect x=\"{left}\" y=\"{top}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#888\"/>",
-        w - left - right,
-        h - top - bottom
-    );
-    for decade in (x0.ceil() as i32)..=(x1.floor() as i32) {
-        let x = sx(f64::from(decade));
-        let _ = writeln!(
-            svg,
-            "<line x1=\"{x}\" y1=\"{top}\" x2=\"{x}\" y2=\"{}\" stroke=\"#eee\"/><text x=\"{x}\" y=\"{}\" text-anchor=\"middle\">1e{decade}</text>",
-            h - bottom,
-            h - bottom + 16.0
-        );
-    }
-    for decade in (y0.ceil() as i32)..=(y1.floor() as i32) {
-        let y = sy(f64::from(decade));
-        let _ = writeln!(
-            svg,
-            "<line x1=\"{left}\" y1=\"{y}\" x2=\"{}\" y2=\"{y}\" stroke=\"#eee\"/><text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>",
-            w - right,
-            left - 4.0,
-            y + 4.0,
-            format_time(10f64.powi(decade))
-        );
-    }
-    let _ = writeln!(
-        svg,
-        "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">n</text>",
-        left + (w - left - right) / 2.0,
-        h - 10.0
-    );
-    for (k, function) in functions.iter().enumerate() {
-        let colour = COLOURS[k % COLOURS.len()];
-        let mut line: Vec<(f64, f64)> = members
-            .iter()
-            .filter(|e| e.function == *function)
-            .map(|e| (sx(size(&e.parameter).log10()), sy(e.median[1].log10())))
-            .collect();
-        line.sort_by(|a, b| a.0.total_cmp(&b.0));
-        let path: Vec<String> = line.iter().map(|(x, y)| format!("{x:.1},{y:.1}")).collect();
-        let _ = writeln!(
-            svg,
-            "<polyline points=\"{}\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"2\"/>",
-            path.join(" ")
-        );
-        for (x, y) in &line {
-            let _ = writeln!(
-                svg,
-                "<circle cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"3\" fill=\"{colour}\"/>"
-            );
-        }
-        let ly = top + 16.0 * (k as f64 + 1.0);
-        let _ = writeln!(
-            svg,
-            "<line x1=\"{}\" y1=\"{ly}\" x2=\"{}\" y2=\"{ly}\" stroke=\"{colour}\" stroke-width=\"2\"/><text x=\"{}\" y=\"{}\">{function}</text>",
-            w - right + 10.0,
-            w - right + 30.0,
-            w - right + 36.0,
-            ly + 4.0
-        );
-    }
-    svg.push_str("</svg>\n");
-    svg
-}
-
-/// Padded range of values (a zero-width range gets one decade).
-fn bounds(values: impl Iterator<Item = f64>) -> (f64, f64) {
-    let (lo, hi) = values.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
-        (lo.min(v), hi.max(v))
-    });
-    if hi - lo < 1e-9 {
-        (lo - 0.5, hi + 0.5)
-    } else {
-        (lo - 0.05 * (hi - lo), hi + 0.05 * (hi - lo))
-    }
 }
 
 #[cfg(test)]

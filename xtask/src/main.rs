@@ -5,8 +5,11 @@ mod bench;
 mod bench_progress;
 mod bench_report;
 mod check_layers;
+mod fuzz;
+mod loglog;
 mod peers;
 mod regress;
+mod scenes;
 mod solve_lcp;
 
 use std::process::ExitCode;
@@ -22,6 +25,8 @@ Commands:
                  (report.md and plots; `cargo xtask bench --help` for options)
   regress        run the regression cases under regress/ and compare each
                  observable with its expected value (--quick: CI's subset)
+  fuzz           solve random LCPs with every solver and re-certify each
+                 answer independently (`cargo xtask fuzz --help`)
   solve-lcp      solve an LCP or box LCP from a JSON file and print the
                  solution as one JSON line (`cargo xtask solve-lcp --help`)
   help           print this text
@@ -42,6 +47,7 @@ fn main() -> ExitCode {
         "bench" => bench::run(&args[1..]),
         "regress" => regress::run(&args[1..]),
         "solve-lcp" => solve_lcp::run(&args[1..]),
+        "fuzz" => fuzz::run(&args[1..]),
         other => {
             eprintln!("xtask: unknown command `{other}`\n\n{HELP}");
             ExitCode::FAILURE

@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use contact_lcp::{LcpProblem, Lemke, LemkeParams, ProblemFile, ProjectedGaussSeidel};
-use contact_sim::scenes::{BoxStack, run_box_stack};
+use contact_sim::scenes::{BoxHeap, BoxStack, box_heap, run_box_stack};
 use contact_sim::{FixedStepParams, FixedStepper, Formulation, TimeSteppingParams};
 use serde::Deserialize;
 
@@ -84,6 +84,8 @@ enum Scene {
     },
     /// Boxes given one by one (see [`bodies`]).
     Bodies(bodies::BodiesScene),
+    /// `contact_sim::scenes::box_heap`: boxes dropped loosely.
+    BoxHeap { count: usize, seed: u64 },
 }
 
 /// How an observable is rounded for its snapshot.
@@ -360,6 +362,7 @@ fn measure_scene(
             gravity,
         },
         Scene::Bodies(ref bodies) => return bodies::measure(bodies, &mut stepper, seconds),
+        Scene::BoxHeap { count, seed } => return measure_heap(count, seed, &mut stepper, seconds),
     };
     let run = run_box_stack(&stack, &mut stepper, seconds).map_err(|e| e.to_string())?;
     // "Settled": the last second, or the second half of a shorter run.
@@ -386,6 +389,43 @@ fn measure_scene(
             "all_finite",
             (if run.all_finite { 1.0 } else { 0.0 }, Kind::Count),
         ),
+    ]))
+}
+
+/// A dropped heap: every step must succeed; the deepest penetration seen
+/// at the start of any step, the kinetic energy at the end, the largest
+/// complementarity error.
+fn measure_heap(
+    count: usize,
+    seed: u64,
+    stepper: &mut FixedStepper,
+    seconds: f64,
+) -> Result<Observables, String> {
+    let mut world = box_heap(&BoxHeap {
+        count,
+        seed,
+        ..BoxHeap::default()
+    })
+    .map_err(|e| e.to_string())?;
+    let steps = (seconds / stepper.params().h).round() as usize;
+    let (mut penetration, mut complementarity) = (0.0_f64, 0.0_f64);
+    for step in 0..steps {
+        let report = stepper
+            .step(&mut world)
+            .map_err(|e| format!("step {step}: {e}"))?;
+        penetration = penetration.max(-report.min_distance);
+        complementarity = complementarity.max(report.complementarity);
+    }
+    let finite = world.bodies().iter().all(|b| b.is_finite());
+    Ok(Observables::from([
+        ("steps", (steps as f64, Kind::Count)),
+        ("max_penetration", (penetration, Kind::ErrorMeasure)),
+        (
+            "final_kinetic_energy",
+            (world.kinetic_energy(), Kind::ErrorMeasure),
+        ),
+        ("max_complementarity", (complementarity, Kind::ErrorMeasure)),
+        ("all_finite", (if finite { 1.0 } else { 0.0 }, Kind::Count)),
     ]))
 }
 

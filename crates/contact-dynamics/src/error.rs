@@ -96,6 +96,25 @@ pub enum DynamicsError {
         /// The offending value.
         value: f64,
     },
+    /// The step problem of one island could not be solved; the source
+    /// carries the solver's best iterate where it has one.
+    #[error(
+        "island {island} ({bodies} bodies, {rows} rows, {formulation:?} formulation) could not be solved: {source}"
+    )]
+    IslandSolve {
+        /// Index of the island in the step (islands are numbered in the
+        /// order of their first constraint).
+        island: usize,
+        /// Its number of moving bodies.
+        bodies: usize,
+        /// Its number of constraint rows.
+        rows: usize,
+        /// The formulation, which names the solvers that were tried.
+        formulation: crate::Formulation,
+        /// The last solver's error.
+        #[source]
+        source: LcpError,
+    },
     /// No contact forces keep the resting contacts from penetrating while
     /// one of them slides: Painleve's inconsistency of the
     /// acceleration-level problem (Baraff 1994, sec. 6), resolved by an

@@ -24,7 +24,7 @@
 //!
 //! ```
 //! use contact_dynamics::{ContactConstraint, RigidBody, StepInput, StepSolution, TimeStepping, TimeSteppingParams};
-//! use contact_geometry::Shape;
+//! use contact_geometry::{Feature, Shape};
 //! use contact_math::{MassProperties, Pose};
 //! use glam::DVec3;
 //!
@@ -34,7 +34,8 @@
 //!     Pose::from_translation(DVec3::new(0.0, 0.0, 0.5))).unwrap();
 //! // One contact under the cube's centre, touching (distance 0), friction 0.5.
 //! let contact = ContactConstraint { body_a: 0, body_b: 1, point: DVec3::ZERO,
-//!     normal: DVec3::Z, distance: 0.0, friction: 0.5, restitution: 0.0 };
+//!     normal: DVec3::Z, distance: 0.0, friction: 0.5, restitution: 0.0,
+//!     features: [Feature::Unknown; 2] };
 //! let (bodies, contacts) = ([ground, cube], [contact]);
 //! let mut stepper = TimeStepping::new(TimeSteppingParams::default());
 //! let mut solution = StepSolution::default();
@@ -44,6 +45,11 @@
 //! assert!((solution.normal_impulses[0] - 9.81 * h).abs() < 1e-9); // it holds the cube's weight
 //! assert!(solution.velocities[1].linear.length() < 1e-9);           // and the cube stays at rest
 //! ```
+
+/// The crate README's example, compiled and run by `cargo test`.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
 
 mod acceleration;
 mod body;

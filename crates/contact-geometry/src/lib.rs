@@ -24,7 +24,8 @@
 //! can move before their contact can change: [`mirtich_bound`] for
 //! separated bodies (Drumwright eq. 4), [`touching_bound`] and
 //! [`touching_bound_adjacent`] for touching polytopes (eq. 7-8), [`chain_mirtich_bound`] and
-//! [`ChainMotion::tilt_rate`] for links of serial chains (eq. 11-15).
+//! [`ChainMotion::tilt_rate`] for links of serial chains (eq. 11-15), and
+//! [`second_order_bound`], a tighter bound for constant-twist motion.
 //! [`SweepAndPrune`] and [`GridBroadPhase`] find the candidate pairs among
 //! many bodies from their [`Aabb`]s.
 //!
@@ -66,6 +67,11 @@
 //! assert!((manifold.points[0].point_b - DVec3::new(1.0, 2.0, 0.0)).length() < 1e-15);
 //! ```
 
+/// The crate README's example, compiled and run by `cargo test`.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 mod broad_phase;
 mod error;
 mod grid_broad_phase;
@@ -82,8 +88,9 @@ pub use error::GeometryError;
 pub use grid_broad_phase::GridBroadPhase;
 pub use manifold::{ContactManifold, ContactPoint, Feature};
 pub use motion_bound::{
-    BodyMotion, ChainJoint, ChainMotion, JointKind, TouchingPolytope, chain_mirtich_bound,
-    mirtich_bound, tilt_rate, touching_bound, touching_bound_adjacent,
+    BodyMotion, ChainJoint, ChainMotion, JointKind, MovingSupport, TouchingPolytope, TwistMotion,
+    chain_mirtich_bound, mirtich_bound, second_order_bound, tilt_rate, touching_bound,
+    touching_bound_adjacent,
 };
 pub use pairs::{ContactKind, ManifoldGenerator, Proximity, SeparatingPlane};
 pub use polytope::{ConvexPolytope, Edge, FacePlane};

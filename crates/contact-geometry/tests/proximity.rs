@@ -34,6 +34,11 @@ fn query(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose) -> Proximity {
         .unwrap()
 }
 
+/// A bound on the size the separating-axis tests scale their tolerances by.
+fn size_of(a: &Shape, b: &Shape) -> f64 {
+    2.0 * a.bounding_radius().max(b.bounding_radius())
+}
+
 fn close(x: DVec3, y: DVec3) -> bool {
     (x - y).length() < 1e-9
 }
@@ -171,13 +176,22 @@ fn random_pairs_agree_with_parry() {
             assert!(distance_to_feature(&b, &pb, p.feature_b, p.point_b) < 1e-6);
         } else if reference == 0.0 {
             overlapping += 1;
-            // Minus the depth: the separating-axis test's, which the
-            // manifold's deepest point also reports.
+            // Minus the depth: the separating-axis test's. The manifold's
+            // deepest point reports the same, but within 1e-2 of the size
+            // of touching, where it prefers a face axis to a nearly
+            // parallel edge axis that separates up to 1e-3 of the size
+            // more (`pairs::edge_preference`), its depth along that face
+            // may differ by as much.
             generator
                 .compute(&sa, &pa, &sb, &pb, 0.0, &mut manifold)
                 .unwrap();
             assert!(p.distance <= 1e-9);
-            assert!((p.distance - manifold.min_distance()).abs() < 1e-9);
+            let deepest = manifold.min_distance();
+            assert!(
+                (p.distance - deepest).abs() < 1e-3 * size_of(&sa, &sb) + 1e-9,
+                "{deepest} vs {}",
+                p.distance
+            );
             assert!(distance_to_feature(&b, &pb, p.feature_b, p.point_b) < 1e-6);
         }
     }

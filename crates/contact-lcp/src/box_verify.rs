@@ -11,9 +11,18 @@
 //! - `w_violation`, the sign violation of `w` that no position of `z` can
 //!   excuse: `w-` where `hi = +inf` and `w+` where `lo = -inf` (so `|w_i|`
 //!   on a bilateral row, and `max(-w_i, 0)` on a plain LCP row);
-//! - `complementarity`: `max(w+_i |z_i - lo_i|, w-_i |hi_i - z_i|)`, each
-//!   term only where that bound is finite (for a plain LCP row this is
-//!   `|z_i w_i|` whenever `w_i >= 0`);
+//! - `complementarity`: `max(w+_i d(z_i, lo_i), w-_i d(hi_i, z_i))` with
+//!   the distance to a bound `d(a, b) = min(|a - b|, max(z_scale,
+//!   ||z||_inf))` (`z_scale` is at least `||z||_inf` but where it was
+//!   replaced by 1, out of the range where the report is measured in the
+//!   problem's units, see rescaled_verify.rs), each term
+//!   only where that bound is finite (for a plain LCP row this is `|z_i
+//!   w_i|` whenever `w_i >= 0`, since `|z_i| <= ||z||`). A bound farther
+//!   than the scale of `z` then asks what no bound asks, `|w_i|` within
+//!   the tolerance of the scale of `w`: an unbounded distance made the
+//!   product fail on the rounding of `w` alone (a friction row inside
+//!   bounds `mu z_j` with `mu = 2^34`: a scaled error of 5e-7 at the
+//!   exact answer of the rounded problem);
 //! - `residual`: `|w_i - (M z + q)_i|`;
 //! - `natural_residual`: `|z_i - clamp(z_i - c w_i, lo_i, hi_i)|` with
 //!   `c = 1 / ||M||_max` (the factor of [`verify`](crate::verify)'s
@@ -27,6 +36,7 @@
 use crate::box_problem::{BoxBounds, BoxLcp, clamp};
 use crate::lane_scan::{combine_max, max_abs_if_finite};
 use crate::lanes::{Lanes, LanesOp, with_best_lanes};
+use crate::rescaled_verify::check;
 use crate::solution::LcpSolution;
 use crate::verify::{VerifyReport, scales};
 
@@ -62,7 +72,7 @@ pub(crate) fn verify_box_into(
     scratch.clear();
     scratch.resize(n, 0.0);
     problem.lcp().affine(z, scratch);
-    match w {
+    let report = match w {
         Some(w) => box_report(
             problem.bounds(),
             problem.lcp().q_max_abs(),
@@ -79,7 +89,10 @@ pub(crate) fn verify_box_into(
             scratch,
             None,
         ),
-    }
+    };
+    let mut report = report;
+    check(&mut report, problem.lcp(), Some(problem.bounds()), z, w);
+    report
 }
 
 /// Finishes a pivoting answer in `out`: projects `out.z` onto the
@@ -158,7 +171,7 @@ pub(crate) fn finish_fixed_answer<const N: usize>(
         return finish_moved_fixed(problem, out, (lo, hi), &projected);
     }
     out.w.extend_from_slice(w_of_z);
-    out.report = if bounds.is_plain() {
+    let report = if bounds.is_plain() {
         fixed_plain_report(lcp.q_max_abs(), lcp.m_max_abs(), &projected, w_of_z)
     } else {
         fixed_report(
@@ -169,6 +182,8 @@ pub(crate) fn finish_fixed_answer<const N: usize>(
             w_of_z,
         )
     };
+    out.report = report;
+    check(&mut out.report, lcp, Some(bounds), &out.z, Some(&out.w));
 }
 
 /// The rest of [`finish_fixed_answer`] when projection moved `z` (a
@@ -201,11 +216,19 @@ fn finish_moved_fixed<const N: usize>(
         }
     }
     out.w.extend_from_slice(&w);
-    out.report = if problem.bounds().is_plain() {
+    let report = if problem.bounds().is_plain() {
         fixed_plain_report(lcp.q_max_abs(), lcp.m_max_abs(), z, &w)
     } else {
         fixed_report((lo, hi), lcp.q_max_abs(), lcp.m_max_abs(), z, &w)
     };
+    out.report = report;
+    check(
+        &mut out.report,
+        lcp,
+        Some(problem.bounds()),
+        &out.z,
+        Some(&out.w),
+    );
 }
 
 /// Finishes an answer whose `out.z` is already on the problem's bounds
@@ -214,7 +237,7 @@ fn finish_moved_fixed<const N: usize>(
 /// [`Lcp::affine`](crate::problem::Lcp::affine): only the report, whose
 /// residual field is then 0.
 pub(crate) fn finish_projected_answer(problem: &BoxLcp, out: &mut LcpSolution) {
-    out.report = box_report(
+    let report = box_report(
         problem.bounds(),
         problem.lcp().q_max_abs(),
         problem.lcp().m_max_abs(),
@@ -222,6 +245,9 @@ pub(crate) fn finish_projected_answer(problem: &BoxLcp, out: &mut LcpSolution) {
         &out.w,
         None,
     );
+    out.report = report;
+    let (lcp, bounds) = (problem.lcp(), Some(problem.bounds()));
+    check(&mut out.report, lcp, bounds, &out.z, Some(&out.w));
 }
 
 /// The report of `(z, w)` for the given bounds, `||q||_inf` and `||M||_max`;
@@ -252,18 +278,20 @@ pub(crate) fn box_report(
     // z and w are finite here and lo <= hi, so plain comparisons give the
     // maxima (f64::max's NaN handling cost half of this loop at n = 16).
     let larger = |a: f64, b: f64| if b > a { b } else { a };
+    let z_cap = larger(z_scale, z_inf);
+    let cap = |d: f64| if d > z_cap { z_cap } else { d };
     let mut row = |lo: f64, hi: f64, zi: f64, wi: f64| {
         r.z_violation = larger(larger(r.z_violation, lo - zi), zi - hi);
         let (wp, wm) = (larger(wi, 0.0), larger(-wi, 0.0));
         if hi == f64::INFINITY {
             r.w_violation = larger(r.w_violation, wm);
         } else {
-            r.complementarity = larger(r.complementarity, wm * (hi - zi).abs());
+            r.complementarity = larger(r.complementarity, wm * cap((hi - zi).abs()));
         }
         if lo == f64::NEG_INFINITY {
             r.w_violation = larger(r.w_violation, wp);
         } else {
-            r.complementarity = larger(r.complementarity, wp * (zi - lo).abs());
+            r.complementarity = larger(r.complementarity, wp * cap((zi - lo).abs()));
         }
         // c (z_scale / scale when ||M|| is 0 or below 1 / f64::MAX)
         // overflows to +inf when the scale is subnormal too (||q|| that
@@ -282,7 +310,8 @@ pub(crate) fn box_report(
         // Uncoupled rows: their own bounds, read in one sweep, four rows
         // at a time with each field's maximum in four lanes (see
         // `uncoupled_maxima`).
-        let [zv, wv, comp, nat] = uncoupled_maxima(bounds.lo(), bounds.hi(), z, w, c);
+        let [zv, wv, comp, nat] =
+            uncoupled_maxima(bounds.lo(), bounds.hi(), z, w, (c, larger(z_scale, z_inf)));
         r.z_violation = zv;
         r.w_violation = wv;
         r.complementarity = comp;
@@ -478,7 +507,9 @@ fn exact_report(
 
 /// The maxima `[z_violation, w_violation, complementarity,
 /// natural_residual]` of `box_report` over uncoupled rows (finite `z` and
-/// `w`, `lo <= hi`), with `c` the natural residual's factor (`scales`).
+/// `w`, `lo <= hi`), with `c` the natural residual's factor (`scales`) and
+/// `z_cap` the largest distance to a bound that counts (`max(z_scale,
+/// ||z||)`, see the module doc).
 ///
 /// Each field keeps four lane maxima, row `4k + l` in lane `l`, combined
 /// at the end; every candidate is the same product or difference as in
@@ -492,9 +523,15 @@ fn exact_report(
 /// 1096 -> 1001 instructions a call (its finiteness scans and scales
 /// included).
 #[inline]
-fn uncoupled_maxima(lo: &[f64], hi: &[f64], z: &[f64], w: &[f64], c: f64) -> [f64; 4] {
+fn uncoupled_maxima(
+    lo: &[f64],
+    hi: &[f64],
+    z: &[f64],
+    w: &[f64],
+    (c, z_cap): (f64, f64),
+) -> [f64; 4] {
     let larger = |a: f64, b: f64| if b > a { b } else { a };
-    let candidates = |lo, hi, zi, wi| row_candidates(lo, hi, zi, wi, c);
+    let candidates = |lo, hi, zi, wi| row_candidates(lo, hi, zi, wi, (c, z_cap));
     let mut acc = [[0.0_f64; 4]; 4];
     let n = z.len();
     let whole = n / 4 * 4;
@@ -522,12 +559,13 @@ fn uncoupled_maxima(lo: &[f64], hi: &[f64], z: &[f64], w: &[f64], c: f64) -> [f6
 
 /// The candidates `[z_violation, w_violation, complementarity,
 /// natural_residual]` of one uncoupled row (finite `z_i` and `w_i`, `lo
-/// <= hi`) for the maxima of `box_report`, with `c` from `scales`. The
-/// bound tests are selects: a candidate its bounds rule out is 0, which
-/// changes no maximum.
+/// <= hi`) for the maxima of `box_report`, with `c` and `z_cap` as in
+/// [`uncoupled_maxima`]. The bound tests are selects: a candidate its
+/// bounds rule out is 0, which changes no maximum.
 #[inline(always)]
-fn row_candidates(lo: f64, hi: f64, zi: f64, wi: f64, c: f64) -> [f64; 4] {
+fn row_candidates(lo: f64, hi: f64, zi: f64, wi: f64, (c, z_cap): (f64, f64)) -> [f64; 4] {
     let larger = |a: f64, b: f64| if b > a { b } else { a };
+    let cap = |d: f64| if d > z_cap { z_cap } else { d };
     let zv = larger(lo - zi, zi - hi);
     let (wp, wm) = (larger(wi, 0.0), larger(-wi, 0.0));
     let (hi_free, lo_free) = (hi == f64::INFINITY, lo == f64::NEG_INFINITY);
@@ -536,8 +574,16 @@ fn row_candidates(lo: f64, hi: f64, zi: f64, wi: f64, c: f64) -> [f64; 4] {
         if lo_free { wp } else { 0.0 },
     );
     let comp = larger(
-        if hi_free { 0.0 } else { wm * (hi - zi).abs() },
-        if lo_free { 0.0 } else { wp * (zi - lo).abs() },
+        if hi_free {
+            0.0
+        } else {
+            wm * cap((hi - zi).abs())
+        },
+        if lo_free {
+            0.0
+        } else {
+            wp * cap((zi - lo).abs())
+        },
     );
     // `step >= lo` first keeps a NaN step (c = +inf, w = 0) at lo, as in
     // the one-row loop of `box_report`.
@@ -619,14 +665,14 @@ fn fixed_report<const N: usize>(
     let [z_violation, w_violation, complementarity, natural_residual] = if N < 4 {
         let mut acc = [0.0_f64; 4];
         for i in 0..N {
-            let cand = row_candidates(lo[i], hi[i], z[i], w[i], c);
+            let cand = row_candidates(lo[i], hi[i], z[i], w[i], (c, larger(z_scale, z_inf)));
             for (a, x) in acc.iter_mut().zip(cand) {
                 *a = larger(*a, x);
             }
         }
         acc
     } else {
-        uncoupled_maxima(lo, hi, z, w, c)
+        uncoupled_maxima(lo, hi, z, w, (c, larger(z_scale, z_inf)))
     };
     exact_report(
         (scale, z_scale),
@@ -877,6 +923,7 @@ mod tests {
             return VerifyReport::infinite();
         }
         let (scale, z_scale, c) = scales(m_norm, max_abs(z), max_abs(q));
+        let z_cap = z_scale.max(max_abs(z));
         let mut r = VerifyReport {
             scale,
             z_scale,
@@ -890,12 +937,12 @@ mod tests {
             if hi == INF {
                 r.w_violation = r.w_violation.max(wm);
             } else {
-                r.complementarity = r.complementarity.max(wm * (hi - zi).abs());
+                r.complementarity = r.complementarity.max(wm * (hi - zi).abs().min(z_cap));
             }
             if lo == -INF {
                 r.w_violation = r.w_violation.max(wp);
             } else {
-                r.complementarity = r.complementarity.max(wp * (zi - lo).abs());
+                r.complementarity = r.complementarity.max(wp * (zi - lo).abs().min(z_cap));
             }
             let nat = zi - (zi - c * wi).max(lo).min(hi);
             r.natural_residual = r.natural_residual.max(nat.abs());

@@ -11,7 +11,9 @@ use crate::solution::LcpSolution;
 /// [`BoxBounds`](crate::BoxBounds); `NonPositiveDiagonal`, `BodyOutOfRange`
 /// and `InvalidParameter` from the checks a solver makes before it starts.
 /// Solver outcomes that are not a solution (`RayTermination`, `PivotLimit`,
-/// `IterationLimit`) carry the best iterate the solver saw, with its
+/// `IterationLimit`, `NoSolutionOnPath`, `CouplingLimit`,
+/// `BlockPivotingFailed`, `NotCertified`) carry the best iterate the
+/// solver saw, with its
 /// [`VerifyReport`](crate::VerifyReport), so a caller can still use or
 /// inspect it.
 #[non_exhaustive]
@@ -167,6 +169,47 @@ pub enum LcpError {
         /// The pass with the smallest change, with its report.
         best: Option<Box<LcpSolution>>,
     },
+    /// Block principal pivoting ([`BlockPivoting`](crate::BlockPivoting))
+    /// stopped without a certified answer.
+    #[error("block principal pivoting stopped after {solves} linear solves: {reason}")]
+    BlockPivotingFailed {
+        /// Linear solves done.
+        solves: usize,
+        /// Why: `"solve limit reached"` (the guesses did not settle within
+        /// `max_solves`: cycling, or a problem outside the method's reach),
+        /// `"singular guessed block"` (a guess's system could not be
+        /// factored) or `"settled answer not certified"` (no row violated
+        /// its guess, yet the answer failed the tolerance after refinement).
+        reason: &'static str,
+        /// The iterate that violated the fewest rows of its guess,
+        /// projected onto the bounds, with its report.
+        best: Option<Box<LcpSolution>>,
+    },
+    /// The solver ended with an answer that its certificate rejects: for
+    /// Lemke's and Dantzig's methods a
+    /// [`VerifyReport::scaled_max`](crate::VerifyReport::scaled_max) above
+    /// `tolerance`, for projected Gauss-Seidel a scaled natural residual
+    /// above it. A solver never returns such an answer as a solution; this
+    /// is numerical trouble on the path (or a problem outside the method's
+    /// class), not a proof that there is no solution.
+    #[error("the answer does not certify: scaled error {error:e} above {tolerance:e}")]
+    NotCertified {
+        /// The answer's scaled error.
+        error: f64,
+        /// The bound it had to meet.
+        tolerance: f64,
+        /// The answer, with its report.
+        best: Option<Box<LcpSolution>>,
+    },
+    /// The policy ([`Solver`](crate::Solver)) searched every complementary
+    /// basis of the problem ([`EXHAUSTIVE_MAX_BASES`](crate::EXHAUSTIVE_MAX_BASES)
+    /// at most), each one's equations were nonsingular and none held a
+    /// solution: the problem has no solution (for example `w = -z - 1`).
+    #[error("no solution: none of the {bases} complementary bases holds one")]
+    NoSolution {
+        /// The complementary bases searched (all of them).
+        bases: usize,
+    },
     /// The basis matrix became numerically singular or non-finite when it was
     /// refactorised (a sign of a badly scaled or near-singular problem).
     #[error("basis matrix became singular after {pivots} pivots")]
@@ -196,7 +239,9 @@ impl LcpError {
             | Self::PivotLimit { best, .. }
             | Self::IterationLimit { best, .. }
             | Self::NoSolutionOnPath { best, .. }
-            | Self::CouplingLimit { best, .. } => best.as_deref(),
+            | Self::CouplingLimit { best, .. }
+            | Self::BlockPivotingFailed { best, .. }
+            | Self::NotCertified { best, .. } => best.as_deref(),
             _ => None,
         }
     }

@@ -613,6 +613,10 @@ pub enum SolveStatus {
     CouplingLimit,
     /// The basis became singular ([`LcpError::SingularBasis`]).
     SingularBasis,
+    /// The solver's answer did not certify ([`LcpError::NotCertified`]).
+    NotCertified,
+    /// The problem has no solution ([`LcpError::NoSolution`]).
+    NoSolution,
     /// Any other error (bad input or parameters, a solver that does not
     /// apply to the problem).
     Failed,
@@ -629,6 +633,8 @@ impl SolveStatus {
             LcpError::NoSolutionOnPath { .. } => Self::NoSolutionOnPath,
             LcpError::CouplingLimit { .. } => Self::CouplingLimit,
             LcpError::SingularBasis { .. } => Self::SingularBasis,
+            LcpError::NotCertified { .. } => Self::NotCertified,
+            LcpError::NoSolution { .. } => Self::NoSolution,
             _ => Self::Failed,
         }
     }

@@ -25,8 +25,15 @@
 //!   symmetric positive semidefinite `M` (redundant contacts included) and
 //!   friction coupling, updating a Cholesky factor of the clamped block per
 //!   pivot;
+//! - [`BlockPivoting`]: block principal pivoting (Judice & Pires 1994) for
+//!   box LCPs with friction coupling, dense or sparse ([`SparseBoxLcp`]),
+//!   warm-started from a guessed active set ([`RowState`]): the step
+//!   solves of a simulator, one linear solve when the guess is right;
 //! - [`Solver`]: the policy, Dantzig (or Lemke for a non-symmetric plain
-//!   LCP) first and projected Gauss-Seidel as the fail-safe, reporting which
+//!   LCP) first; then Lemke-Howson's method on a bimatrix game and an
+//!   exhaustive search over the complementary bases of a small problem
+//!   ([`EXHAUSTIVE_MAX_BASES`]), which solves it or proves that it has no
+//!   solution; projected Gauss-Seidel as the fail-safe; reporting which
 //!   [`Method`] answered;
 //! - [`verify`] and [`verify_box`]: a solver-independent certificate of any
 //!   claimed solution.
@@ -36,7 +43,8 @@
 //!   solve-lcp` (see `docs/lcp-file-format.md`).
 //!
 //! Every solver is a struct that owns its workspace: solving a second problem
-//! of the same size allocates nothing. No solver panics on valid input; not
+//! of the same size allocates nothing. No solver panics on valid input; a
+//! solver returns `Ok` only with an answer its certificate accepts, and not
 //! finding a solution is a typed [`LcpError`] carrying the best iterate.
 //!
 //! ```
@@ -52,32 +60,46 @@
 //! # Ok::<(), contact_lcp::LcpError>(())
 //! ```
 
+/// The crate README's example, compiled and run by `cargo test`.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 pub use faer;
 
+mod block_pivoting;
 mod box_problem;
 mod box_verify;
 mod dantzig;
 mod dense_kernels;
 mod dense_lu;
 mod error;
+mod exhaustive;
 mod faer_scratch;
 #[cfg(feature = "serde")]
 mod file_format;
 mod lane_scan;
 mod lanes;
 mod lemke;
+mod lemke_howson;
 mod pgs;
 mod policy;
 mod problem;
 mod pyramid_lift;
+mod rescaled_verify;
 mod scaling;
 mod solution;
+mod sparse_box_problem;
 mod verify;
 
+pub use block_pivoting::{
+    BlockPivoting, BlockPivotingParams, BlockPivotingStats, RowState, active_set_of,
+};
 pub use box_problem::{BoxBounds, BoxLcp, Coupling};
 pub use box_verify::{verify_box, verify_box_z};
 pub use dantzig::{Dantzig, DantzigEvent, DantzigParams, DantzigStats, DantzigStep};
 pub use error::LcpError;
+pub use exhaustive::EXHAUSTIVE_MAX_BASES;
 #[cfg(feature = "serde")]
 pub use file_format::{LcpProblem, ProblemFile, SolutionLine, SolveStatus};
 pub use lemke::{Lemke, LemkeParams, PivotRecord, Variable};
@@ -85,4 +107,5 @@ pub use pgs::{ContactOperator, JacobianBlock, PgsParams, ProjectedGaussSeidel};
 pub use policy::{Solver, SolverParams};
 pub use problem::{Lcp, SYMMETRY_TOLERANCE};
 pub use solution::{LcpSolution, Method};
+pub use sparse_box_problem::SparseBoxLcp;
 pub use verify::{VerifyReport, verify, verify_z};

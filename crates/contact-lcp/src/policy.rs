@@ -35,13 +35,27 @@
 // are not unique, so each solver picks its own, all certified.) An earlier
 // run on a loaded machine with a slower Lemke had found 20 and 50 boxes
 // mixed. A plain LCP with a non-symmetric M goes to
-// Lemke first, then to the same fail-safe. The returned solution's
-// `method` says which solver produced it.
+// Lemke first, then to the same resorts and fail-safe.
+//
+// Resorts, so that a problem that has a solution is solved (tried when
+// the pivoting methods failed, before the fail-safe): a bimatrix-game
+// LCP (M = [[0, A], [B', 0]], A, B > 0, q < 0: always solvable, but
+// copositive without being copositive-plus, so Lemke's covering vector
+// can end on a ray) goes to Lemke-Howson's method (lemke_howson.rs); a
+// problem of at most `EXHAUSTIVE_MAX_BASES` complementary bases (a plain
+// LCP of 12 rows) to the exhaustive search over them (exhaustive.rs),
+// which either finds a certified solution, or proves there is none
+// (every basis nonsingular: `LcpError::NoSolution`, returned at once),
+// or, having met a singular basis, proves nothing and hands over to the
+// fail-safe. The returned solution's `method` says which solver produced
+// it.
 
 use crate::box_problem::BoxLcp;
 use crate::dantzig::{Dantzig, DantzigParams};
 use crate::error::LcpError;
+use crate::exhaustive::{ExhaustiveSearch, Outcome};
 use crate::lemke::{Lemke, LemkeParams};
+use crate::lemke_howson::{LemkeHowson, bimatrix_split};
 use crate::pgs::{PgsParams, ProjectedGaussSeidel};
 use crate::problem::Lcp;
 use crate::solution::{LcpSolution, Method};
@@ -113,8 +127,12 @@ impl Default for SolverParams {
 }
 
 /// The solver policy: Dantzig and Lemke (in the order the problem suits,
-/// see the module source), projected Gauss-Seidel when both fail or do not
-/// certify; owns the workspaces of all three.
+/// see the module source); when both fail or do not certify,
+/// Lemke-Howson's method on a bimatrix-game LCP and, on a problem of at
+/// most [`EXHAUSTIVE_MAX_BASES`](crate::EXHAUSTIVE_MAX_BASES)
+/// complementary bases, the exhaustive search over them (which also
+/// proves that a problem has no solution); projected Gauss-Seidel as the
+/// fail-safe. Owns the workspaces of all of them.
 ///
 /// ```
 /// use contact_lcp::{BoxLcp, Method, Solver, faer::mat};
@@ -133,6 +151,8 @@ pub struct Solver {
     dantzig: Dantzig,
     lemke: Lemke,
     pgs: ProjectedGaussSeidel,
+    lemke_howson: LemkeHowson,
+    exhaustive: ExhaustiveSearch,
     first: Option<LcpError>,
 }
 
@@ -145,6 +165,8 @@ impl Solver {
             dantzig: Dantzig::new(params.dantzig),
             lemke: Lemke::new(params.lemke),
             pgs: ProjectedGaussSeidel::new(params.pgs),
+            lemke_howson: LemkeHowson::default(),
+            exhaustive: ExhaustiveSearch::default(),
             first: None,
         }
     }
@@ -175,18 +197,21 @@ impl Solver {
     }
 
     /// Solves a box LCP into `out`: Dantzig and Lemke in the order of the
-    /// module source, then projected Gauss-Seidel if needed. `out.method`
-    /// says which answered. When the first solver answers, a repeated solve
-    /// of the same shape allocates nothing; the fallback copies the warm
-    /// start (one vector).
+    /// module source, then the resorts (Lemke-Howson on a bimatrix game,
+    /// the exhaustive search on a small problem), then projected
+    /// Gauss-Seidel if needed. `out.method` says which answered. When the
+    /// first solver answers, a repeated solve of the same shape allocates
+    /// nothing; the fallback copies the warm start (one vector).
     ///
     /// # Errors
     ///
-    /// Only the fail-safe's errors are returned (those of
-    /// [`ProjectedGaussSeidel::solve_into`], e.g.
-    /// [`LcpError::IterationLimit`] with its best iterate, or
-    /// [`LcpError::NonPositiveDiagonal`]); the first pivoting solver's error
-    /// is kept in [`Solver::first_failure`].
+    /// - [`LcpError::NoSolution`] when the exhaustive search proved that
+    ///   the problem has no solution;
+    /// - otherwise the fail-safe's errors (those of
+    ///   [`ProjectedGaussSeidel::solve_into`], e.g.
+    ///   [`LcpError::IterationLimit`] with its best iterate, or
+    ///   [`LcpError::NonPositiveDiagonal`]); the first pivoting solver's
+    ///   error is kept in [`Solver::first_failure`].
     pub fn solve_into(&mut self, problem: &BoxLcp, out: &mut LcpSolution) -> Result<(), LcpError> {
         self.first = None;
         let lemke_first =
@@ -238,12 +263,38 @@ impl Solver {
                 }
             }
         }
+        if let Some(result) = self.resorts(problem, out) {
+            return result;
+        }
         self.fallback(problem, best.map(|(_, z)| z), out)
     }
 
+    /// Lemke-Howson's method on a bimatrix-game LCP, then the exhaustive
+    /// search on a small problem (module source): `Some` with the answer,
+    /// or with the proof that there is none; `None` to go on to the
+    /// fail-safe.
+    fn resorts(&mut self, problem: &BoxLcp, out: &mut LcpSolution) -> Option<Result<(), LcpError>> {
+        let tolerance = self.params.tolerance;
+        if let Some(n1) = bimatrix_split(problem) {
+            let limit = self.params.lemke.pivot_limit(problem.dim());
+            if self.lemke_howson.solve(problem, n1, limit, out) && out.report.is_solution(tolerance)
+            {
+                return Some(Ok(()));
+            }
+        }
+        match self.exhaustive.solve(problem, out) {
+            Outcome::Solved if out.report.is_solution(tolerance) => Some(Ok(())),
+            Outcome::NoSolution => Some(Err(LcpError::NoSolution {
+                bases: self.exhaustive.bases,
+            })),
+            _ => None,
+        }
+    }
+
     /// Solves a plain LCP: Dantzig on its box form when `M` is symmetric,
-    /// Lemke otherwise, then projected Gauss-Seidel if needed. The box form
-    /// copies `M` once per call.
+    /// Lemke otherwise, then the resorts and projected Gauss-Seidel if
+    /// needed ([`Solver::solve_into`]). The box form copies `M` once per
+    /// call.
     ///
     /// # Errors
     ///
@@ -265,6 +316,9 @@ impl Solver {
                 best
             }
         };
+        if let Some(result) = self.resorts(&problem, &mut out) {
+            return result.map(|()| out);
+        }
         self.fallback(&problem, best, &mut out)?;
         Ok(out)
     }

@@ -33,6 +33,7 @@ use faer::Mat;
 
 use crate::box_problem::BoxLcp;
 use crate::problem::Lcp;
+use crate::scaling::pow2_round;
 
 /// Marks "no variable".
 const NONE: usize = usize::MAX;
@@ -115,8 +116,9 @@ impl PyramidLift {
         // The sign block: s_a s_b M[i_a, i_b], and q.
         let src = p.lcp();
         // ||lifted M||_max, found while filling: the sign block's entries,
-        // the multipliers' 1s and the friction coefficients.
-        let mut m_max = if dim > ns { 1.0_f64 } else { 0.0 };
+        // the multipliers' weights and those times the friction
+        // coefficients.
+        let mut m_max = 0.0_f64;
         for (b, &(ib, sb)) in self.signs.iter().enumerate() {
             let col = src.col(ib);
             let dst = m.col_as_slice_mut(b);
@@ -129,37 +131,42 @@ impl PyramidLift {
         for (a, &(ia, sa)) in self.signs.iter().enumerate() {
             q[a] = sa * src.q()[ia];
         }
-        // Multiplier rows and columns.
+        // Multiplier rows and columns, each weighted by its row's scale
+        // (module comment).
         let mut l = ns;
         for i in 0..n {
             let (pl, mi) = (self.plus[i], self.minus[i]);
+            let s = weight(src, i, p.bounds());
             if let Some(c) = bounds.coupling_of(i) {
-                m[(pl, l)] = 1.0;
-                m[(mi, l)] = 1.0;
-                m[(l, self.plus[c.normal_row])] = c.mu;
-                m_max = m_max.max(c.mu);
-                m[(l, pl)] = -1.0;
-                m[(l, mi)] = -1.0;
+                m[(pl, l)] = s;
+                m[(mi, l)] = s;
+                m[(l, self.plus[c.normal_row])] = s * c.mu;
+                m_max = m_max.max(s).max(s * c.mu);
+                m[(l, pl)] = -s;
+                m[(l, mi)] = -s;
                 q[l] = 0.0;
                 l += 1;
                 continue;
             }
             if pl != NONE && hi[i].is_finite() {
-                m[(pl, l)] = 1.0;
-                m[(l, pl)] = -1.0;
-                q[l] = hi[i];
+                m[(pl, l)] = s;
+                m[(l, pl)] = -s;
+                q[l] = s * hi[i];
+                m_max = m_max.max(s);
                 l += 1;
             }
             if mi != NONE && lo[i].is_finite() {
-                m[(mi, l)] = 1.0;
-                m[(l, mi)] = -1.0;
-                q[l] = -lo[i];
+                m[(mi, l)] = s;
+                m[(l, mi)] = -s;
+                q[l] = -s * lo[i];
+                m_max = m_max.max(s);
                 l += 1;
             }
         }
         debug_assert_eq!(l, dim);
         // Every entry is a finite entry of the validated problem, its
-        // negation, a finite bound, mu, 0 or 1.
+        // negation, or a power of two (the weight) times a finite bound,
+        // mu, 0 or 1; `weight` keeps the products finite.
         Lcp::from_validated_parts(m, q, m_max)
     }
 
@@ -224,4 +231,38 @@ impl PyramidLift {
             }
         }
     }
+}
+
+/// The weight of row `i`'s multipliers in the lifted matrix: the power of
+/// two nearest the largest entry of row and column `i` of `M` (1 where
+/// both are 0), lowered where needed so that the weight times a finite
+/// bound of the row, or times its friction coefficient, stays finite.
+///
+/// With weight 1 a problem whose `M` is small (`1e-12`) had its sign
+/// block below every tolerance next to the multipliers' 1s (the
+/// equilibration sees rows whose largest entries are those 1s already):
+/// Lemke took `z = -1000` at a lower bound for `M = [[1e-12]]`, `q =
+/// 1e-10`, bounds `[-1000, 1000]`, where the answer is `-100`. Weighted,
+/// the multipliers' entries are of the size of their row of `M`.
+fn weight(m: &Lcp, i: usize, bounds: &crate::box_problem::BoxBounds) -> f64 {
+    let mut largest = crate::lane_scan::max_abs(m.col(i));
+    for j in 0..m.dim() {
+        largest = largest.max(m.col(j)[i].abs());
+    }
+    let mut s = if largest > 0.0 {
+        pow2_round(largest)
+    } else {
+        1.0
+    };
+    let (lo, hi) = (bounds.lo()[i], bounds.hi()[i]);
+    let mut factor = bounds.coupling_of(i).map_or(0.0, |c| c.mu);
+    for b in [lo, hi] {
+        if b.is_finite() {
+            factor = factor.max(b.abs());
+        }
+    }
+    while s > f64::MIN_POSITIVE && !(s * factor * 4.0).is_finite() {
+        s *= 0.5;
+    }
+    s
 }

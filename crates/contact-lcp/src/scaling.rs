@@ -34,6 +34,20 @@ pub(crate) fn pow2_ceil(x: f64) -> f64 {
     x.log2().ceil().clamp(-256.0, 256.0).exp2()
 }
 
+/// The smallest power of two at least `x > 0`, over the whole range of
+/// f64 (`2^-1074 ..= 2^1023`): for the scale of `q`, which is applied
+/// once, so no product of factors can overflow. [`pow2_ceil`]'s limits
+/// there made the scaled `q` of a problem at 1e-190 about 1e-61 instead
+/// of 1, below every tolerance of the ratio test.
+pub(crate) fn pow2_ceil_full(x: f64) -> f64 {
+    let e = x.log2().ceil().clamp(-1074.0, 1023.0) as i32;
+    if e >= -1022 {
+        f64::from_bits(((e + 1023) as u64) << 52)
+    } else {
+        f64::from_bits(1u64 << (e + 1074))
+    }
+}
+
 /// Computes the symmetric scaling `d` (powers of two) for `lcp`'s matrix, so
 /// that `max(max_j |d_i M_ij d_j|, max_j |d_j M_ji d_i|)` is within a factor
 /// of about 2 of 1 for every i with a nonzero row or column (`d_i = 1`
@@ -149,6 +163,11 @@ mod tests {
         assert_eq!(pow2_ceil(3.0), 4.0);
         assert_eq!(pow2_ceil(4.0), 4.0);
         assert_eq!(pow2_ceil(1e-300), 2f64.powi(-256));
+        assert_eq!(pow2_ceil_full(3.0), 4.0);
+        assert_eq!(pow2_ceil_full(1e-300), 2f64.powi(-996));
+        assert_eq!(pow2_ceil_full(5e-324), 5e-324);
+        assert_eq!(pow2_ceil_full(3e-320), f64::from_bits(1 << 13));
+        assert_eq!(pow2_ceil_full(f64::MAX), 2f64.powi(1023));
     }
 
     #[test]

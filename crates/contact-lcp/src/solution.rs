@@ -15,6 +15,16 @@ pub enum Method {
     ProjectedGaussSeidel,
     /// Dantzig / Baraff principal pivoting ([`Dantzig`](crate::Dantzig)).
     Dantzig,
+    /// Block principal pivoting ([`BlockPivoting`](crate::BlockPivoting));
+    /// `pivots` counts exchanged rows, `iterations` linear solves.
+    BlockPivoting,
+    /// Lemke-Howson's method on a bimatrix-game LCP, a resort of the
+    /// policy ([`Solver`](crate::Solver)).
+    LemkeHowson,
+    /// The exhaustive search over complementary bases of a small problem,
+    /// the policy's last resort ([`Solver`](crate::Solver),
+    /// [`EXHAUSTIVE_MAX_BASES`](crate::EXHAUSTIVE_MAX_BASES)).
+    ExhaustiveSearch,
 }
 
 /// A solution (or, inside an error, the best iterate) with its statistics and

@@ -26,12 +26,20 @@
 //! measures already certify a solution); iterative solvers stop on it.
 //! Box problems are certified by [`verify_box`](crate::verify_box), which
 //! fills the same report.
+//!
+//! Where `||M||_max` or a scale lies outside `2^-500..2^500` the f64
+//! products in the problem's units can underflow and hide a wrong answer;
+//! there the report is measured on the problem rescaled by powers of two
+//! (exact; every scaled measure unchanged, the raw errors and scales those
+//! of the rescaled problem): see rescaled_verify.rs.
 
 use crate::problem::Lcp;
+use crate::rescaled_verify::{check, in_safe_range};
 
 /// Feasibility and complementarity errors of a candidate solution.
 ///
-/// Raw errors are in the units of the problem; use
+/// Raw errors are in the units of the problem (at extreme scales, of the
+/// problem rescaled by powers of two: see the module doc); use
 /// [`scaled_max`](Self::scaled_max) or [`is_solution`](Self::is_solution) to
 /// judge them. Any non-finite input, or a length mismatch, gives infinite
 /// errors (never a panic).
@@ -191,6 +199,7 @@ pub(crate) fn verify_into(
     if crate::lane_scan::max_abs_if_finite(exact).is_none() {
         return VerifyReport::infinite();
     }
+    let given = w;
     let w = w.unwrap_or(exact);
 
     let (scale, z_scale, c) = scales(lcp.m_max_abs(), max_abs(z), lcp.q_max_abs());
@@ -199,6 +208,12 @@ pub(crate) fn verify_into(
         z_scale,
         ..VerifyReport::default()
     };
+    // Extreme scales are measured on the problem rescaled
+    // (rescaled_verify.rs), where no product underflows.
+    if !in_safe_range(&report, lcp.m_max_abs()) {
+        check(&mut report, lcp, None, z, given);
+        return report;
+    }
     for i in 0..n {
         report.z_violation = report.z_violation.max(-z[i]);
         report.w_violation = report.w_violation.max(-w[i]);
@@ -211,6 +226,26 @@ pub(crate) fn verify_into(
         return VerifyReport::infinite();
     }
     report
+}
+
+/// The scaled error ([`VerifyReport::scaled_max`]) up to which an exact
+/// method (Lemke, Dantzig) returns its answer as a solution; above it the
+/// solve ends in [`LcpError::NotCertified`](crate::LcpError::NotCertified).
+/// The policy's default tolerance ([`SolverParams`](crate::SolverParams)).
+pub(crate) const ACCEPT: f64 = 1e-9;
+
+/// `Ok` if `out`'s report certifies to [`ACCEPT`], else the
+/// [`LcpError::NotCertified`](crate::LcpError::NotCertified) error carrying
+/// `out` (the gate every exact method's answer passes).
+pub(crate) fn certified(out: &crate::LcpSolution) -> Result<(), crate::LcpError> {
+    if out.report.within(ACCEPT) {
+        return Ok(());
+    }
+    Err(crate::LcpError::NotCertified {
+        error: out.report.scaled_max(),
+        tolerance: ACCEPT,
+        best: Some(Box::new(out.clone())),
+    })
 }
 
 /// `max_i |x_i|` (0 for an empty slice): one scan, in four lanes.

@@ -1,15 +1,16 @@
 //! Guards the solver policy: Dantzig answers symmetric problems, Lemke
 //! non-symmetric plain LCPs, large friction-coupled box problems and what
-//! Dantzig gives up on, and projected Gauss-Seidel takes over (and says so)
-//! when both pivoting methods give up or do not certify.
+//! Dantzig gives up on, the exhaustive search small problems that both
+//! give up on, and projected Gauss-Seidel takes over (and says so) on
+//! larger ones.
 
 mod common;
 
 use common::{Rng, brute_force, dist, feasible_q, random_p_matrix, random_pd, random_psd};
 use contact_lcp::faer::Mat;
 use contact_lcp::{
-    BoxLcp, DantzigParams, Lcp, LcpError, LemkeParams, Method, PgsParams, Solver, SolverParams,
-    verify,
+    BoxLcp, DantzigParams, EXHAUSTIVE_MAX_BASES, Lcp, LcpError, LemkeParams, Method, PgsParams,
+    Solver, SolverParams, verify,
 };
 
 const INF: f64 = f64::INFINITY;
@@ -82,8 +83,9 @@ fn lemke_then_pgs_take_over_when_dantzig_gives_up() {
             Some(LcpError::PivotLimit { pivots, .. }) if *pivots == limit
         ));
         assert!(dist(&sol.z, &exact.z) <= 1e-9);
-        // With Lemke held to no pivots as well, the fail-safe answers.
-        let mut solver = Solver::new(SolverParams {
+        // With Lemke held to no pivots as well, the exhaustive search
+        // answers (2^6 bases), exactly.
+        let held = SolverParams {
             dantzig,
             lemke: LemkeParams {
                 // z0 enters at the first pivot; the second is over budget.
@@ -93,7 +95,19 @@ fn lemke_then_pgs_take_over_when_dantzig_gives_up() {
             },
             pgs: pgs(),
             ..SolverParams::default()
-        });
+        };
+        let mut solver = Solver::new(held);
+        let sol = solver.solve(&p).unwrap();
+        assert_eq!(sol.method, Method::ExhaustiveSearch);
+        assert!(sol.report.is_solution(1e-12), "{:?}", sol.report);
+        assert!(dist(&sol.z, &exact.z) <= 1e-12);
+        // Beyond the search's size (2^13 bases) the fail-safe answers.
+        let n = 13;
+        assert!(1 << n > EXHAUSTIVE_MAX_BASES);
+        let m = random_pd(&mut rng, n);
+        let p = BoxLcp::new(m, vec![-1.0; n], vec![0.0; n], vec![INF; n], vec![]).unwrap();
+        let exact = Solver::default().solve(&p).unwrap();
+        let mut solver = Solver::new(held);
         let sol = solver.solve(&p).unwrap();
         assert_eq!(sol.method, Method::ProjectedGaussSeidel);
         assert!(matches!(

@@ -29,6 +29,11 @@
 //! (pose composition, twist transforms) does not check, and `is_finite`
 //! methods are there for callers that receive such values from outside.
 
+/// The crate README's example, compiled and run by `cargo test`.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 #[macro_use]
 mod spatial_ops;
 

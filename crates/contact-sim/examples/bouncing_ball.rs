@@ -17,7 +17,10 @@ use contact_sim::{
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let (radius, h0, e, g) = (0.1, 1.0, 0.8, 9.81);
     let mut world = World::new(DVec3::new(0.0, 0.0, -g));
-    world.add_body(RigidBody::fixed(Shape::half_space(DVec3::Z)?, Pose::IDENTITY));
+    world.add_body(RigidBody::fixed(
+        Shape::half_space(DVec3::Z)?,
+        Pose::IDENTITY,
+    ));
     let ball = world.add_body(
         RigidBody::dynamic(
             Shape::sphere(radius)?,

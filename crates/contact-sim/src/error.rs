@@ -4,6 +4,8 @@ use contact_dynamics::DynamicsError;
 use contact_geometry::GeometryError;
 use contact_math::MathError;
 
+use crate::CaError;
+
 /// What went wrong while building or stepping a world.
 #[non_exhaustive]
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -23,6 +25,13 @@ pub enum SimError {
         body_a: usize,
         /// Second body of the pair.
         body_b: usize,
+        /// What the geometry layer reported.
+        source: GeometryError,
+    },
+    /// The broad phase refused the bodies' bounding boxes (a NaN bound, or
+    /// more than `u32::MAX` bodies).
+    #[error("broad phase: {source}")]
+    BroadPhase {
         /// What the geometry layer reported.
         source: GeometryError,
     },
@@ -58,4 +67,7 @@ pub enum SimError {
     /// The dynamics layer failed (bad state, solver gave up).
     #[error(transparent)]
     Dynamics(#[from] DynamicsError),
+    /// Conservative advancement cannot take its step (see [`CaError`]).
+    #[error(transparent)]
+    Advance(#[from] CaError),
 }

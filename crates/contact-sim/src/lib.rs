@@ -10,7 +10,11 @@
 //! constraints (post-stabilisation, Cline ch. 3). See [`guide_mechanisms`]
 //! for joints, forces and stabilisation.
 //!
-//! [`EventDrivenStepper`] integrates the accelerations instead, with the
+//! [`CaStepper`] advances by conservative advancement (Drumwright 2016,
+//! Algorithm 1) instead: steps as long as no contact manifold can change
+//! within them, every change logged, no pair ever deeper than a tolerance;
+//! see [`guide_conservative_advancement`].
+//! [`EventDrivenStepper`] integrates the accelerations, with the
 //! contact forces of the acceleration-level LCP (Baraff 1994) between
 //! events located in time: collisions (Newton impacts), contacts coming
 //! to rest, Painleve's configurations.
@@ -26,13 +30,31 @@
 //! assert!(world.time() > 0.04);
 //! ```
 
+/// The crate README's example, compiled and run by `cargo test`.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 #[doc = include_str!("../../../docs/mechanisms.md")]
 pub mod guide_mechanisms {}
+
+#[doc = include_str!("../../../docs/conservative_advancement.md")]
+pub mod guide_conservative_advancement {}
 
 /// The README's examples, compiled and run by `cargo test`.
 #[cfg(doctest)]
 #[doc = include_str!("../../../README.md")]
 struct ReadmeExamples;
+
+/// Everything a scene needs, in one import: `use contact_sim::prelude::*;`.
+pub mod prelude {
+    pub use crate::glam::{DQuat, DVec3};
+    pub use crate::{
+        Attachment, BodyId, FixedStepParams, FixedStepper, ForceElement, ForceFrame, Formulation,
+        Joint, JointKind, MassProperties, PointForce, Pose, Profile, RigidBody, Shape, Spring,
+        Stabilisation, StabilisationParams, TimeSteppingParams, Twist, World,
+    };
+}
 
 mod collision;
 mod error;
@@ -43,8 +65,9 @@ mod world;
 pub use collision::CollisionPass;
 pub use error::SimError;
 pub use stepper::{
-    Event, EventDrivenParams, EventDrivenReport, EventDrivenStepper, EventKind, FixedStepParams,
-    FixedStepper, OdeMethod, PainleveKind, StepReport,
+    CaError, CaEvent, CaEventKind, CaParams, CaStepReport, CaStepper, Event, EventDrivenParams,
+    EventDrivenReport, EventDrivenStepper, EventKind, FixedStepParams, FixedStepper,
+    HISTOGRAM_DECADES, OdeMethod, PainleveKind, StepLimit, StepReport, StepStatistics,
 };
 pub use world::{BodyId, ForceId, JointId, World};
 
@@ -53,7 +76,7 @@ pub use contact_dynamics::{
     JointKind, JointLimit, JointMotor, JointReaction, PointForce, Profile, RigidBody, Spring,
     Stabilisation, StabilisationParams, StepSolution, TimeSteppingParams, TrackedContact,
 };
-pub use contact_geometry::Shape;
+pub use contact_geometry::{ContactKind, Feature, Shape};
 /// The glam version the workspace is built on (`DVec3`, `DQuat`), so a
 /// scene needs no glam of its own.
 pub use contact_math::glam;

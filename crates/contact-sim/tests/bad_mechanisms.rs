@@ -205,3 +205,20 @@ fn a_non_unit_quaternion_is_refused() {
     stepper.step(&mut world).unwrap();
     assert!((world.body(BodyId(0)).pose.rotation.length() - 1.0).abs() < 1e-15);
 }
+
+#[test]
+fn restitution_outside_zero_one_is_refused() {
+    for e in [-0.1, 1.5, f64::NAN] {
+        let body = block(1.0, DVec3::splat(0.5), DVec3::ZERO, DQuat::IDENTITY).with_restitution(e);
+        assert!(
+            matches!(
+                body,
+                Err(DynamicsError::InvalidParameter {
+                    name: "restitution",
+                    ..
+                })
+            ),
+            "{e}: {body:?}"
+        );
+    }
+}

@@ -62,10 +62,10 @@ fn every_solver_takes_free_and_redundant_rows() {
         !stepper.contacts().is_empty(),
         "the links rest on the ground"
     );
-    let (m, q) = stepper.last_problem();
+    let (m, q) = stepper.last_problem(0);
     let problem = BoxLcp::with_bounds(
         Lcp::new(m.to_owned(), q.to_vec()).unwrap(),
-        stepper.last_box_bounds().clone(),
+        stepper.last_box_bounds(0).clone(),
     )
     .unwrap();
     let free = problem.lo().iter().filter(|lo| lo.is_infinite()).count();

@@ -361,12 +361,7 @@ fn run_peer(
 
 /// Title, date, machine and the problem list.
 fn header(problems: &[Problem], quick: bool) -> String {
-    let date = Command::new("date")
-        .args(["-u", "+%Y-%m-%d %H:%M UTC"])
-        .output()
-        .ok()
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
-        .unwrap_or_default();
+    let date = crate::bench_report::utc_now();
     let machine = crate::bench_report::machine();
     let mut text = format!(
         "# Peer LCP solvers\n\n{date}, {machine}{}. Problems (JSON and text in \

@@ -305,7 +305,8 @@ impl AccelerationProblem {
             if let Some(lock) = body.planar_lock(i)
                 && body.is_dynamic()
             {
-                self.planar.begin(crate::ConstraintRef::PlanarLock(i));
+                self.planar
+                    .begin(crate::ConstraintRef::PlanarLock(i), i as u64);
                 lock.emit_rows(states, 0.0, &mut self.planar);
             }
         }

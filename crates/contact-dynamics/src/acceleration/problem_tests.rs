@@ -306,6 +306,7 @@ fn newton_impacts_of_a_ball_and_a_flat_cube() {
             distance: 0.0,
             friction: 0.5,
             restitution: e,
+            features: [contact_geometry::Feature::Unknown; 2],
         };
         let (after, out) = impact(&bodies, &[contact]);
         assert!((after[1].linear - DVec3::new(0.0, 0.0, 4.0 * e)).length() < 1e-12);
@@ -354,6 +355,7 @@ fn newtons_cradle_under_the_simultaneous_law() {
         distance: 0.0,
         friction: 0.0,
         restitution: 1.0,
+        features: [contact_geometry::Feature::Unknown; 2],
     };
     let (after, _) = impact(&bodies, &[contact(0), contact(1)]);
     let speeds: Vec<f64> = after.iter().map(|t| t.linear.x / v).collect();
@@ -383,6 +385,7 @@ fn oblique_impact_with_friction() {
             distance: 0.0,
             friction: mu,
             restitution: e,
+            features: [contact_geometry::Feature::Unknown; 2],
         };
         let (after, out) = impact(&bodies, &[contact]);
         let pn = mass * (1.0 + e) * vn;

@@ -3,6 +3,7 @@
 //! condition, and two friction rows along the orthonormal tangents of
 //! [`tangent_pair`] (eq. 4.17-4.18), bounded by `mu` times the normal impulse.
 
+use contact_geometry::Feature;
 use glam::DVec3;
 
 use super::{ConstraintRow, EmitRows, PositionCondition, RowBounds, RowSet, StabilisationGroup};
@@ -29,9 +30,37 @@ pub struct ContactConstraint {
     pub friction: f64,
     /// Newton's coefficient of restitution of the pair (0..=1).
     pub restitution: f64,
+    /// The features of a and of b (vertex, edge, face) the point lies on:
+    /// with the two bodies they identify the contact from one step to the
+    /// next, for warm starts (`Feature::Unknown` where none is known).
+    pub features: [Feature; 2],
 }
 
 impl ContactConstraint {
+    /// A key for matching this contact with the same contact of another
+    /// step: a deterministic mix of the two bodies and the two features.
+    /// Equal contacts have equal keys; a collision of keys only costs a
+    /// worse warm start, never a wrong answer.
+    #[must_use]
+    pub fn key(&self) -> u64 {
+        let feature = |f: Feature| -> u64 {
+            match f {
+                Feature::Vertex(i) => 1 | (u64::from(i) << 2),
+                Feature::Edge(i) => 2 | (u64::from(i) << 2),
+                Feature::Face(i) => 3 | (u64::from(i) << 2),
+                Feature::Unknown => 0,
+            }
+        };
+        [
+            self.body_a as u64,
+            self.body_b as u64,
+            feature(self.features[0]),
+            feature(self.features[1]),
+        ]
+        .iter()
+        .fold(0x9E37_79B9_7F4A_7C15_u64, |h, &x| mix(h ^ x))
+    }
+
     /// Checks indices, finiteness and the unit normal; `Err` holds the reason.
     pub(crate) fn check(&self, body_count: usize) -> Result<(), &'static str> {
         if self.body_a >= body_count || self.body_b >= body_count {
@@ -56,8 +85,26 @@ impl ContactConstraint {
     }
 }
 
-impl EmitRows for ContactConstraint {
-    fn emit_rows(&self, bodies: &[BodyState], _h: f64, out: &mut RowSet) {
+impl ContactConstraint {
+    /// The relative velocity of the contact point, b relative to a, at
+    /// the bodies' states.
+    #[must_use]
+    pub fn relative_velocity(&self, bodies: &[BodyState]) -> DVec3 {
+        let at = |i: usize| {
+            let body = &bodies[i];
+            body.twist.point_velocity(self.point - body.centre())
+        };
+        at(self.body_b) - at(self.body_a)
+    }
+
+    /// Emits the contact's rows with the orthonormal tangents `(t1, t2)`
+    /// (`t2 = normal x t1`) as its friction directions.
+    pub(crate) fn emit_rows_along(
+        &self,
+        (t1, t2): (DVec3, DVec3),
+        bodies: &[BodyState],
+        out: &mut RowSet,
+    ) {
         let row = |direction| {
             JacobianRow::relative_velocity(bodies, self.body_a, self.body_b, self.point, direction)
         };
@@ -69,7 +116,6 @@ impl EmitRows for ContactConstraint {
                 group: StabilisationGroup::Contact,
             },
         ));
-        let (t1, t2) = tangent_pair(self.normal);
         for tangent in [t1, t2] {
             out.push(ConstraintRow::new(
                 row(tangent),
@@ -81,4 +127,17 @@ impl EmitRows for ContactConstraint {
             ));
         }
     }
+}
+
+impl EmitRows for ContactConstraint {
+    fn emit_rows(&self, bodies: &[BodyState], _h: f64, out: &mut RowSet) {
+        self.emit_rows_along(tangent_pair(self.normal), bodies, out);
+    }
+}
+
+/// One round of the splitmix64 finaliser: a cheap, deterministic mix.
+pub(crate) fn mix(mut x: u64) -> u64 {
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^ (x >> 31)
 }

@@ -138,6 +138,9 @@ pub enum ConstraintRef {
 pub struct RowOwner {
     /// The constraint.
     pub constraint: ConstraintRef,
+    /// A key identifying the constraint from one step to the next (a
+    /// contact's bodies and features, a joint's index), for warm starts.
+    pub key: u64,
     /// Its rows in the [`RowSet`].
     pub rows: Range<usize>,
 }
@@ -156,12 +159,13 @@ impl RowSet {
         self.owners.clear();
     }
 
-    /// Starts the rows of `constraint`: they run from here to the next call
-    /// (or the end).
-    pub fn begin(&mut self, constraint: ConstraintRef) {
+    /// Starts the rows of `constraint`, identified across steps by `key`:
+    /// they run from here to the next call (or the end).
+    pub fn begin(&mut self, constraint: ConstraintRef, key: u64) {
         let start = self.rows.len();
         self.owners.push(RowOwner {
             constraint,
+            key,
             rows: start..start,
         });
     }
@@ -179,6 +183,11 @@ impl RowSet {
         self.rows.push(row);
         owner.rows.end = self.rows.len();
         self.rows.len() - 1
+    }
+
+    /// Row `i`, mutably (a stepper's late adjustment of a target).
+    pub(crate) fn row_mut(&mut self, i: usize) -> &mut ConstraintRow {
+        &mut self.rows[i]
     }
 
     /// Every row, in emission order.

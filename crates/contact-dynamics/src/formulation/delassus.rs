@@ -14,6 +14,7 @@
 //! symmetry test relies on).
 
 use contact_lcp::faer::MatMut;
+use contact_lcp::faer::sparse::Triplet;
 use contact_math::Twist;
 
 use crate::{BodyJacobian, JacobianRow};
@@ -40,6 +41,30 @@ impl Delassus {
         rows: &[JacobianRow],
         responses: &[[Twist; 2]],
         mut matrix: MatMut<'_, f64>,
+    ) {
+        self.for_each_entry(rows, responses, |i, j, c| matrix[(i, j)] += c);
+    }
+
+    /// The same sums as [`Delassus::fill`], as `(row, column, value)`
+    /// triplets of both triangles (a pair of rows sharing two bodies gives
+    /// two triplets for one entry, to be summed): the sparse `J W J'`.
+    pub(crate) fn triplets(
+        &mut self,
+        rows: &[JacobianRow],
+        responses: &[[Twist; 2]],
+        out: &mut Vec<Triplet<usize, usize, f64>>,
+    ) {
+        out.clear();
+        self.for_each_entry(rows, responses, |i, j, c| out.push(Triplet::new(i, j, c)));
+    }
+
+    /// Calls `add(i, j, c)` for each term `c` of every entry of `J W J'`
+    /// (both triangles), in the order of the module comment.
+    fn for_each_entry(
+        &mut self,
+        rows: &[JacobianRow],
+        responses: &[[Twist; 2]],
+        mut add: impl FnMut(usize, usize, f64),
     ) {
         let bodies = rows
             .iter()
@@ -80,9 +105,9 @@ impl Delassus {
                 let first = bucket.partition_point(|&(j, _)| j < i);
                 for &(j, slot_j) in &bucket[first..] {
                     let c = block_i.dot(&responses[j][slot_j]);
-                    matrix[(i, j)] += c;
+                    add(i, j, c);
                     if j != i {
-                        matrix[(j, i)] += c;
+                        add(j, i, c);
                     }
                 }
             }

@@ -38,11 +38,24 @@
 //! order, then the friction unknowns per contact (the generators, then for
 //! the LCP the sliding speeds), so for contacts alone the layout is normals
 //! first, as in Cline eq. 2.49.
+//!
+//! Box problems of at least `TimeSteppingParams::sparse_from` rows are
+//! solved sparse: `J W J' + C` assembled as a sparse matrix (rows couple
+//! only through a shared body) and solved by block principal pivoting (Judice & Pires 1994,
+//! `contact_lcp::BlockPivoting`) warm-started from the active set of the
+//! step before, matched row by row through the constraints' keys (a
+//! contact's bodies and features); a settled pile then takes one sparse
+//! factorisation. If the pivoting does not settle, the dense policy
+//! answers. Every answer is certified either way.
 
 pub(crate) mod delassus;
 
+use contact_lcp::faer::sparse::{SparseColMat, Triplet};
 use contact_lcp::faer::{Mat, MatRef};
-use contact_lcp::{BoxBounds, BoxLcp, Coupling, Lcp, LcpError, LcpSolution, Lemke, Solver};
+use contact_lcp::{
+    BlockPivoting, BoxBounds, BoxLcp, Coupling, Lcp, LcpError, LcpSolution, Lemke, RowState,
+    Solver, SparseBoxLcp, active_set_of,
+};
 use contact_math::Twist;
 
 use self::delassus::Delassus;
@@ -68,6 +81,10 @@ pub enum Formulation {
     BoxFriction,
 }
 
+/// A row's state in an answer, by its constraint's key and its offset among
+/// the constraint's rows: what a later step's guess is made of.
+pub(crate) type WarmEntry = (u64, usize, RowState);
+
 /// A contact's friction rows: two tangent rows sharing one normal.
 #[derive(Clone, Copy, Debug)]
 struct FrictionPair {
@@ -90,6 +107,8 @@ pub(crate) struct VelocityProblem {
     pairs: Vec<FrictionPair>,
     /// Cone coefficients `(c_j, s_j)` of the complementarity formulation.
     generators: Vec<(f64, f64)>,
+    /// Compliance of each primary unknown.
+    compliance: Vec<f64>,
     /// The Jacobian row of each unknown that has one.
     rows: Vec<JacobianRow>,
     /// `W J'` per block of each of `rows`.
@@ -101,6 +120,18 @@ pub(crate) struct VelocityProblem {
     lemke: Lemke,
     box_solver: Solver,
     solution: LcpSolution,
+    /// Whether `matrix` holds the last problem (false after a sparse solve
+    /// until [`VelocityProblem::last_problem`] fills it).
+    dense_current: bool,
+    block_pivoting: BlockPivoting,
+    triplets: Vec<Triplet<usize, usize, f64>>,
+    /// The active set of this problem's answer per constraint key and row
+    /// offset (filled after a sparse solve): the caller's store for the
+    /// next step's guess.
+    pub(crate) remembered: Vec<WarmEntry>,
+    /// Scratch: the active set of an answer, and a guess.
+    states: Vec<RowState>,
+    guess: Vec<RowState>,
 }
 
 impl VelocityProblem {
@@ -110,6 +141,7 @@ impl VelocityProblem {
             unknown_of_row: Vec::new(),
             pairs: Vec::new(),
             generators: Vec::new(),
+            compliance: Vec::new(),
             rows: Vec::new(),
             responses: Vec::new(),
             delassus: Delassus::default(),
@@ -119,11 +151,21 @@ impl VelocityProblem {
             lemke: Lemke::new(params.lcp),
             box_solver: Solver::new(params.box_solver),
             solution: LcpSolution::default(),
+            dense_current: true,
+            block_pivoting: BlockPivoting::default(),
+            triplets: Vec::new(),
+            remembered: Vec::new(),
+            states: Vec::new(),
+            guess: Vec::new(),
         }
     }
 
-    /// The LCP `(M, q)` of the last solve that had rows.
-    pub(crate) fn last_problem(&self) -> (MatRef<'_, f64>, &[f64]) {
+    /// The LCP `(M, q)` of the last solve that had rows (its dense `M` is
+    /// formed here after a sparse solve).
+    pub(crate) fn last_problem(&mut self) -> (MatRef<'_, f64>, &[f64]) {
+        if !self.dense_current {
+            self.fill_matrix();
+        }
         (self.matrix.as_ref(), &self.offsets)
     }
 
@@ -141,15 +183,18 @@ impl VelocityProblem {
     /// `velocities` (which hold `v*` on entry); writes each row's impulse
     /// into `row_impulses`, indexed like `set` (a friction row's impulse is
     /// along its tangent).
+    #[allow(clippy::too_many_arguments)] // the step's inputs, each distinct
     pub(crate) fn solve(
         &mut self,
         params: &TimeSteppingParams,
         set: &RowSet,
         bodies: &[BodyState],
         h: f64,
+        warm: &[WarmEntry],
         velocities: &mut [Twist],
         row_impulses: &mut Vec<f64>,
     ) -> Result<(), LcpError> {
+        self.remembered.clear();
         row_impulses.clear();
         row_impulses.resize(set.len(), 0.0);
         if set.is_empty() {
@@ -165,26 +210,34 @@ impl VelocityProblem {
         self.layout(set, cone);
         self.build_rows(set, bodies, cone);
         self.assemble(set, velocities, h, &params.stabilisation, cone)?;
-        let lcp = Lcp::new(
-            std::mem::replace(&mut self.matrix, Mat::new()),
-            std::mem::take(&mut self.offsets),
-        )?;
-        let problem = BoxLcp::with_bounds(
-            lcp,
-            std::mem::replace(&mut self.bounds, BoxBounds::unilateral(0)),
-        )?;
-        // Without a friction cone the complementarity problem is the
-        // symmetric box problem (J W J' + C, free rows native), which the
-        // policy's Dantzig solves without lifting the free rows.
-        let solved = if cone && !self.pairs.is_empty() {
-            self.lemke.solve_box_into(&problem, &mut self.solution)
-        } else {
-            self.box_solver.solve_into(&problem, &mut self.solution)
-        };
-        let (lcp, bounds) = problem.into_parts();
-        (self.matrix, self.offsets) = lcp.into_parts();
-        self.bounds = bounds;
-        solved?;
+        let sparse = !cone && self.offsets.len() >= params.sparse_from;
+        let solved_sparse = sparse && self.solve_sparse(set, warm).is_ok();
+        if !solved_sparse {
+            self.fill_matrix();
+            let lcp = Lcp::new(
+                std::mem::replace(&mut self.matrix, Mat::new()),
+                std::mem::take(&mut self.offsets),
+            )?;
+            let problem = BoxLcp::with_bounds(
+                lcp,
+                std::mem::replace(&mut self.bounds, BoxBounds::unilateral(0)),
+            )?;
+            // Without a friction cone the complementarity problem is the
+            // symmetric box problem (J W J' + C, free rows native), which the
+            // policy's Dantzig solves without lifting the free rows.
+            let solved = if cone && !self.pairs.is_empty() {
+                self.lemke.solve_box_into(&problem, &mut self.solution)
+            } else {
+                self.box_solver.solve_into(&problem, &mut self.solution)
+            };
+            let (lcp, bounds) = problem.into_parts();
+            (self.matrix, self.offsets) = lcp.into_parts();
+            self.bounds = bounds;
+            solved?;
+        }
+        if sparse {
+            self.remember_active_set(set);
+        }
         self.apply(velocities);
         self.row_impulses(set, cone, row_impulses);
         Ok(())
@@ -263,10 +316,10 @@ impl VelocityProblem {
         let p = self.primary.len();
         let jacobian_unknowns = self.rows.len();
         let n = jacobian_unknowns + if cone { self.pairs.len() } else { 0 };
-        self.matrix.resize_with(n, n, |_, _| 0.0);
-        self.matrix.as_mut().fill(0.0);
-        self.delassus
-            .fill(&self.rows, &self.responses, self.matrix.as_mut());
+        self.compliance.clear();
+        self.compliance
+            .extend(self.primary.iter().map(|&i| rows[i].compliance));
+        self.dense_current = false;
         self.offsets.clear();
         self.offsets.resize(n, 0.0);
         for (u, row) in self.rows.iter().enumerate() {
@@ -274,9 +327,6 @@ impl VelocityProblem {
         }
         for (u, &i) in self.primary.iter().enumerate() {
             let row = &rows[i];
-            if row.compliance != 0.0 {
-                self.matrix[(u, u)] += row.compliance;
-            }
             let target = stabilisation.velocity_term(row.condition, h) - row.velocity_target;
             if target != 0.0 {
                 self.offsets[u] += target;
@@ -297,18 +347,6 @@ impl VelocityProblem {
                     (0.0, 1.0)
                 };
                 self.offsets[p + per_pair * c + j] -= c1 * v1 + c2 * v2;
-            }
-        }
-        if cone {
-            // E, -E' and mu (Cline eq. 2.47-2.49).
-            for (c, pair) in self.pairs.iter().enumerate() {
-                let sigma = jacobian_unknowns + c;
-                self.matrix[(sigma, pair.normal_unknown)] = pair.mu;
-                for j in 0..per_pair {
-                    let beta = p + per_pair * c + j;
-                    self.matrix[(beta, sigma)] = 1.0;
-                    self.matrix[(sigma, beta)] = -1.0;
-                }
             }
         }
         let (primary, pairs) = (&self.primary, &self.pairs);
@@ -340,6 +378,103 @@ impl VelocityProblem {
                 }
             }
         })
+    }
+
+    /// Forms the dense `M`: `J W J' + C`, and for the LCP `E`, `-E'` and
+    /// `mu` (Cline eq. 2.47-2.49).
+    fn fill_matrix(&mut self) {
+        let n = self.offsets.len();
+        self.matrix.resize_with(n, n, |_, _| 0.0);
+        self.matrix.as_mut().fill(0.0);
+        self.delassus
+            .fill(&self.rows, &self.responses, self.matrix.as_mut());
+        for (u, &c) in self.compliance.iter().enumerate() {
+            if c != 0.0 {
+                self.matrix[(u, u)] += c;
+            }
+        }
+        let (p, jacobian_unknowns) = (self.primary.len(), self.rows.len());
+        if n > jacobian_unknowns {
+            let per_pair = self.generators.len();
+            for (c, pair) in self.pairs.iter().enumerate() {
+                let sigma = jacobian_unknowns + c;
+                self.matrix[(sigma, pair.normal_unknown)] = pair.mu;
+                for j in 0..per_pair {
+                    let beta = p + per_pair * c + j;
+                    self.matrix[(beta, sigma)] = 1.0;
+                    self.matrix[(sigma, beta)] = -1.0;
+                }
+            }
+        }
+        self.dense_current = true;
+    }
+
+    /// The box problem solved sparse by block pivoting, from the guess the
+    /// last step's active set gives (every row of a constraint seen before
+    /// takes its old state; new rows are guessed free: a contact found
+    /// within the margin usually carries load, and sticks).
+    fn solve_sparse(&mut self, set: &RowSet, warm: &[WarmEntry]) -> Result<(), LcpError> {
+        let guess = self.guess_from_warm(set, warm);
+        self.delassus
+            .triplets(&self.rows, &self.responses, &mut self.triplets);
+        for (u, &c) in self.compliance.iter().enumerate() {
+            if c != 0.0 {
+                self.triplets.push(Triplet::new(u, u, c));
+            }
+        }
+        let n = self.offsets.len();
+        let m = SparseColMat::try_new_from_triplets(n, n, &self.triplets).map_err(|_| {
+            LcpError::BadLength {
+                what: "m",
+                expected: n,
+                found: self.triplets.len(),
+            }
+        })?;
+        let problem = SparseBoxLcp::new(
+            m,
+            std::mem::take(&mut self.offsets),
+            std::mem::replace(&mut self.bounds, BoxBounds::unilateral(0)),
+        )?;
+        let solved = self.block_pivoting.solve_sparse_into(
+            &problem,
+            guess.then_some(self.guess.as_slice()),
+            &mut self.solution,
+        );
+        let (_, q, bounds) = problem.into_parts();
+        (self.offsets, self.bounds) = (q, bounds);
+        solved
+    }
+
+    /// Fills `self.guess` from `warm` (sorted); false when nothing of this
+    /// problem was seen before (a cold start is better then).
+    fn guess_from_warm(&mut self, set: &RowSet, warm: &[WarmEntry]) -> bool {
+        let n = self.offsets.len();
+        self.guess.clear();
+        self.guess.resize(n, RowState::Free);
+        let mut found = false;
+        for owner in set.owners() {
+            for (offset, i) in owner.rows.clone().enumerate() {
+                let key = (owner.key, offset);
+                if let Ok(k) = warm.binary_search_by(|&(a, b, _)| (a, b).cmp(&key)) {
+                    self.guess[self.unknown_of_row[i]] = warm[k].2;
+                    found = true;
+                }
+            }
+        }
+        found
+    }
+
+    /// Keeps the active set of the last answer, by constraint key and row.
+    fn remember_active_set(&mut self, set: &RowSet) {
+        let z = &self.solution.z;
+        let w = &self.solution.w;
+        active_set_of(&self.bounds, z, w, &mut self.states);
+        for owner in set.owners() {
+            for (offset, i) in owner.rows.clone().enumerate() {
+                self.remembered
+                    .push((owner.key, offset, self.states[self.unknown_of_row[i]]));
+            }
+        }
     }
 
     /// `u+ = v* + W J' z` over the unknowns with a Jacobian row.

@@ -15,7 +15,9 @@
 //! Each projection is one Newton step on the nonlinear constraints (eq.
 //! 3.2), repeated while an error exceeds the tolerance, up to the setting's
 //! limit. Velocities are not changed, so the projection adds no kinetic
-//! energy. It is solved by the `contact_lcp::Solver` policy, which takes
+//! energy. The rows split into islands (connected components of the
+//! moving bodies), and only the islands with an error above the tolerance
+//! are solved, each on its own. It is solved by the `contact_lcp::Solver` policy, which takes
 //! redundant rows (a closed loop of joints, a face resting on four contact
 //! points) like any singular contact problem.
 
@@ -26,7 +28,8 @@ use contact_math::{Pose, Twist, integrate_pose};
 use super::StabilisationParams;
 use crate::constraints::{PositionCondition, RowSet, StabilisationGroup};
 use crate::formulation::delassus::Delassus;
-use crate::{BodyState, DynamicsError, JacobianRow, RigidBody};
+use crate::time_stepping::islands::{Islands, localised};
+use crate::{BodyState, ContactConstraint, DynamicsError, JacobianRow, RigidBody};
 
 /// What one step's projection did.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -58,6 +61,17 @@ pub(crate) struct Projection {
     solution: LcpSolution,
     states: Vec<BodyState>,
     displacement: Vec<Twist>,
+    islands: Islands,
+    /// One island's rows (bodies renumbered), states and bounds.
+    local_rows: Vec<JacobianRow>,
+    local_states: Vec<BodyState>,
+    local_free: Vec<bool>,
+}
+
+/// How far a row is from holding: `|g|` for an equality, `max(-g, 0)` for
+/// a gap.
+fn violation(free: bool, g: f64) -> f64 {
+    if free { g.abs() } else { (-g).max(0.0) }
 }
 
 impl Projection {
@@ -77,6 +91,10 @@ impl Projection {
             solution: LcpSolution::default(),
             states: Vec::new(),
             displacement: Vec::new(),
+            islands: Islands::default(),
+            local_rows: Vec::new(),
+            local_states: Vec::new(),
+            local_free: Vec::new(),
         }
     }
 
@@ -102,6 +120,16 @@ impl Projection {
                 self.contact_rows.push((row.jacobian, moved));
             }
         }
+    }
+
+    /// Takes `contacts`, found at the poses of `states`, as the contact gap
+    /// rows: their normal rows and their distances.
+    pub(crate) fn carry_detected(&mut self, contacts: &[ContactConstraint], states: &[BodyState]) {
+        self.contact_rows.clear();
+        self.contact_rows.extend(contacts.iter().map(|c| {
+            let row = JacobianRow::relative_velocity(states, c.body_a, c.body_b, c.point, c.normal);
+            (row, c.distance)
+        }));
     }
 
     /// Projects `poses` (the bodies' moved poses) onto the constraints that
@@ -132,7 +160,19 @@ impl Projection {
             {
                 return Ok(report);
             }
-            self.solve()?;
+            self.displacement.clear();
+            self.displacement.resize(poses.len(), Twist::ZERO);
+            self.islands.build(poses.len(), &self.rows, false);
+            for k in 0..self.islands.count() {
+                let rows = self.islands.rows(k);
+                let error = rows
+                    .iter()
+                    .map(|&i| violation(self.free[i], self.errors[i]))
+                    .fold(0.0, f64::max);
+                if error > params.projection_tolerance {
+                    self.solve_island(k)?;
+                }
+            }
             self.displace(poses);
             report.projections += 1;
         }
@@ -173,23 +213,37 @@ impl Projection {
         self.free
             .iter()
             .zip(&self.errors)
-            .map(|(&free, &g)| if free { g.abs() } else { (-g).max(0.0) })
+            .map(|(&free, &g)| violation(free, g))
             .fold(0.0, f64::max)
     }
 
-    /// Solves `w = J W J' lambda + g` with the rows' bounds.
-    fn solve(&mut self) -> Result<(), DynamicsError> {
-        let n = self.rows.len();
+    /// Solves island `k`'s `w = J W J' lambda + g` with its rows' bounds,
+    /// and adds its `dp = W J' lambda` to the displacement.
+    fn solve_island(&mut self, k: usize) -> Result<(), DynamicsError> {
+        let islands = &self.islands;
+        let (rows, bodies) = (islands.rows(k), islands.bodies(k));
+        self.local_rows.clear();
+        self.local_rows
+            .extend(rows.iter().map(|&i| localised(&self.rows[i], islands)));
+        self.local_states.clear();
+        self.local_states
+            .extend(bodies.iter().map(|&b| self.states[b]));
+        self.local_free.clear();
+        self.local_free.extend(rows.iter().map(|&i| self.free[i]));
+        let n = rows.len();
         self.responses.clear();
-        self.responses
-            .extend(self.rows.iter().map(|row| row.responses(&self.states)));
+        self.responses.extend(
+            self.local_rows
+                .iter()
+                .map(|row| row.responses(&self.local_states)),
+        );
         self.matrix.resize_with(n, n, |_, _| 0.0);
         self.matrix.as_mut().fill(0.0);
         self.delassus
-            .fill(&self.rows, &self.responses, self.matrix.as_mut());
+            .fill(&self.local_rows, &self.responses, self.matrix.as_mut());
         self.offsets.clear();
-        self.offsets.extend_from_slice(&self.errors);
-        let free = &self.free;
+        self.offsets.extend(rows.iter().map(|&i| self.errors[i]));
+        let free = &self.local_free;
         self.bounds
             .rebuild(|lo, hi, couplings| {
                 couplings.clear();
@@ -216,23 +270,25 @@ impl Projection {
         let (lcp, bounds) = problem.into_parts();
         (self.matrix, self.offsets) = lcp.into_parts();
         self.bounds = bounds;
-        solved.map_err(DynamicsError::Projection)
-    }
-
-    /// `dp = W J' lambda`, applied to the poses; carried contact gaps move
-    /// by `J dp`.
-    fn displace(&mut self, poses: &mut [Pose]) {
-        self.displacement.clear();
-        self.displacement.resize(poses.len(), Twist::ZERO);
-        for ((row, response), &impulse) in
-            self.rows.iter().zip(&self.responses).zip(&self.solution.z)
+        solved.map_err(DynamicsError::Projection)?;
+        for ((row, response), &impulse) in self
+            .local_rows
+            .iter()
+            .zip(&self.responses)
+            .zip(&self.solution.z)
         {
             for (block, change) in [row.a, row.b].iter().zip(response) {
                 if let Some(block) = block {
-                    self.displacement[block.body] += *change * impulse;
+                    self.displacement[bodies[block.body]] += *change * impulse;
                 }
             }
         }
+        Ok(())
+    }
+
+    /// The displacement applied to the poses; carried contact gaps move by
+    /// `J dp`.
+    fn displace(&mut self, poses: &mut [Pose]) {
         for (pose, dp) in poses.iter_mut().zip(&self.displacement) {
             if *dp != Twist::ZERO {
                 *pose = integrate_pose(pose, dp, 1.0);

@@ -2,7 +2,10 @@
 //! sec. 2.7.3): the step problem of the constraint rows, then the new
 //! positions and their stabilisation.
 
+pub(crate) mod islands;
+mod isotropic_friction;
 mod params;
+mod restitution;
 mod solution;
 mod stepper;
 

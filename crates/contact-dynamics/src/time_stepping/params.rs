@@ -18,6 +18,31 @@ pub struct TimeSteppingParams {
     pub stabilisation: StabilisationParams,
     /// Settings of the Lemke solver (complementarity formulation).
     pub lcp: LemkeParams,
+    /// Whether friction is made isotropic (`time_stepping/isotropic_friction.rs`):
+    /// each contact's first tangent along its sliding velocity, and a
+    /// contact whose friction leaves the Coulomb circle turned onto it and
+    /// the step solved again, at most `max_friction_passes` times in all.
+    /// Default `true`.
+    pub isotropic_friction: bool,
+    /// Most solves of one step when friction is isotropic (>= 1; default 4).
+    pub max_friction_passes: usize,
+    /// Contacts approaching slower than this (m/s, >= 0; default 0.5) are
+    /// inelastic whatever their restitution, so that resting contacts,
+    /// which approach by `h g` each step, do not bounce
+    /// (`time_stepping/restitution.rs`).
+    pub restitution_threshold: f64,
+    /// Whether each island (connected component of the moving bodies) is
+    /// solved on its own, islands in parallel (default `true`); `false`
+    /// solves the whole scene as one problem (for benchmarks of the solvers
+    /// on whole-scene problems). The answer is certified either way.
+    pub islands: bool,
+    /// Box problems (`Formulation::BoxFriction`) with at least this many
+    /// rows are solved sparse by block principal pivoting warm-started from
+    /// the previous step's active set, the dense policy answering when it
+    /// does not settle (see `formulation/mod.rs`). Default `usize::MAX`:
+    /// off, because on the stepped wall pyramids the warm pivoting does not
+    /// settle often enough yet to pay (issue 26).
+    pub sparse_from: usize,
     /// Settings of the box formulation's solvers and of the projection's:
     /// Dantzig, and the projected Gauss-Seidel fail-safe, which may take
     /// 20 000 sweeps by default (a cold start on a stack needs thousands:
@@ -31,6 +56,11 @@ impl Default for TimeSteppingParams {
             friction_directions: 4,
             formulation: Formulation::default(),
             stabilisation: StabilisationParams::default(),
+            isotropic_friction: true,
+            max_friction_passes: 4,
+            restitution_threshold: 0.5,
+            islands: true,
+            sparse_from: usize::MAX,
             lcp: LemkeParams::default(),
             box_solver: SolverParams {
                 pgs: PgsParams {
@@ -54,6 +84,18 @@ impl TimeSteppingParams {
             return Err(DynamicsError::InvalidParameter {
                 name: "friction_directions",
                 value: k as f64,
+            });
+        }
+        if self.max_friction_passes == 0 {
+            return Err(DynamicsError::InvalidParameter {
+                name: "max_friction_passes",
+                value: 0.0,
+            });
+        }
+        if !(self.restitution_threshold.is_finite() && self.restitution_threshold >= 0.0) {
+            return Err(DynamicsError::InvalidParameter {
+                name: "restitution_threshold",
+                value: self.restitution_threshold,
             });
         }
         self.stabilisation.validate()

@@ -7,8 +7,10 @@
 //!    loads and the explicit force elements, `p` the applied impulses;
 //! 2. rows: every contact, joint, planar lock and implicit spring emits its
 //!    constraint rows (`constraints/`);
-//! 3. the step problem of the formulation (`formulation/`) gives the row
-//!    impulses and `u+ = v* + W J' lambda`;
+//! 3. the rows are split into islands (`islands.rs`: connected components
+//!    of the moving bodies), and each island's step problem
+//!    (`formulation/`), solved on its own and in parallel, gives its row
+//!    impulses and `u+ = v* + W J' lambda` for its bodies;
 //! 4. positions move with `u+` (semi-implicit: translation `h u+`, rotation
 //!    by the exact exponential map);
 //! 5. post-stabilisation projects the positions back onto the constraints
@@ -19,16 +21,22 @@
 //! [`StepSolution`], to be committed by the caller.
 
 use contact_lcp::faer::MatRef;
-use contact_lcp::{BoxBounds, LcpSolution};
-use contact_math::{Twist, Wrench, gyroscopic_torque, integrate_pose};
+use contact_lcp::{BoxBounds, LcpError, LcpSolution};
+use contact_math::{Pose, Twist, Wrench, gyroscopic_torque, integrate_pose};
 use glam::DVec3;
 
-use crate::constraints::{ConstraintRef, EmitRows, RowSet};
-use crate::formulation::VelocityProblem;
+use rayon::prelude::*;
+
+use super::islands::{Islands, NONE, localised};
+use super::isotropic_friction::{realign, sliding_tangents};
+use super::restitution::{PendingBounces, StepTwists};
+use crate::constraints::{ConstraintRef, EmitRows, RowBounds, RowSet};
+use crate::formulation::{VelocityProblem, WarmEntry};
+use crate::friction_cone::tangent_pair;
 use crate::stabilisation::post::Projection;
 use crate::{
-    BodyState, ContactConstraint, DynamicsError, ForceElement, Joint, JointReaction, RigidBody,
-    StepSolution, TimeSteppingParams,
+    BodyState, ContactConstraint, DynamicsError, ForceElement, JacobianRow, Joint, JointReaction,
+    ProjectionReport, RigidBody, Stabilisation, StepSolution, TimeSteppingParams,
 };
 
 /// Everything one step acts on.
@@ -77,8 +85,60 @@ pub struct TimeStepping {
     params: TimeSteppingParams,
     states: Vec<BodyState>,
     wrenches: Vec<Wrench>,
-    problem: VelocityProblem,
+    /// The step's rows' Jacobians, for the island partition.
+    jacobians: Vec<JacobianRow>,
+    islands: Islands,
+    /// One workspace per island (grown to the most islands seen).
+    workspaces: Vec<IslandWorkspace>,
+    /// Active sets of the last step per constraint key and row, sorted.
+    warm: Vec<WarmEntry>,
+    /// Impacts to resolve in the next step.
+    bounces: PendingBounces,
+    /// The free-flight twists of the step.
+    free: Vec<Twist>,
+    /// Each contact's tangents for this step.
+    tangents: Vec<(DVec3, DVec3)>,
     projection: Projection,
+}
+
+/// One island's problem: its rows with island-local body indices, its
+/// bodies' states and velocities, and its solver.
+#[derive(Debug)]
+struct IslandWorkspace {
+    set: RowSet,
+    /// The global index of each of `set`'s rows.
+    global_rows: Vec<usize>,
+    states: Vec<BodyState>,
+    velocities: Vec<Twist>,
+    impulses: Vec<f64>,
+    problem: VelocityProblem,
+    result: Result<(), LcpError>,
+}
+
+impl IslandWorkspace {
+    fn new(params: &TimeSteppingParams) -> Self {
+        Self {
+            set: RowSet::default(),
+            global_rows: Vec::new(),
+            states: Vec::new(),
+            velocities: Vec::new(),
+            impulses: Vec::new(),
+            problem: VelocityProblem::new(params),
+            result: Ok(()),
+        }
+    }
+
+    fn solve(&mut self, params: &TimeSteppingParams, h: f64, warm: &[WarmEntry]) {
+        self.result = self.problem.solve(
+            params,
+            &self.set,
+            &self.states,
+            h,
+            warm,
+            &mut self.velocities,
+            &mut self.impulses,
+        );
+    }
 }
 
 impl TimeStepping {
@@ -89,7 +149,13 @@ impl TimeStepping {
             params,
             states: Vec::new(),
             wrenches: Vec::new(),
-            problem: VelocityProblem::new(&params),
+            jacobians: Vec::new(),
+            islands: Islands::default(),
+            workspaces: Vec::new(),
+            warm: Vec::new(),
+            bounces: PendingBounces::default(),
+            free: Vec::new(),
+            tangents: Vec::new(),
             projection: Projection::new(params.box_solver),
         }
     }
@@ -100,27 +166,49 @@ impl TimeStepping {
         &self.params
     }
 
-    /// The LCP `(M, q)` of the last step that had rows, as assembled (empty
-    /// before the first one): for inspection, fixtures and benchmarks of the
-    /// solvers on real contact problems.
+    /// The number of islands of the last step.
     #[must_use]
-    pub fn last_problem(&self) -> (MatRef<'_, f64>, &[f64]) {
-        self.problem.last_problem()
+    pub fn last_island_count(&self) -> usize {
+        self.islands.count()
     }
 
-    /// The bounds of the last step problem, rows as in
+    /// The LCP `(M, q)` of island `island` of the last step, as assembled:
+    /// for inspection, fixtures and benchmarks of the solvers on real
+    /// contact problems (with `TimeSteppingParams::islands` off, island 0
+    /// is the whole scene).
+    ///
+    /// # Panics
+    /// When the last step had no such island.
+    #[must_use]
+    #[track_caller]
+    pub fn last_problem(&mut self, island: usize) -> (MatRef<'_, f64>, &[f64]) {
+        assert!(island < self.islands.count(), "no island {island}");
+        self.workspaces[island].problem.last_problem()
+    }
+
+    /// The bounds of island `island`'s last step problem, rows as in
     /// [`last_problem`](Self::last_problem): for the box formulation, the
     /// normal rows in `[0, inf)`, then two tangent rows per contact coupled
     /// to its normal row with the contact's friction coefficient.
+    ///
+    /// # Panics
+    /// When the last step had no such island.
     #[must_use]
-    pub fn last_box_bounds(&self) -> &BoxBounds {
-        self.problem.last_bounds()
+    #[track_caller]
+    pub fn last_box_bounds(&self, island: usize) -> &BoxBounds {
+        assert!(island < self.islands.count(), "no island {island}");
+        self.workspaces[island].problem.last_bounds()
     }
 
-    /// The solver's answer to the last step problem.
+    /// The solver's answer to island `island`'s last step problem.
+    ///
+    /// # Panics
+    /// When the last step had no such island.
     #[must_use]
-    pub fn last_lcp_solution(&self) -> &LcpSolution {
-        self.problem.last_solution()
+    #[track_caller]
+    pub fn last_lcp_solution(&self, island: usize) -> &LcpSolution {
+        assert!(island < self.islands.count(), "no island {island}");
+        self.workspaces[island].problem.last_solution()
     }
 
     /// Takes one step of `h` seconds from `input` into `out`: end-of-step
@@ -150,21 +238,43 @@ impl TimeStepping {
             self.states.push(BodyState::of(body, i, h)?);
         }
         self.free_flight(input, h, &mut out.velocities);
-        self.emit_rows(input, h, &mut out.rows);
-        self.problem.solve(
-            &self.params,
-            &out.rows,
-            &self.states,
-            h,
-            &mut out.velocities,
-            &mut out.row_impulses,
-        )?;
-        let solution = self.problem.last_solution();
-        (out.pivots, out.lcp_report) = if out.rows.is_empty() {
-            (0, Default::default())
+        self.free.clone_from(&out.velocities);
+        if self.params.isotropic_friction {
+            sliding_tangents(input.contacts, &self.states, &self.free, &mut self.tangents);
         } else {
-            (solution.pivots, solution.report)
+            self.tangents.clear();
+            self.tangents
+                .extend(input.contacts.iter().map(|c| tangent_pair(c.normal)));
+        }
+        for pass in 1.. {
+            self.emit_rows(input, h, &mut out.rows);
+            out.velocities.clone_from(&self.free);
+            self.solve_islands(h, out)?;
+            if !self.params.isotropic_friction
+                || pass == self.params.max_friction_passes
+                || !realign(
+                    input.contacts,
+                    &out.rows,
+                    &out.row_impulses,
+                    &out.velocities,
+                    &mut self.tangents,
+                )
+            {
+                break;
+            }
+        }
+        let twists = StepTwists {
+            start: &self.states,
+            free: &self.free,
+            end: &out.velocities,
         };
+        self.bounces.record(
+            input.contacts,
+            &out.rows,
+            &twists,
+            h,
+            self.params.restitution_threshold,
+        );
 
         out.poses.clear();
         out.poses.extend(
@@ -203,6 +313,106 @@ impl TimeStepping {
         }
         self.read_reactions(input, h, out);
         Ok(())
+    }
+
+    /// Splits the rows into islands, solves each (in parallel when there are
+    /// several), and gathers the velocities, row impulses and certificate.
+    fn solve_islands(&mut self, h: f64, out: &mut StepSolution) -> Result<(), DynamicsError> {
+        let set = &out.rows;
+        self.jacobians.clear();
+        self.jacobians
+            .extend(set.rows().iter().map(|row| row.jacobian));
+        self.islands
+            .build(self.states.len(), &self.jacobians, !self.params.islands);
+        let count = self.islands.count();
+        while self.workspaces.len() < count {
+            self.workspaces.push(IslandWorkspace::new(&self.params));
+        }
+        for (k, workspace) in self.workspaces[..count].iter_mut().enumerate() {
+            load_island(
+                &self.islands,
+                k,
+                set,
+                &self.states,
+                &out.velocities,
+                workspace,
+            );
+        }
+        let (params, warm) = (&self.params, self.warm.as_slice());
+        if count > 1 {
+            self.workspaces[..count]
+                .par_iter_mut()
+                .for_each(|workspace| workspace.solve(params, h, warm));
+        } else if let Some(workspace) = self.workspaces.first_mut().filter(|_| count == 1) {
+            workspace.solve(params, h, warm);
+        }
+        out.row_impulses.clear();
+        out.row_impulses.resize(set.len(), 0.0);
+        (out.pivots, out.lcp_report) = (0, Default::default());
+        for (k, workspace) in self.workspaces[..count].iter_mut().enumerate() {
+            if let Err(source) = std::mem::replace(&mut workspace.result, Ok(())) {
+                return Err(DynamicsError::IslandSolve {
+                    island: k,
+                    bodies: workspace.states.len(),
+                    rows: workspace.set.len(),
+                    formulation: self.params.formulation,
+                    source,
+                });
+            }
+            for (&body, &twist) in self.islands.bodies(k).iter().zip(&workspace.velocities) {
+                out.velocities[body] = twist;
+            }
+            for (&row, &impulse) in workspace.global_rows.iter().zip(&workspace.impulses) {
+                out.row_impulses[row] = impulse;
+            }
+            let solution = workspace.problem.last_solution();
+            out.pivots += solution.pivots;
+            // The least certain island's certificate stands for the step.
+            if k == 0 || solution.report.scaled_max() > out.lcp_report.scaled_max() {
+                out.lcp_report = solution.report;
+            }
+        }
+        self.warm.clear();
+        for workspace in &self.workspaces[..count] {
+            self.warm.extend_from_slice(&workspace.problem.remembered);
+        }
+        self.warm
+            .sort_unstable_by_key(|&(key, offset, _)| (key, offset));
+        Ok(())
+    }
+
+    /// Post-stabilisation against the contacts of the poses a step arrived
+    /// at: `input.contacts` were found with the bodies at `poses` (by the
+    /// caller's collision pass, with exact distances), and `poses` are
+    /// projected so that none penetrates beyond the projection tolerance
+    /// while the joints and planar locks of `input` keep holding (Cline
+    /// eq. 3.7 on fresh geometry). Velocities are untouched. Does nothing
+    /// unless contacts are post-stabilised.
+    ///
+    /// # Errors
+    /// [`DynamicsError::Projection`] when the projection cannot be solved.
+    pub fn project_positions(
+        &mut self,
+        input: &StepInput<'_>,
+        poses: &mut [Pose],
+    ) -> Result<ProjectionReport, DynamicsError> {
+        let stabilisation = self.params.stabilisation;
+        if stabilisation.contacts != Stabilisation::Post {
+            return Ok(ProjectionReport::default());
+        }
+        self.states.clear();
+        self.states.extend(
+            input
+                .bodies
+                .iter()
+                .zip(poses.iter())
+                .map(|(body, &pose)| BodyState::at_pose(body, pose, 0.0)),
+        );
+        self.projection.carry_detected(input.contacts, &self.states);
+        self.projection
+            .project(input.bodies, poses, &stabilisation, |states, set| {
+                emit_reevaluated(input, states, 1.0, set)
+            })
     }
 
     /// Checks the settings, `h`, gravity, time, loads and constraints.
@@ -285,13 +495,19 @@ impl TimeStepping {
     fn emit_rows(&self, input: &StepInput<'_>, h: f64, set: &mut RowSet) {
         set.clear();
         for (i, contact) in input.contacts.iter().enumerate() {
-            set.begin(ConstraintRef::Contact(i));
-            contact.emit_rows(&self.states, h, set);
+            set.begin(ConstraintRef::Contact(i), contact.key());
+            let normal = set.len();
+            contact.emit_rows_along(self.tangents[i], &self.states, set);
+            let row = set.row_mut(normal);
+            let approach = row.jacobian.apply(|b| self.states[b].twist);
+            row.velocity_target =
+                self.bounces
+                    .target(contact, approach, self.params.restitution_threshold);
         }
         emit_reevaluated(input, &self.states, h, set);
         for (i, element) in input.forces.iter().enumerate() {
             if let Some(spring) = element.implicit_spring() {
-                set.begin(ConstraintRef::ForceElement(i));
+                set.begin(ConstraintRef::ForceElement(i), key(3, i));
                 spring.emit_rows(&self.states, h, set);
             }
         }
@@ -309,8 +525,7 @@ impl TimeStepping {
             let impulses = &out.row_impulses[owner.rows.clone()];
             match owner.constraint {
                 ConstraintRef::Contact(c) => {
-                    let contact = &input.contacts[c];
-                    let (t1, t2) = crate::friction_cone::tangent_pair(contact.normal);
+                    let (t1, t2) = self.tangents[c];
                     out.normal_impulses.push(impulses[0]);
                     out.friction_impulses
                         .push(impulses[1] * t1 + impulses[2] * t2);
@@ -329,19 +544,72 @@ impl TimeStepping {
     }
 }
 
+/// Fills `workspace` with island `k`'s rows (bodies renumbered within the
+/// island, friction rows pointing at their normal's new index), its
+/// bodies' states and free-flight velocities.
+fn load_island(
+    islands: &Islands,
+    k: usize,
+    set: &RowSet,
+    states: &[BodyState],
+    velocities: &[Twist],
+    workspace: &mut IslandWorkspace,
+) {
+    let bodies = islands.bodies(k);
+    workspace.states.clear();
+    workspace.states.extend(bodies.iter().map(|&b| states[b]));
+    workspace.velocities.clear();
+    workspace
+        .velocities
+        .extend(bodies.iter().map(|&b| velocities[b]));
+    workspace.set.clear();
+    workspace.global_rows.clear();
+    let rows = set.rows();
+    for owner in set.owners() {
+        if owner.rows.is_empty() || islands.island_of_row(owner.rows.start) != k {
+            continue;
+        }
+        let first_local = workspace.set.len();
+        workspace.set.begin(owner.constraint, owner.key);
+        for i in owner.rows.clone() {
+            let mut row = rows[i];
+            row.jacobian = localised(&row.jacobian, islands);
+            if let RowBounds::Friction { normal, mu } = row.bounds {
+                row.bounds = RowBounds::Friction {
+                    normal: normal - owner.rows.start + first_local,
+                    mu,
+                };
+            }
+            workspace.set.push(row);
+            workspace.global_rows.push(i);
+        }
+    }
+    debug_assert!(
+        workspace
+            .global_rows
+            .iter()
+            .all(|&i| islands.island_of_row(i) != NONE)
+    );
+}
+
 /// The rows re-evaluated at moved positions: joints and planar locks, each
 /// after its `begin`.
 fn emit_reevaluated(input: &StepInput<'_>, states: &[BodyState], h: f64, set: &mut RowSet) {
     for (j, joint) in input.joints.iter().enumerate() {
-        set.begin(ConstraintRef::Joint(j));
+        set.begin(ConstraintRef::Joint(j), key(1, j));
         joint.emit_rows(states, h, set);
     }
     for (i, body) in input.bodies.iter().enumerate() {
         if let Some(lock) = body.planar_lock(i)
             && body.is_dynamic()
         {
-            set.begin(ConstraintRef::PlanarLock(i));
+            set.begin(ConstraintRef::PlanarLock(i), key(2, i));
             lock.emit_rows(states, h, set);
         }
     }
+}
+
+/// The warm-start key of constraint `index` of a kind other than contacts.
+fn key(kind: u64, index: usize) -> u64 {
+    crate::constraints::contact::mix(kind << 56 ^ index as u64)
 }

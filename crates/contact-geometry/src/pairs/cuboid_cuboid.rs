@@ -36,10 +36,6 @@ const PARALLEL: f64 = 1e-9;
 /// same vertex.
 const MERGE: f64 = 1e-9;
 
-/// How much an edge axis must out-separate the best face axis, relative to
-/// the boxes' size, before it is chosen.
-const EDGE_PREFERENCE: f64 = 1e-9;
-
 /// The best separating axis found, oriented from box a to box b.
 #[derive(Clone, Copy)]
 enum Axis {
@@ -135,7 +131,7 @@ fn best_axis(a: &OrientedBox, b: &OrientedBox, margin: f64) -> Option<Axis> {
         }
     }
     let scale = a.half.iter().chain(&b.half).fold(0.0_f64, |m, &h| m.max(h));
-    let mut best_edge = best_face + EDGE_PREFERENCE * scale;
+    let mut best_edge = best_face + super::edge_preference(best_face, scale);
     for i in 0..3 {
         for j in 0..3 {
             let cross = a.axes[i].cross(b.axes[j]);

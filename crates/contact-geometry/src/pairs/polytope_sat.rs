@@ -46,10 +46,6 @@ use crate::{ConvexPolytope, Edge};
 /// product of the edge lengths, are parallel.
 const PARALLEL: f64 = 1e-9;
 
-/// How much an edge axis must out-separate the best face axis, relative to
-/// the polytopes' size, before it is chosen.
-const EDGE_PREFERENCE: f64 = 1e-9;
-
 /// A polytope's vertices and face planes in the world frame.
 #[derive(Debug, Default)]
 pub(super) struct Posed {
@@ -331,7 +327,7 @@ pub(super) fn best_axis(
         .extend(b.edges().iter().map(|e| GaussArc::new(pb, e)));
     let (arcs_a, arcs_b) = (&search.arcs_a, &search.arcs_b);
     search.edge_axes.clear();
-    let mut best_edge = best_face + EDGE_PREFERENCE * scale;
+    let mut best_edge = best_face + super::edge_preference(best_face, scale);
     let mut best_pair: Option<(u32, u32)> = None;
     let floor = EdgeFloor::new(pa, pb, best, best_face, margin, scale);
     let cones_a = &a.gauss_map().cones;
@@ -621,7 +617,9 @@ mod tests {
         };
         let face = first_largest(&faces)?;
         match first_largest(&edges) {
-            Some(edge) if edge.1 > face.1 + EDGE_PREFERENCE * scale => Some(edge),
+            Some(edge) if edge.1 > face.1 + crate::pairs::edge_preference(face.1, scale) => {
+                Some(edge)
+            }
             _ => Some(face),
         }
     }

@@ -81,6 +81,7 @@ use crate::box_problem::BoxLcp;
 use crate::box_verify::{finish_box_answer, finish_box_answer_with_w, finish_projected_answer};
 use crate::error::LcpError;
 use crate::solution::{LcpSolution, Method};
+use crate::verify::certified;
 use block_guess::BlockGuess;
 use coupled_guess::CoupledGuess;
 use pivot::{Core, State};
@@ -408,7 +409,10 @@ impl Dantzig {
     ///   would then be singular, or when the path ends on an answer that
     ///   does not certify (scaled error above 1e-9; `row` is the worst row);
     /// - [`LcpError::CouplingLimit`] when the coupling passes did not settle
-    ///   within [`DantzigParams::max_coupling_rounds`].
+    ///   within [`DantzigParams::max_coupling_rounds`];
+    /// - [`LcpError::NotCertified`] when the answer's scaled error
+    ///   ([`VerifyReport::scaled_max`](crate::VerifyReport::scaled_max)) is
+    ///   above `1e-9`: an answer is returned only when it certifies.
     pub fn solve_into(&mut self, problem: &BoxLcp, out: &mut LcpSolution) -> Result<(), LcpError> {
         if let Some((what, value)) = self.invalid_param {
             return Err(LcpError::InvalidParameter { what, value });
@@ -523,7 +527,10 @@ impl Dantzig {
                 }
             }
         }
-        self.solve_by_passes(problem, out, w_tol)
+        // The guesses above return only certified answers; the passes'
+        // answers are certified here.
+        self.solve_by_passes(problem, out, w_tol)?;
+        certified(out)
     }
 }
 

@@ -61,12 +61,13 @@ use crate::error::LcpError;
 use crate::problem::Lcp;
 use crate::pyramid_lift::PyramidLift;
 use crate::solution::{LcpSolution, Method};
-use crate::verify::verify_into;
+use crate::verify::{ACCEPT, certified, verify_into};
 use tableau::Tableau;
 
 /// A result whose [`VerifyReport::scaled_max`](crate::VerifyReport::scaled_max)
-/// exceeds this triggers the retries (see `fallback_zero_tolerance`).
-const RETRY_ABOVE: f64 = 1e-9;
+/// exceeds this triggers the retries (see `fallback_zero_tolerance`); the
+/// bar of an answer returned as a solution.
+const RETRY_ABOVE: f64 = ACCEPT;
 
 /// Pivots with `u_r < SMALL_PIVOT * max_j |(B^-1)_rj| * max_i |c_i|` are only
 /// taken from a freshly factorised basis.
@@ -266,10 +267,10 @@ impl Lemke {
     /// On success `out` holds `z`, `w = M z + q`, the statistics (pivots and
     /// refactorisations of all attempts, see
     /// [`LemkeParams::fallback_zero_tolerance`]) and the
-    /// [`VerifyReport`](crate::VerifyReport); check
-    /// `out.report.is_solution(tol)` when the matrix is not known to be
-    /// copositive-plus or a P-matrix. On an error that has a best iterate,
-    /// `out` holds it too.
+    /// [`VerifyReport`](crate::VerifyReport), which certifies it: an
+    /// answer is returned only when its
+    /// [`scaled_max`](crate::VerifyReport::scaled_max) is at most `1e-9`.
+    /// On an error that has a best iterate, `out` holds it too.
     ///
     /// # Errors
     ///
@@ -278,7 +279,10 @@ impl Lemke {
     /// - [`LcpError::PivotLimit`]: [`LemkeParams::pivot_limit`] pivots were done
     ///   (counting all attempts);
     /// - [`LcpError::SingularBasis`]: a refactorisation found the basis
-    ///   numerically singular.
+    ///   numerically singular;
+    /// - [`LcpError::NotCertified`]: the path ended on an answer whose
+    ///   scaled error is above `1e-9` (numerical trouble, or a matrix
+    ///   outside the method's classes), carried as the best iterate.
     pub fn solve_into(&mut self, lcp: &Lcp, out: &mut LcpSolution) -> Result<(), LcpError> {
         self.solve_from(lcp, out, None)
     }
@@ -335,7 +339,7 @@ impl Lemke {
         out.w.extend_from_slice(lcp.q());
         if lcp.q().iter().all(|&x| x >= 0.0) {
             out.report = verify_into(lcp, &out.z, None, &mut self.scratch);
-            return Ok(());
+            return certified(out);
         }
 
         let params = self.params;
@@ -390,7 +394,7 @@ impl Lemke {
         out.iterations = self.refactors;
         let pivots = self.pivots;
         match outcome {
-            Ok(()) => Ok(()),
+            Ok(()) => certified(out),
             Err(Failure::Ray) => Err(LcpError::RayTermination {
                 pivots,
                 best: Some(Box::new(out.clone())),
@@ -425,7 +429,8 @@ impl Lemke {
     /// 1996), where Dantzig's pivoting may not; on a problem without a
     /// solution it ends on a ray (`RayTermination`). The answer is
     /// mapped back, `w = M z + q` recomputed and certified against the box
-    /// problem (`out.report`, as by [`verify_box`](crate::verify_box)): the
+    /// problem (`out.report`, as by [`verify_box`](crate::verify_box)),
+    /// returned only when its scaled error is at most `1e-9`: the
     /// friction bounds hold exactly at the returned normals. `pivots` and
     /// `iterations` are those of the standard form (of dimension up to
     /// `4 n`). A repeated solve of a problem of the same shape allocates
@@ -499,8 +504,10 @@ impl Lemke {
         };
         let result = match result {
             Ok(()) => {
+                // The standard form certified does not make the box
+                // problem certified (their scales differ): check it.
                 map(&lifted, out);
-                Ok(())
+                certified(out)
             }
             Err(e) => {
                 let mut boxed = |best: Option<Box<LcpSolution>>| {
@@ -518,6 +525,16 @@ impl Lemke {
                         pivots,
                         best: boxed(best),
                     },
+                    LcpError::NotCertified { best, .. } => {
+                        let best = boxed(best);
+                        LcpError::NotCertified {
+                            error: best
+                                .as_ref()
+                                .map_or(f64::INFINITY, |b| b.report.scaled_max()),
+                            tolerance: ACCEPT,
+                            best,
+                        }
+                    }
                     other => other,
                 })
             }

@@ -48,7 +48,7 @@ use crate::dense_lu::{BlockLu, Singular};
 use crate::lane_scan::{combine_max, max_abs, max_abs_in};
 use crate::lanes::{ArrayLanes, Lanes, LanesOp, with_best_lanes};
 use crate::problem::Lcp;
-use crate::scaling::{equilibrate, pow2_ceil};
+use crate::scaling::{equilibrate, pow2_ceil, pow2_ceil_full};
 use faer::linalg::matmul::matmul;
 use faer::{Accum, MatMut, MatRef, Par};
 
@@ -470,7 +470,7 @@ impl Tableau {
             .iter()
             .zip(d)
             .fold(0.0_f64, |a, (x, di)| a.max((x * di).abs()));
-        self.q_scale = pow2_ceil(q_max);
+        self.q_scale = pow2_ceil_full(q_max);
         let qs = self.q_scale;
         self.q.clear();
         self.q

@@ -8,6 +8,7 @@ use contact_lcp::faer::Mat;
 use contact_lcp::faer::linalg::solvers::Solve;
 
 pub mod contacts;
+pub mod pyramid;
 
 /// SplitMix64 (Steele, Lea, Flood 2014): tiny, seeded, reproducible across
 /// platforms and dependency versions.
@@ -312,4 +313,106 @@ pub fn box_on_plane() -> (Lcp, f64) {
         .map(|i| (0..6).map(|s| j[i][s] * v[s]).sum())
         .collect();
     (Lcp::new(m, q).unwrap(), mass * h * g)
+}
+
+/// The largest scaled error of `z` as an answer of the box problem `p`,
+/// computed here from the definitions documented on `verify` and
+/// `verify_box` (not by the crate's code): `w = M z + q` with compensated
+/// sums, scales `max(||M|| ||z||, ||q||)` and `max(||z||, scale / ||M||)`,
+/// the bound violation, the sign violation of `w` on unbounded sides, and
+/// the complementarity `w+ d(z, lo)`, `w- d(hi, z)` with distances counted
+/// up to the scale of `z`. For problems at ordinary scales (1e-150..1e150:
+/// no product underflows).
+pub fn independent_error(p: &contact_lcp::BoxLcp, z: &[f64]) -> f64 {
+    let n = p.dim();
+    let (m, q) = (p.m(), p.q());
+    let max_abs = |v: &mut dyn Iterator<Item = f64>| v.fold(0.0_f64, |a, x| a.max(x.abs()));
+    let m_norm = max_abs(&mut (0..n * n).map(|k| m[(k / n, k % n)]));
+    let z_norm = max_abs(&mut z.iter().copied());
+    let scale = (m_norm * z_norm).max(max_abs(&mut q.iter().copied()));
+    let scale = if scale > 0.0 { scale } else { 1.0 };
+    let z_scale = if m_norm > 0.0 {
+        z_norm.max(scale / m_norm)
+    } else {
+        z_norm
+    };
+    let z_scale = if z_scale > 0.0 { z_scale } else { 1.0 };
+    let mut worst = 0.0_f64;
+    for i in 0..n {
+        // Neumaier's compensated sum of q_i + sum_j M_ij z_j.
+        let (mut s, mut c) = (q[i], 0.0);
+        for (j, &zj) in z.iter().enumerate() {
+            let x = m[(i, j)] * zj;
+            let t = s + x;
+            c += if s.abs() >= x.abs() {
+                (s - t) + x
+            } else {
+                (x - t) + s
+            };
+            s = t;
+        }
+        let wi = s + c;
+        let (lo, hi) = match p.couplings().iter().find(|c| c.row == i) {
+            Some(c) => {
+                let r = c.mu * z[c.normal_row].max(0.0);
+                (-r, r)
+            }
+            None => (p.lo()[i], p.hi()[i]),
+        };
+        let zi = z[i];
+        worst = worst.max((lo - zi).max(zi - hi).max(0.0) / z_scale);
+        let (wp, wm) = (wi.max(0.0), (-wi).max(0.0));
+        let d = |x: f64| x.abs().min(z_scale);
+        let term = |w: f64, bound: f64, side: f64| {
+            if bound.is_finite() {
+                w * d(side) / (z_scale * scale)
+            } else {
+                w / scale
+            }
+        };
+        worst = worst.max(term(wm, hi, hi - zi)).max(term(wp, lo, zi - lo));
+    }
+    worst
+}
+
+/// A box problem from `M` (row-major `n x n`), `q`, bounds and couplings.
+pub fn box_problem(
+    n: usize,
+    m: &[f64],
+    q: &[f64],
+    (lo, hi): (&[f64], &[f64]),
+    couplings: Vec<contact_lcp::Coupling>,
+) -> contact_lcp::BoxLcp {
+    let mat = Mat::from_fn(n, n, |i, j| m[i * n + j]);
+    contact_lcp::BoxLcp::new(mat, q.to_vec(), lo.to_vec(), hi.to_vec(), couplings).unwrap()
+}
+
+/// A problem stored under `tests/data/` in the problem file format
+/// (docs/lcp-file-format.md), read with serde_json alone (so without the
+/// crate's `serde` feature): `M`, `q`, and optionally `lo`, `hi` (numbers
+/// or "inf" / "-inf"); couplings are not read.
+pub fn data_problem(name: &str) -> contact_lcp::BoxLcp {
+    let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let number = |x: &serde_json::Value| match x {
+        serde_json::Value::String(s) if s == "inf" => f64::INFINITY,
+        serde_json::Value::String(s) if s == "-inf" => f64::NEG_INFINITY,
+        other => other.as_f64().unwrap(),
+    };
+    let q: Vec<f64> = v["q"].as_array().unwrap().iter().map(number).collect();
+    let n = q.len();
+    let m: Vec<f64> = v["M"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|row| row.as_array().unwrap().iter().map(number))
+        .collect();
+    let list = |key: &str, default: f64| -> Vec<f64> {
+        v.get(key)
+            .and_then(|x| x.as_array())
+            .map_or(vec![default; n], |a| a.iter().map(number).collect())
+    };
+    let (lo, hi) = (list("lo", 0.0), list("hi", f64::INFINITY));
+    box_problem(n, &m, &q, (&lo, &hi), vec![])
 }

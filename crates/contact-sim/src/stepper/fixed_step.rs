@@ -16,9 +16,10 @@ pub struct FixedStepParams {
     /// any step; smaller steps resolve fast motion and rotation better.
     pub h: f64,
     /// Distance (m, >= 0; default 0.01) within which a pair's points become
-    /// contact constraints. A gap inside the margin only limits how fast the
-    /// bodies can close it, so a generous margin costs LCP size, not
-    /// accuracy; it should exceed the distance bodies travel in one step.
+    /// contact constraints, on top of the distance the pair can close in
+    /// the step (speculative contacts, see `collision.rs`). A gap inside
+    /// the margin only limits how fast the bodies can close it, so a
+    /// generous margin costs LCP size, not accuracy.
     pub contact_margin: f64,
     /// Settings of the step problem and its solver.
     pub dynamics: TimeSteppingParams,
@@ -55,6 +56,8 @@ pub struct FixedStepper {
     collision: CollisionPass,
     dynamics: TimeStepping,
     contacts: Vec<ContactConstraint>,
+    /// Contacts at the poses a step arrived at.
+    arrivals: Vec<ContactConstraint>,
     solution: StepSolution,
 }
 
@@ -82,6 +85,7 @@ impl FixedStepper {
             collision: CollisionPass::default(),
             dynamics: TimeStepping::new(params.dynamics),
             contacts: Vec::new(),
+            arrivals: Vec::new(),
             solution: StepSolution::default(),
         })
     }
@@ -107,6 +111,8 @@ impl FixedStepper {
             world.bodies(),
             world.joints(),
             self.params.contact_margin,
+            h,
+            world.gravity,
             &mut self.contacts,
         )?;
         let input = StepInput {
@@ -118,6 +124,7 @@ impl FixedStepper {
             time: world.time(),
         };
         self.dynamics.step(&input, h, &mut self.solution)?;
+        self.separate_arrivals(world)?;
         let solution = &self.solution;
         for ((body, &twist), &pose) in world
             .bodies_mut()
@@ -144,6 +151,46 @@ impl FixedStepper {
         })
     }
 
+    /// Contacts found at the poses the step arrived at, and projected out
+    /// where they penetrate (with post-stabilised contacts): the step's
+    /// rows came from the geometry at its start, so a body turning during
+    /// the step can bring a feature no row held into another body. At most
+    /// three rounds of detection and projection.
+    fn separate_arrivals(&mut self, world: &World) -> Result<(), SimError> {
+        if self.params.dynamics.stabilisation.contacts != contact_dynamics::Stabilisation::Post {
+            return Ok(());
+        }
+        let tolerance = self.params.dynamics.stabilisation.projection_tolerance;
+        for _ in 0..3 {
+            self.collision.detect_at(
+                world.bodies(),
+                &self.solution.poses,
+                world.joints(),
+                self.params.contact_margin,
+                0.0,
+                world.gravity,
+                &mut self.arrivals,
+            )?;
+            if self.arrivals.iter().all(|c| c.distance >= -tolerance) {
+                break;
+            }
+            let input = StepInput {
+                bodies: world.bodies(),
+                contacts: &self.arrivals,
+                joints: world.joints(),
+                forces: world.forces(),
+                gravity: world.gravity,
+                time: world.time(),
+            };
+            self.dynamics
+                .project_positions(&input, &mut self.solution.poses)?;
+        }
+        if let Some(body) = self.solution.poses.iter().position(|p| !p.is_finite()) {
+            return Err(contact_dynamics::DynamicsError::NonFiniteResult { body }.into());
+        }
+        Ok(())
+    }
+
     /// The contact constraints of the last step.
     #[must_use]
     pub fn contacts(&self) -> &[ContactConstraint] {
@@ -165,18 +212,33 @@ impl FixedStepper {
             })
     }
 
-    /// The contact LCP `(M, q)` of the last step that had contacts.
+    /// The number of islands the last step solved.
     #[must_use]
-    pub fn last_problem(&self) -> (contact_lcp::faer::MatRef<'_, f64>, &[f64]) {
-        self.dynamics.last_problem()
+    pub fn last_island_count(&self) -> usize {
+        self.dynamics.last_island_count()
     }
 
-    /// The bounds of the last box-friction step, rows as in
+    /// The step LCP `(M, q)` of island `island` of the last step (see
+    /// [`TimeStepping::last_problem`]).
+    ///
+    /// # Panics
+    /// When the last step had no such island.
+    #[must_use]
+    #[track_caller]
+    pub fn last_problem(&mut self, island: usize) -> (contact_lcp::faer::MatRef<'_, f64>, &[f64]) {
+        self.dynamics.last_problem(island)
+    }
+
+    /// The bounds of island `island`'s last step problem, rows as in
     /// [`last_problem`](Self::last_problem) (see
     /// [`TimeStepping::last_box_bounds`]).
+    ///
+    /// # Panics
+    /// When the last step had no such island.
     #[must_use]
-    pub fn last_box_bounds(&self) -> &contact_lcp::BoxBounds {
-        self.dynamics.last_box_bounds()
+    #[track_caller]
+    pub fn last_box_bounds(&self, island: usize) -> &contact_lcp::BoxBounds {
+        self.dynamics.last_box_bounds(island)
     }
 
     /// The velocities, poses, impulses and joint reactions of the last

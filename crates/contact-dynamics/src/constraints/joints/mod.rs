@@ -266,7 +266,7 @@ impl Joint {
     #[must_use]
     pub fn error(&self, bodies: &[BodyState]) -> f64 {
         let mut rows = RowSet::default();
-        rows.begin(super::ConstraintRef::Joint(0));
+        rows.begin(super::ConstraintRef::Joint(0), 0);
         self.emit_rows(bodies, 1.0, &mut rows);
         rows.rows()
             .iter()

@@ -125,6 +125,7 @@ impl ContactFinder {
                         distance: kinematics.distance,
                         friction,
                         restitution,
+                        features: [point.feature_a, point.feature_b],
                     },
                     tracked,
                     normal_speed: kinematics.normal_speed,
