@@ -37,7 +37,8 @@
 //! sliding contact has `A_ii <= 0` (its normal force pulls its own gap
 //! closed, so for some `b` the answer is not unique) is flagged in
 //! [`AccelerationSolution::indeterminate`]. The event-driven stepper of
-//! `contact-sim` resolves both by an impulsive step.
+//! `contact-sim` resolves an inconsistency by an impulsive step and logs an
+//! indeterminacy, keeping the solver's answer.
 //!
 //! Planar locks enter as bilateral rows (their directions are fixed in the
 //! world, so they have no velocity-product term); joints are not modelled
@@ -170,22 +171,16 @@ impl AccelerationProblem {
     /// # Errors
     /// [`DynamicsError::Painleve`] when no contact forces satisfy the
     /// conditions and a contact slides; [`DynamicsError::Lcp`] when the
-    /// solvers fail on a problem without sliding contacts.
-    ///
-    /// # Panics
-    /// When `modes` and `contacts` differ in length, or a contact names a
-    /// body outside `bodies` (programming errors).
-    #[track_caller]
+    /// solvers fail on a problem without sliding contacts;
+    /// [`DynamicsError::InvalidContact`] for a contact without a friction
+    /// mode, naming a body outside `bodies` (or `states` not one per body),
+    /// or the same body twice.
     pub fn solve(
         &mut self,
         input: &AccelerationInput<'_>,
         out: &mut AccelerationSolution,
     ) -> Result<(), DynamicsError> {
-        assert_eq!(
-            input.contacts.len(),
-            input.modes.len(),
-            "one mode per contact"
-        );
+        check_input(input)?;
         self.applied_accelerations(input);
         out.kinematics.clear();
         out.kinematics
@@ -430,4 +425,29 @@ impl AccelerationProblem {
             out.friction_forces.push(friction);
         }
     }
+}
+
+/// The input's contacts against its bodies and modes (see
+/// [`AccelerationProblem::solve`]).
+fn check_input(input: &AccelerationInput<'_>) -> Result<(), DynamicsError> {
+    let bodies = input.bodies.len();
+    if input.modes.len() != input.contacts.len() {
+        return Err(DynamicsError::InvalidContact {
+            contact: input.modes.len().min(input.contacts.len()),
+            reason: "every contact needs one friction mode",
+        });
+    }
+    for (contact, c) in input.contacts.iter().enumerate() {
+        let reason = if input.states.len() != bodies {
+            "the states are not one per body"
+        } else if c.body_a >= bodies || c.body_b >= bodies {
+            "it names a body that does not exist"
+        } else if c.body_a == c.body_b {
+            "it names the same body twice"
+        } else {
+            continue;
+        };
+        return Err(DynamicsError::InvalidContact { contact, reason });
+    }
+    Ok(())
 }

@@ -404,3 +404,26 @@ fn oblique_impact_with_friction() {
         assert!((after[1].linear.z - e * vn).abs() < 1e-12);
     }
 }
+
+/// A contact without a friction mode, or naming a body that is not in the
+/// input, is a typed error naming the contact, not a panic.
+#[test]
+fn bad_contacts_are_typed_errors() {
+    let half = DVec3::splat(0.5);
+    let mut bodies = vec![
+        ground(DVec3::Z),
+        cube(1.0, half, Pose::from_translation(half), Twist::ZERO),
+    ];
+    let contacts = corner_contacts(half, DVec3::Z, 0.5, &states(&bodies));
+    let reason = |result: Result<AccelerationSolution, DynamicsError>| match result {
+        Err(DynamicsError::InvalidContact { contact, reason }) => (contact, reason),
+        other => panic!("{other:?}"),
+    };
+    let (contact, why) = reason(solve(&bodies, &contacts, &[FrictionMode::Static; 3]));
+    assert_eq!(contact, 3, "{why}");
+    assert!(why.contains("friction mode"));
+    bodies.pop();
+    let (contact, why) = reason(solve(&bodies, &contacts, &[FrictionMode::Static; 4]));
+    assert_eq!(contact, 0, "{why}");
+    assert!(why.contains("does not exist"));
+}
