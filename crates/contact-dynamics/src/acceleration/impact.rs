@@ -128,7 +128,7 @@ impl ImpactProblem {
         if rows.unknowns() == 0 {
             return Ok(());
         }
-        rows.solve()?;
+        rows.solve(false)?;
         out.pivots = rows.solution.pivots;
         let z = &rows.solution.z;
         for (u, &impulse) in z.iter().enumerate() {

@@ -198,7 +198,13 @@ impl AccelerationProblem {
         out.indeterminate = None;
         out.pivots = 0;
         if self.rows.unknowns() > 0 {
-            let solved = self.rows.solve();
+            // Only sliding friction makes the answer's accelerations
+            // non-unique (a symmetric problem is a convex program).
+            let sliding = input
+                .modes
+                .iter()
+                .any(|mode| matches!(mode, FrictionMode::Sliding { .. }));
+            let solved = self.rows.solve(sliding);
             if let Err(error) = solved {
                 return Err(self.failure(input, error));
             }
@@ -207,6 +213,20 @@ impl AccelerationProblem {
         out.indeterminate = self.indeterminate(input);
         self.apply(input, out);
         Ok(())
+    }
+
+    /// Keeps the forces of the last successful [`solve`](Self::solve) as
+    /// the reference the next solves start from (`false` forgets them):
+    /// with sliding friction a problem may have several answers (Baraff
+    /// 1994, sec. 6), and a solve warm-started from the reference (Lemke's
+    /// method from its basis) keeps the same one while it stays feasible,
+    /// so the forces are continuous over an ODE step instead of jumping
+    /// between answers of states an instant apart. For use while the
+    /// contacts and their modes are unchanged; a reference of another size
+    /// is not used, nor one for a problem without sliding contacts (whose
+    /// accelerations are unique). Every answer is certified either way.
+    pub fn keep_reference(&mut self, keep: bool) {
+        self.rows.keep_reference(keep);
     }
 
     /// The bodies' accelerations under the applied forces alone at the

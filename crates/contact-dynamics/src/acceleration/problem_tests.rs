@@ -265,6 +265,73 @@ fn painleve_indeterminacy_is_flagged() {
     assert_eq!(out.normal_forces[0], 0.0);
 }
 
+/// The indeterminate rod above has two answers, no force (the tip lifts)
+/// and the force that holds the tip's normal acceleration at zero. A cold
+/// solve gives the first; after a reference whose normal force is positive
+/// (the same rod below the threshold under ten times the gravity, where
+/// the force is unique and holds the tip) the warm
+/// solve keeps that basis and gives the second, certified: the tip's
+/// normal acceleration, recomputed from the bodies' accelerations, is zero.
+/// Forgetting the reference gives the cold answer back.
+#[test]
+fn a_kept_reference_selects_the_answer_of_its_basis() {
+    let angle: f64 = 2.0_f64.atan();
+    let (c, s) = (angle.cos(), angle.sin());
+    let (mass, l) = (1.0, 0.5);
+    let half = DVec3::new(l, 0.01, 0.01);
+    let twist = Twist::new(DVec3::new(-1.0, 0.0, 0.0), DVec3::new(0.0, 10.0, 0.0));
+    let pose = Pose::new(l * DVec3::new(c, 0.0, s), DQuat::from_rotation_y(-angle));
+    let bodies = [ground(DVec3::Z), cube(mass, half, pose, twist)];
+    let states = states(&bodies);
+    let face = ContactFeature::Face {
+        local: DVec3::ZERO,
+        normal: DVec3::Z,
+    };
+    let tip = ContactFeature::Point {
+        local: DVec3::new(-l, 0.0, 0.0),
+        radius: 0.0,
+    };
+    let contact = |mu| {
+        TrackedContact::new((0, face), (1, tip), DVec3::Z, &states)
+            .unwrap()
+            .with_material(mu, 0.0)
+    };
+    let modes = [FrictionMode::Sliding {
+        reference: -DVec3::X,
+    }];
+    let mut problem = AccelerationProblem::new(SolverParams::default());
+    let mut out = AccelerationSolution::default();
+    let mut solve = |problem: &mut AccelerationProblem, mu: f64, gravity: DVec3| {
+        let contacts = [contact(mu)];
+        let input = AccelerationInput {
+            bodies: &bodies,
+            states: &states,
+            contacts: &contacts,
+            modes: &modes,
+            forces: &[],
+            gravity,
+            time: 0.0,
+            slip_decay: 0.0,
+        };
+        problem.solve(&input, &mut out).unwrap();
+        let a = out.accelerations[1];
+        let r = pose.transform_point(DVec3::new(-l, 0.0, 0.0)) - pose.translation;
+        let w = twist.angular;
+        let tip_acceleration = a.linear + a.angular.cross(r) + w.cross(w.cross(r));
+        (out.normal_forces[0], tip_acceleration.z)
+    };
+    let (cold, lift) = solve(&mut problem, 3.0, GRAVITY);
+    assert_eq!(cold, 0.0);
+    assert!(lift > 1.0, "{lift}");
+    let (unique, held) = solve(&mut problem, 0.1, 10.0 * GRAVITY);
+    assert!(unique > 0.0 && held.abs() < 1e-9, "{unique}, {held}");
+    problem.keep_reference(true);
+    let (warm, held) = solve(&mut problem, 3.0, GRAVITY);
+    assert!(warm > 1.0 && held.abs() < 1e-9, "{warm}, {held}");
+    problem.keep_reference(false);
+    assert_eq!(solve(&mut problem, 3.0, GRAVITY).0, 0.0);
+}
+
 fn ball(mass: f64, radius: f64, at: DVec3, velocity: DVec3) -> RigidBody {
     let mut body = RigidBody::dynamic(
         Shape::sphere(radius).unwrap(),

@@ -1,11 +1,15 @@
 //! The machinery the acceleration problem and the impact problem share: a
 //! list of Jacobian rows, their Gram matrix `G = J W J'` (the Delassus
 //! matrix of `formulation/delassus.rs`), and a bounded LCP over some of the
-//! rows solved by the `contact_lcp::Solver` policy. Owns every buffer, so a
+//! rows solved by the `contact_lcp::Solver` policy, or first by Lemke's
+//! method warm-started from a reference answer when one of the right size
+//! is kept (see [`RowProblem::keep_reference`]). Owns every buffer, so a
 //! second solve of the same size allocates nothing.
 
 use contact_lcp::faer::Mat;
-use contact_lcp::{BoxBounds, BoxLcp, Coupling, Lcp, LcpError, LcpSolution, Solver, SolverParams};
+use contact_lcp::{
+    BoxBounds, BoxLcp, Coupling, Lcp, LcpError, LcpSolution, Lemke, Solver, SolverParams,
+};
 use contact_math::Twist;
 
 use crate::formulation::delassus::Delassus;
@@ -38,6 +42,12 @@ pub(crate) struct RowProblem {
     pub(crate) offsets: Vec<f64>,
     bounds: BoxBounds,
     solver: Solver,
+    /// Lemke's method for the warm start, and the certification tolerance
+    /// its answer must meet (the policy's).
+    lemke: Lemke,
+    tolerance: f64,
+    /// The reference answer the next solves start from (empty: none).
+    reference: Vec<f64>,
     pub(crate) solution: LcpSolution,
 }
 
@@ -53,7 +63,24 @@ impl RowProblem {
             offsets: Vec::new(),
             bounds: BoxBounds::unilateral(0),
             solver: Solver::new(params),
+            lemke: Lemke::new(params.lemke),
+            tolerance: params.tolerance,
+            reference: Vec::new(),
             solution: LcpSolution::default(),
+        }
+    }
+
+    /// Keeps the last answer as the reference of the next solves (`false`:
+    /// forgets it). Where a problem has several answers (sliding friction
+    /// makes the matrix non-symmetric; Baraff 1994, sec. 6) the policy may
+    /// pick either of two on problems an instant apart; Lemke's method
+    /// warm-started from the reference's basis keeps that basis while it
+    /// stays feasible (no pivot), so the forces follow one answer
+    /// continuously, as an ODE method needs.
+    pub(crate) fn keep_reference(&mut self, keep: bool) {
+        self.reference.clear();
+        if keep {
+            self.reference.extend_from_slice(&self.solution.z);
         }
     }
 
@@ -98,9 +125,10 @@ impl RowProblem {
         self.offsets.resize(n, 0.0);
     }
 
-    /// Solves the LCP `w = matrix z + offsets` with the unknowns' bounds;
-    /// the answer is in `solution`.
-    pub(crate) fn solve(&mut self) -> Result<(), LcpError> {
+    /// Solves the LCP `w = matrix z + offsets` with the unknowns' bounds,
+    /// first from the reference when `from_reference` (and it has the
+    /// right size); the answer is in `solution`.
+    pub(crate) fn solve(&mut self, from_reference: bool) -> Result<(), LcpError> {
         let n = self.unknowns();
         let kinds = &self.bounds_of;
         self.bounds.rebuild(|lo, hi, couplings| {
@@ -133,7 +161,18 @@ impl RowProblem {
             lcp,
             std::mem::replace(&mut self.bounds, BoxBounds::unilateral(0)),
         )?;
-        let solved = self.solver.solve_into(&problem, &mut self.solution);
+        let warm = from_reference
+            && self.reference.len() == n
+            && self
+                .lemke
+                .solve_box_warm_into(&problem, &self.reference, &mut self.solution)
+                .is_ok()
+            && self.solution.report.is_solution(self.tolerance);
+        let solved = if warm {
+            Ok(())
+        } else {
+            self.solver.solve_into(&problem, &mut self.solution)
+        };
         let (lcp, bounds) = problem.into_parts();
         (self.matrix, self.offsets) = lcp.into_parts();
         self.bounds = bounds;

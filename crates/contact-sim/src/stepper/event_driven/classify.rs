@@ -187,7 +187,10 @@ impl EventDrivenStepper {
         Ok(self.impulses.normal_impulses.iter().sum())
     }
 
-    /// The contact forces of the resting contacts at the world's state.
+    /// The contact forces of the resting contacts at the world's state,
+    /// kept as the reference the step's evaluations start from (see
+    /// `AccelerationProblem::keep_reference`: where the forces are not
+    /// unique, the step follows this answer).
     pub(super) fn forces_at(&mut self, world: &World) -> Result<(), DynamicsError> {
         self.report.evaluations += 1;
         let input = AccelerationInput {
@@ -200,7 +203,9 @@ impl EventDrivenStepper {
             time: world.time(),
             slip_decay: 1.0 / self.params.max_step,
         };
-        self.acceleration.solve(&input, &mut self.solution)
+        self.acceleration.solve(&input, &mut self.solution)?;
+        self.acceleration.keep_reference(true);
+        Ok(())
     }
 
     /// Painleve's inconsistency at the world's state, `contact` the sliding

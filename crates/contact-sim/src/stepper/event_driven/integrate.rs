@@ -39,7 +39,8 @@ const DETECTION: f64 = 1e-6;
 /// step's start is a point touching there, not a positive margin.
 const ROUND_OFF: f64 = 1e-6;
 
-/// Steps in a row without progress in time before giving up.
+/// Steps in a row without progress in time (none longer than the event
+/// tolerance) before giving up.
 const MAX_STALLS: usize = 100;
 
 impl EventDrivenStepper {
@@ -93,7 +94,14 @@ impl EventDrivenStepper {
         }
         let taken = self.locate(world, t0, h)?;
         self.commit(world, taken);
-        self.stalls = if taken > 0.0 { 0 } else { self.stalls + 1 };
+        // A step shorter than the event tolerance makes no progress: an
+        // event that the next classification does not resolve would
+        // otherwise repeat forever, each time a sliver later.
+        self.stalls = if taken > self.params.event_tolerance {
+            0
+        } else {
+            self.stalls + 1
+        };
         if self.stalls > MAX_STALLS {
             return Err(SimError::StepTooSmall {
                 time: t0,
