@@ -1,10 +1,10 @@
 //! The machinery the acceleration problem and the impact problem share: a
 //! list of Jacobian rows, their Gram matrix `G = J W J'` (the Delassus
 //! matrix of `formulation/delassus.rs`), and a bounded LCP over some of the
-//! rows solved by the `contact_lcp::Solver` policy, or first by Lemke's
-//! method warm-started from a reference answer when one of the right size
-//! is kept (see [`RowProblem::keep_reference`]). Owns every buffer, so a
-//! second solve of the same size allocates nothing.
+//! rows solved by the `contact_lcp::Solver` policy, then by Lemke's method
+//! warm-started from a reference answer when one is kept and the policy's
+//! answer leaves its support (see [`RowProblem::keep_reference`]). Owns
+//! every buffer, so a second solve of the same size allocates nothing.
 
 use contact_lcp::faer::Mat;
 use contact_lcp::{
@@ -46,8 +46,10 @@ pub(crate) struct RowProblem {
     /// its answer must meet (the policy's).
     lemke: Lemke,
     tolerance: f64,
-    /// The reference answer the next solves start from (empty: none).
+    /// The reference answer the next solves keep to (empty: none), and
+    /// the warm start's answer before it is taken.
     reference: Vec<f64>,
+    warm: LcpSolution,
     pub(crate) solution: LcpSolution,
 }
 
@@ -66,6 +68,7 @@ impl RowProblem {
             lemke: Lemke::new(params.lemke),
             tolerance: params.tolerance,
             reference: Vec::new(),
+            warm: LcpSolution::default(),
             solution: LcpSolution::default(),
         }
     }
@@ -73,10 +76,12 @@ impl RowProblem {
     /// Keeps the last answer as the reference of the next solves (`false`:
     /// forgets it). Where a problem has several answers (sliding friction
     /// makes the matrix non-symmetric; Baraff 1994, sec. 6) the policy may
-    /// pick either of two on problems an instant apart; Lemke's method
-    /// warm-started from the reference's basis keeps that basis while it
-    /// stays feasible (no pivot), so the forces follow one answer
-    /// continuously, as an ODE method needs.
+    /// pick either of two on problems an instant apart. When its answer
+    /// has another support (the unknowns that are not zero) than the
+    /// reference, or it fails, Lemke's method warm-started from the
+    /// reference's basis, which keeps that basis while it stays feasible
+    /// (no pivot), is taken if it certifies: so the forces follow one
+    /// answer continuously, as an ODE method needs.
     pub(crate) fn keep_reference(&mut self, keep: bool) {
         self.reference.clear();
         if keep {
@@ -126,7 +131,7 @@ impl RowProblem {
     }
 
     /// Solves the LCP `w = matrix z + offsets` with the unknowns' bounds,
-    /// first from the reference when `from_reference` (and it has the
+    /// keeping to the reference when `from_reference` (and it has the
     /// right size); the answer is in `solution`.
     pub(crate) fn solve(&mut self, from_reference: bool) -> Result<(), LcpError> {
         let n = self.unknowns();
@@ -161,18 +166,24 @@ impl RowProblem {
             lcp,
             std::mem::replace(&mut self.bounds, BoxBounds::unilateral(0)),
         )?;
-        let warm = from_reference
-            && self.reference.len() == n
+        let mut solved = self.solver.solve_into(&problem, &mut self.solution);
+        let reference = &self.reference;
+        let left_reference = from_reference
+            && reference.len() == n
+            && (solved.is_err()
+                || (self.solution.z.iter())
+                    .zip(reference)
+                    .any(|(z, r)| (*z == 0.0) != (*r == 0.0)));
+        if left_reference
             && self
                 .lemke
-                .solve_box_warm_into(&problem, &self.reference, &mut self.solution)
+                .solve_box_warm_into(&problem, reference, &mut self.warm)
                 .is_ok()
-            && self.solution.report.is_solution(self.tolerance);
-        let solved = if warm {
-            Ok(())
-        } else {
-            self.solver.solve_into(&problem, &mut self.solution)
-        };
+            && self.warm.report.is_solution(self.tolerance)
+        {
+            std::mem::swap(&mut self.solution, &mut self.warm);
+            solved = Ok(());
+        }
         let (lcp, bounds) = problem.into_parts();
         (self.matrix, self.offsets) = lcp.into_parts();
         self.bounds = bounds;

@@ -30,7 +30,10 @@
 //! 3. **Integrate** one step of the ODE method (`ode.rs`: RK4 at
 //!    `max_step`, or Dormand-Prince 5(4) with error control), the resting
 //!    contacts and friction modes held, the contact geometry re-evaluated
-//!    at every stage. A stage with no consistent forces halves the step;
+//!    at every stage, and the forces following the answer found at the
+//!    step's start where they are not unique (sliding friction; see
+//!    `AccelerationProblem::keep_reference`). A stage with no consistent
+//!    forces halves the step;
 //!    at `min_step` the impulsive step of 2 is taken at the step's start.
 //! 4. **Locate events** at the step's end: a point of a pair that no
 //!    resting contact covers gone below zero gap (a collision), or a
