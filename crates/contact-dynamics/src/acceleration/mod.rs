@@ -173,8 +173,9 @@ impl AccelerationProblem {
     /// conditions and a contact slides; [`DynamicsError::Lcp`] when the
     /// solvers fail on a problem without sliding contacts;
     /// [`DynamicsError::InvalidContact`] for a contact without a friction
-    /// mode, naming a body outside `bodies` (or `states` not one per body),
-    /// or the same body twice.
+    /// mode, naming a body outside `bodies`, or the same body twice;
+    /// [`DynamicsError::InvalidParameter`] when `states` are not one per
+    /// body.
     pub fn solve(
         &mut self,
         input: &AccelerationInput<'_>,
@@ -457,10 +458,14 @@ fn check_input(input: &AccelerationInput<'_>) -> Result<(), DynamicsError> {
             reason: "every contact needs one friction mode",
         });
     }
+    if input.states.len() != bodies {
+        return Err(DynamicsError::InvalidParameter {
+            name: "states (one per body)",
+            value: input.states.len() as f64,
+        });
+    }
     for (contact, c) in input.contacts.iter().enumerate() {
-        let reason = if input.states.len() != bodies {
-            "the states are not one per body"
-        } else if c.body_a >= bodies || c.body_b >= bodies {
+        let reason = if c.body_a >= bodies || c.body_b >= bodies {
             "it names a body that does not exist"
         } else if c.body_a == c.body_b {
             "it names the same body twice"

@@ -3,7 +3,7 @@
 //! matrix of `formulation/delassus.rs`), and a bounded LCP over some of the
 //! rows solved by the `contact_lcp::Solver` policy, then by Lemke's method
 //! warm-started from a reference answer when one is kept and the policy's
-//! answer leaves its support (see [`RowProblem::keep_reference`]). Owns
+//! answer leaves its support (see `RowProblem::keep_reference`). Owns
 //! every buffer, so a second solve of the same size allocates nothing.
 
 use contact_lcp::faer::Mat;
