@@ -125,6 +125,16 @@ pub enum DynamicsError {
         #[source]
         source: LcpError,
     },
+    /// No contact forces keep the resting contacts from penetrating while
+    /// one of them slides: Painleve's inconsistency of the
+    /// acceleration-level problem (Baraff 1994, sec. 6), resolved by an
+    /// impulsive step (see `contact_sim::EventDrivenStepper`).
+    #[error("no consistent contact forces (Painleve): sliding contact {contact}")]
+    Painleve {
+        /// The sliding contact whose normal force does least to open its
+        /// own gap (the smallest `A_ii`).
+        contact: usize,
+    },
     /// The complementarity solver failed.
     #[error("contact LCP could not be solved: {0}")]
     Lcp(#[from] LcpError),

@@ -12,7 +12,9 @@
 //!   box-friction problem, and the Delassus matrix `J W J'`;
 //! - `stabilisation/`: Baumgarte's term and the post-stabilisation
 //!   projection (Cline 2002, ch. 3);
-//! - `time_stepping/`: the step itself (Cline sec. 4.1).
+//! - `time_stepping/`: the step itself (Cline sec. 4.1);
+//! - `acceleration/`: contact forces at acceleration level (Baraff 1994)
+//!   and simultaneous impacts with restitution, for event-driven steppers.
 //!
 //! The stepper is the velocity-level time-stepping scheme of Anitescu and
 //! Potra (Cline 2002, sec. 2.7.3, eq. 2.45-2.49): unknowns are the
@@ -49,6 +51,7 @@
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
 
+mod acceleration;
 mod body;
 mod body_state;
 mod constraints;
@@ -57,9 +60,14 @@ mod forces;
 mod formulation;
 mod friction_cone;
 mod jacobian;
+mod jet;
 mod stabilisation;
 mod time_stepping;
 
+pub use acceleration::{
+    AccelerationInput, AccelerationProblem, AccelerationSolution, ContactFeature,
+    ContactKinematics, FrictionMode, ImpactProblem, ImpactSolution, TrackedContact,
+};
 pub use body::{AppliedLoads, RigidBody};
 pub use body_state::BodyState;
 pub use constraints::contact::ContactConstraint;

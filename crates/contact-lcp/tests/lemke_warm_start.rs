@@ -2,8 +2,9 @@
 //! whatever the guess, the answer is a certified solution (the unique one
 //! for P-matrices, against brute-force enumeration); a guess whose basis
 //! solves the problem takes no pivot, also when its rows are dependent
-//! (loaded redundant contacts) or the problem has friction coupling; bad
-//! guesses are typed errors.
+//! (loaded redundant contacts) or the problem has friction coupling; where
+//! `z = 0` is an answer too (`q >= 0`) but not the only one, the guess's
+//! answer is kept; bad guesses are typed errors.
 
 mod common;
 
@@ -213,6 +214,34 @@ fn poor_guesses_on_box_problems_still_give_certified_answers() {
             );
         }
     }
+}
+
+/// `w = M z + q` with `M = [[-1, 0], [0, 2]]`, `q = (1, 3)`: the answers
+/// are `z = 0` and `z = (1, 0)` (`w = (0, 3)`), checked here by hand. The
+/// cold start gives `z = 0`; a guess with the first unknown positive gives
+/// the other, with no pivot.
+#[test]
+fn a_guess_keeps_its_answer_where_zero_is_one_too() {
+    let m = contact_lcp::faer::Mat::from_fn(2, 2, |i, j| match (i, j) {
+        (0, 0) => -1.0,
+        (1, 1) => 2.0,
+        _ => 0.0,
+    });
+    let lcp = Lcp::new(m, vec![1.0, 3.0]).unwrap();
+    let mut lemke = Lemke::default();
+    let mut out = LcpSolution::default();
+    lemke.solve_into(&lcp, &mut out).unwrap();
+    assert_eq!(out.z, [0.0, 0.0]);
+    let out = warm(&mut lemke, &lcp, &[0.7, 0.0], "guess (0.7, 0)");
+    assert!(
+        (out.z[0] - 1.0).abs() < 1e-15 && out.z[1] == 0.0,
+        "{:?}",
+        out.z
+    );
+    assert!(out.w[0].abs() < 1e-15 && (out.w[1] - 3.0).abs() < 1e-15);
+    assert_eq!(out.pivots, 0);
+    let out = warm(&mut lemke, &lcp, &[0.0, 0.0], "guess 0");
+    assert_eq!(out.z, [0.0, 0.0]);
 }
 
 #[test]

@@ -47,6 +47,23 @@ pub enum SimError {
     /// Mass properties of a scene are invalid.
     #[error("invalid mass properties: {0}")]
     Mass(#[from] MathError),
+    /// A stepper cannot take a world with this feature.
+    #[error("not supported: {what}")]
+    Unsupported {
+        /// What is not supported.
+        what: &'static str,
+    },
+    /// An adaptive stepper could not advance: its step fell below its
+    /// smallest, or one instant needed more impacts than it allows.
+    #[error("cannot advance at t = {time} s (step {step} s): {reason}")]
+    StepTooSmall {
+        /// Simulated time (s).
+        time: f64,
+        /// The step that was refused (s).
+        step: f64,
+        /// Why.
+        reason: &'static str,
+    },
     /// The dynamics layer failed (bad state, solver gave up).
     #[error(transparent)]
     Dynamics(#[from] DynamicsError),

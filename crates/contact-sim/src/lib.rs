@@ -14,6 +14,10 @@
 //! Algorithm 1) instead: steps as long as no contact manifold can change
 //! within them, every change logged, no pair ever deeper than a tolerance;
 //! see [`guide_conservative_advancement`].
+//! [`EventDrivenStepper`] integrates the accelerations, with the
+//! contact forces of the acceleration-level LCP (Baraff 1994) between
+//! events located in time: collisions (Newton impacts), contacts coming
+//! to rest, Painleve's configurations.
 //!
 //! ```
 //! use contact_sim::{FixedStepParams, FixedStepper, scenes};
@@ -70,15 +74,17 @@ mod world;
 pub use collision::CollisionPass;
 pub use error::SimError;
 pub use stepper::{
-    CaError, CaEvent, CaEventKind, CaParams, CaStepReport, CaStepper, FixedStepParams,
-    FixedStepper, HISTOGRAM_DECADES, StepLimit, StepReport, StepStatistics,
+    CaError, CaEvent, CaEventKind, CaParams, CaStepReport, CaStepper, Event, EventDrivenParams,
+    EventDrivenReport, EventDrivenStepper, EventKind, FixedStepParams, FixedStepper,
+    HISTOGRAM_DECADES, OdeMethod, PainleveKind, StepLimit, StepReport, StepStatistics,
 };
 pub use world::{BodyId, ForceId, JointId, World};
 
 pub use contact_dynamics::{
-    Attachment, ContactConstraint, ForceElement, ForceFrame, Formulation, Joint, JointKind,
-    JointLimit, JointMotor, JointReaction, PointForce, Profile, RigidBody, Spring, Stabilisation,
-    StabilisationParams, StepMemory, StepSolution, TimeSteppingParams,
+    Attachment, ContactConstraint, ContactFeature, ForceElement, ForceFrame, Formulation, Joint,
+    JointKind, JointLimit, JointMotor, JointReaction, PointForce, Profile, RigidBody, Spring,
+    Stabilisation, StabilisationParams, StepMemory, StepSolution, TimeSteppingParams,
+    TrackedContact,
 };
 pub use contact_geometry::{ContactKind, Feature, Shape};
 /// The LCP layer (problems, solvers, their file format with the `serde`

@@ -76,6 +76,15 @@ impl ForceElement {
         }
     }
 
+    /// Adds the element's wrenches as forces, every spring included
+    /// (acceleration-level dynamics has no implicit step).
+    pub(crate) fn add_as_force(&self, bodies: &[BodyState], time: f64, wrenches: &mut [Wrench]) {
+        match self {
+            Self::PointForce(force) => force.add_to(bodies, time, wrenches),
+            Self::Spring(spring) => spring.add_to(bodies, wrenches),
+        }
+    }
+
     /// The spring taken implicitly, if this element is one.
     pub(crate) fn implicit_spring(&self) -> Option<&Spring> {
         match self {

@@ -337,22 +337,28 @@ impl Lemke {
         out.z.resize(n, 0.0);
         out.w.clear();
         out.w.extend_from_slice(lcp.q());
-        if lcp.q().iter().all(|&x| x >= 0.0) {
-            out.report = verify_into(lcp, &out.z, None, &mut self.scratch);
-            return certified(out);
-        }
-
         let params = self.params;
-        if let Some(basic) = warm {
-            // A warm start that certifies is the answer; otherwise the
-            // cold start below runs as if it had not been tried (its
-            // pivots count against the same limit).
+        let trivial = lcp.q().iter().all(|&x| x >= 0.0);
+        // A warm start that certifies is the answer, even where `z = 0` is
+        // one too (`q >= 0`): a problem with several answers keeps the
+        // guess's (the event-driven stepper relies on it); otherwise the
+        // cold start below runs as if it had not been tried (its pivots
+        // count against the same limit).
+        if let Some(basic) = warm.filter(|basic| basic.contains(&true)) {
             let outcome = self.attempt(lcp, out, params.zero_tolerance, Some(basic));
             if outcome.is_ok() && out.report.is_solution(RETRY_ABOVE) {
                 out.pivots = self.pivots;
                 out.iterations = self.refactors;
                 return Ok(());
             }
+            out.z.clear();
+            out.z.resize(n, 0.0);
+            out.w.clear();
+            out.w.extend_from_slice(lcp.q());
+        }
+        if trivial {
+            out.report = verify_into(lcp, &out.z, None, &mut self.scratch);
+            return certified(out);
         }
         let mut outcome = self.attempt(lcp, out, params.zero_tolerance, None);
         let fallback = params.fallback_zero_tolerance;

@@ -1,10 +1,16 @@
 //! Steppers: what advances a world in time.
 
 mod conservative_advancement;
+mod event_driven;
 mod fixed_step;
+mod ode;
 
 pub use conservative_advancement::{
     CaError, CaEvent, CaEventKind, CaParams, CaStepReport, CaStepper, HISTOGRAM_DECADES, StepLimit,
     StepStatistics,
 };
+pub use event_driven::{
+    Event, EventDrivenParams, EventDrivenReport, EventDrivenStepper, EventKind, PainleveKind,
+};
 pub use fixed_step::{FixedStepParams, FixedStepper, StepReport};
+pub use ode::OdeMethod;
