@@ -20,8 +20,7 @@ const HELP: &str = "\
 cargo xtask bench [GROUP...] [--quick] [--save NAME] [--baseline NAME]
 
 Runs the criterion benches of the workspace (or only the named bench
-targets: broad_phase, conservative_advancement, event_driven, geometry, lcp,
-mechanisms, stack), then writes target/bench-report/report.md and plots.
+targets: broad_phase, geometry, lcp, mechanisms, stack, steppers), then writes target/bench-report/report.md and plots.
 
   --quick          short measurements (a run takes a couple of minutes)
   --save NAME      keep this run as criterion baseline NAME
@@ -37,14 +36,13 @@ cargo xtask bench scenes [--quick] [SCENE...]   whole steps of our stepper
 ";
 
 /// Bench targets of the `contact-benches` package.
-const TARGETS: [&str; 7] = [
+const TARGETS: [&str; 6] = [
     "broad_phase",
-    "conservative_advancement",
-    "event_driven",
     "geometry",
     "lcp",
     "mechanisms",
     "stack",
+    "steppers",
 ];
 
 /// Parsed command line.

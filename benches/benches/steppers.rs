@@ -1,8 +1,8 @@
-//! Time per simulated interval of the event-driven stepper (Baraff 1994
-//! contact forces between located events; `EventDrivenStepper`,
-//! Dormand-Prince 5(4) at its default tolerance) beside the fixed stepper
-//! and conservative advancement (Drumwright 2016; `CaStepper`) on the same
-//! scenes and intervals, all measured in the same run:
+//! Time per simulated interval of the three steppers on the same scenes and
+//! intervals, all measured in the same run: the fixed stepper, conservative
+//! advancement (Drumwright 2016; `CaStepper`) and the event-driven stepper
+//! (Baraff 1994 contact forces between located events;
+//! `EventDrivenStepper`, Dormand-Prince 5(4) at its default tolerance):
 //! - Drumwright's thrown die (`scenes::thrown_die`, seed 1) over its first
 //!   simulated second, from the throw until it lies still (the fixed
 //!   stepper at h = 1/240 s);
