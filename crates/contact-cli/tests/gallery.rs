@@ -34,8 +34,9 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 /// The scenes the issue names, by file.
-const GALLERY: [&str; 13] = [
+const GALLERY: [&str; 14] = [
     "ball_bounce",
+    "ball_bounce_event_driven",
     "box_heap",
     "box_push",
     "box_stack",
@@ -136,6 +137,31 @@ fn a_falsified_expectation_fails_the_verdict() {
         stdout.contains("FAIL  final_position(ball, z) = 0.74"),
         "{stdout}"
     );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The event-driven ball's whole run (81 frames, fast) passes; its apex
+/// moved by 1e-4 m, far beyond the stated 1e-8, fails.
+#[test]
+fn the_event_driven_ball_meets_its_apex() {
+    let scene = repository().join("scenes/ball_bounce_event_driven.json");
+    let output = contact(&["run", scene.to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    assert!(stdout.contains("verdict: PASS (4 of 4"), "{stdout}");
+    let text_of_scene = std::fs::read_to_string(&scene).unwrap();
+    assert!(text_of_scene.contains("\"value\": 0.225568,"));
+    let dir = scratch("event-driven");
+    let falsified = dir.join("ball_bounce_event_driven.json");
+    std::fs::write(
+        &falsified,
+        text_of_scene.replace("\"value\": 0.225568,", "\"value\": 0.225668,"),
+    )
+    .unwrap();
+    let output = contact(&["run", falsified.to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output));
+    assert!(stdout.contains("verdict: FAIL (3 of 4"), "{stdout}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

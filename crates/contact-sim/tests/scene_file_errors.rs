@@ -222,6 +222,34 @@ fn each_bad_field_is_named_with_its_rule() {
             with_stepper(json!({"conservative_advancement": {"dynamics": {"islands": 1}}})),
             "stepper.conservative_advancement.dynamics.islands: invalid type",
         ),
+        (
+            with_stepper(json!({"event_driven": {"tolerance": 0.0}})),
+            "stepper.event_driven.tolerance: must be > 0",
+        ),
+        (
+            with_stepper(json!({"event_driven": {"frame": -0.01}})),
+            "stepper.event_driven.frame: must be > 0",
+        ),
+        (
+            with_stepper(json!({"event_driven": {"max_step": 1e-3, "min_step": 0.1}})),
+            "stepper.event_driven.min_step: must be <= max_step",
+        ),
+        (
+            with_stepper(json!({"event_driven": {"solver": {"pgs_max_sweeps": 0}}})),
+            "stepper.event_driven.solver.pgs_max_sweeps: must be >= 1",
+        ),
+        (
+            with_stepper(json!({"event_driven": {"method": "euler"}})),
+            "stepper.event_driven.method: unknown variant `euler`",
+        ),
+        (
+            with_stepper(json!({"event_driven": {"resting_speed": 1e-3, "sticking": 1e-6}})),
+            "stepper.event_driven.sticking: unknown field `sticking`, expected one of `frame`",
+        ),
+        (
+            with_stepper(json!({"event_driven": {}})),
+            "joints: the event-driven stepper does not support joints",
+        ),
         (edited("/stepper/euler", Some(json!({}))), "stepper: "),
         (
             edited(

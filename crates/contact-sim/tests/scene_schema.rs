@@ -33,6 +33,8 @@ fn the_schema_names_every_stepper_and_shape() {
     for name in [
         "fixed",
         "conservative_advancement",
+        "event_driven",
+        "dormand_prince",
         "box",
         "sphere",
         "convex_hull",

@@ -1,6 +1,6 @@
 //! A running scene saved to a file and loaded back continues bit for bit:
 //! bodies, clock and the fixed stepper's memory (pending bounces, warm
-//! starts of the sparse box solves).
+//! starts of the sparse box solves); the other steppers keep their settings.
 #![cfg(feature = "serde")]
 
 use contact_sim::scene_file::{Scene, SceneFile, StepperSpec};
@@ -108,6 +108,48 @@ fn a_conservative_advancement_snapshot_keeps_its_settings() {
     let file = scene.snapshot();
     assert_eq!(file.stepper, scene.stepper.spec());
     let restored = SceneFile::parse(&file.to_json()).unwrap().build().unwrap();
+    assert_eq!(restored.world, scene.world);
+    assert_eq!(restored.stepper.spec(), file.stepper);
+    assert!(!restored.stepper.restores_exactly());
+}
+
+/// Every event-driven setting survives a file: written by a snapshot,
+/// read back, the same settings and state; its carried state is not
+/// written, which `restores_exactly` says.
+#[test]
+fn an_event_driven_snapshot_keeps_every_setting() {
+    let text = json!({
+        "version": 1,
+        "bodies": [
+            { "fixed": true, "shape": { "half_space": { "normal": [0, 0, 1] } } },
+            { "shape": { "sphere": { "radius": 0.2 } }, "mass": 1.0, "position": [0, 0, 0.5],
+              "restitution": 0.5 }
+        ],
+        "stepper": { "event_driven": {
+            "frame": 0.02, "method": "rk4", "tolerance": 1e-8, "max_step": 0.005,
+            "min_step": 1e-9, "contact_tolerance": 2e-6, "resting_speed": 2e-3,
+            "sticking_speed": 3e-6, "event_tolerance": 1e-11, "painleve_step": 2e-6,
+            "solver": { "tolerance": 1e-10, "pgs_tolerance": 1e-11, "pgs_max_sweeps": 500 } } }
+    })
+    .to_string();
+    let file = SceneFile::parse(&text).unwrap();
+    let mut scene = file.build().unwrap();
+    assert_eq!(scene.stepper.spec(), file.stepper, "every setting read");
+    assert_eq!(scene.stepper.nominal_step(), 0.02);
+    // Through the first impact (t = 0.247 s) and a little after.
+    let mut time = 0.0;
+    for _ in 0..15 {
+        let step = scene.stepper.step(&mut scene.world).unwrap();
+        assert!((step.duration - 0.02).abs() < 1e-15, "{}", step.duration);
+        time += step.duration;
+    }
+    assert!((scene.world.time() - time).abs() < 1e-12);
+    assert!(scene.world.bodies()[1].twist.linear.z > 0.0, "it bounced");
+    let snapshot = scene.snapshot();
+    assert_eq!(snapshot.stepper, file.stepper);
+    let written = snapshot.to_json();
+    assert_eq!(SceneFile::parse(&written).unwrap(), snapshot);
+    let restored = SceneFile::parse(&written).unwrap().build().unwrap();
     assert_eq!(restored.world, scene.world);
     assert_eq!(restored.stepper.spec(), file.stepper);
     assert!(!restored.stepper.restores_exactly());

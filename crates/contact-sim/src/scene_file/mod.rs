@@ -21,6 +21,7 @@
 
 mod body;
 mod error;
+mod event_driven_spec;
 mod force;
 mod joint;
 mod run;
@@ -35,6 +36,7 @@ use serde::{Deserialize, Serialize};
 
 pub use body::{AppliedLoadsSpec, BodySpec, OrientationSpec, PlanarLockSpec, ShapeSpec};
 pub use error::SceneError;
+pub use event_driven_spec::{EventDrivenStepperSpec, EventSolverSpec, OdeMethodSpec};
 pub use force::{
     AttachmentSpec, ForceFrameSpec, ForceSpec, PointForceSpec, ProfileSpec, SpringSpec,
 };
@@ -357,6 +359,12 @@ impl SceneFile {
             force.add_to(&mut world, &names, &forces.index(i))?;
         }
         let stepper = SceneStepper::build(&self.stepper, &JsonPath::root("stepper"))?;
+        if matches!(stepper, SceneStepper::EventDriven { .. }) && !self.joints.is_empty() {
+            return Err(JsonPath::root("joints").error(
+                "the event-driven stepper does not support joints (planar locks are fine): \
+                 use the fixed or conservative-advancement stepper",
+            ));
+        }
         self.run.validate(&JsonPath::root("run"))?;
         self.record.validate(&JsonPath::root("record"))?;
         let expect = JsonPath::root("expect");

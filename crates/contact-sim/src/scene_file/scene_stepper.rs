@@ -3,8 +3,9 @@
 //! for a snapshot (settings and carried state back as a spec).
 
 use super::error::{JsonPath, SceneError};
+use super::event_driven_spec::EventDrivenStepperSpec;
 use super::stepper::{CaStepperSpec, FixedStepperSpec, StepperSpec};
-use crate::{CaStepper, ContactConstraint, FixedStepper, SimError, World};
+use crate::{CaStepper, ContactConstraint, EventDrivenStepper, FixedStepper, SimError, World};
 
 /// What one step of a scene's stepper did.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -14,7 +15,9 @@ pub struct SceneStep {
     /// The smallest signed distance among its contacts (m; negative:
     /// interpenetration; `+inf` with none): at the start of the step for
     /// the fixed stepper, over every pair after it for conservative
-    /// advancement.
+    /// advancement, over the resting contacts at its end for the
+    /// event-driven stepper (which ends every integration step before a
+    /// collision).
     pub min_distance: f64,
 }
 
@@ -26,6 +29,13 @@ pub enum SceneStepper {
     Fixed(Box<FixedStepper>),
     /// [`CaStepper`].
     ConservativeAdvancement(Box<CaStepper>),
+    /// [`EventDrivenStepper`], advanced `frame` seconds per step.
+    EventDriven {
+        /// The stepper.
+        stepper: Box<EventDrivenStepper>,
+        /// The simulated time of one step (s, > 0).
+        frame: f64,
+    },
 }
 
 impl SceneStepper {
@@ -50,13 +60,25 @@ impl SceneStepper {
                 let stepper = CaStepper::new(params).map_err(|e| path.error(e.to_string()))?;
                 Ok(Self::ConservativeAdvancement(Box::new(stepper)))
             }
+            StepperSpec::EventDriven(event_driven) => {
+                let path = path.field("event_driven");
+                let (frame, params) = event_driven.params(&path)?;
+                let stepper =
+                    EventDrivenStepper::new(params).map_err(|e| path.error(e.to_string()))?;
+                Ok(Self::EventDriven {
+                    stepper: Box::new(stepper),
+                    frame,
+                })
+            }
         }
     }
 
     /// The description of the stepper: its settings and, for the fixed
     /// stepper, what it carries into its next step. Conservative
     /// advancement's carried state (the pairs held touching, the measured
-    /// drift) is not written: a restored run of it continues from the same
+    /// drift) is not written, nor the event-driven stepper's (the
+    /// Dormand-Prince step size it would try next, the contacts that slid,
+    /// its event log): a restored run of either continues from the same
     /// state but not bit for bit.
     #[must_use]
     pub fn spec(&self) -> StepperSpec {
@@ -67,6 +89,9 @@ impl SceneStepper {
             )),
             Self::ConservativeAdvancement(stepper) => {
                 StepperSpec::ConservativeAdvancement(CaStepperSpec::of(stepper.params()))
+            }
+            Self::EventDriven { stepper, frame } => {
+                StepperSpec::EventDriven(EventDrivenStepperSpec::of(stepper.params(), *frame))
             }
         }
     }
@@ -79,25 +104,27 @@ impl SceneStepper {
     }
 
     /// The length of a step (s): the fixed stepper's `h`, conservative
-    /// advancement's longest step.
+    /// advancement's longest step, the event-driven stepper's `frame`.
     #[must_use]
     pub fn nominal_step(&self) -> f64 {
         match self {
             Self::Fixed(stepper) => stepper.params().h,
             Self::ConservativeAdvancement(stepper) => stepper.params().max_step,
+            Self::EventDriven { frame, .. } => *frame,
         }
     }
 
     /// Whether every step is [`nominal_step`](Self::nominal_step) long.
     #[must_use]
     pub fn has_fixed_steps(&self) -> bool {
-        matches!(self, Self::Fixed(_))
+        matches!(self, Self::Fixed(_) | Self::EventDriven { .. })
     }
 
     /// Advances `world` by one step.
     ///
     /// # Errors
-    /// The stepper's ([`FixedStepper::step`], [`CaStepper::step`]).
+    /// The stepper's ([`FixedStepper::step`], [`CaStepper::step`],
+    /// [`EventDrivenStepper::advance`]).
     pub fn step(&mut self, world: &mut World) -> Result<SceneStep, SimError> {
         match self {
             Self::Fixed(stepper) => {
@@ -114,17 +141,46 @@ impl SceneStepper {
                     min_distance: report.min_distance,
                 })
             }
+            Self::EventDriven { stepper, frame } => {
+                let start = world.time();
+                stepper.advance(world, *frame)?;
+                Ok(SceneStep {
+                    duration: world.time() - start,
+                    min_distance: stepper
+                        .contact_kinematics()
+                        .iter()
+                        .map(|contact| contact.distance)
+                        .fold(f64::INFINITY, f64::min),
+                })
+            }
         }
     }
 
     /// Calls `visit` for each contact of `last`, the last step (what
     /// [`step`](Self::step) returned): its bodies, point, normal, the force
     /// on body b (N, normal and friction: the step's impulse over its
-    /// length) and its signed distance at the step's start.
+    /// length) and its signed distance at the step's start. For the
+    /// event-driven stepper: its resting contacts at the step's end, with
+    /// their forces and gaps there.
     pub fn visit_contacts(&self, last: &SceneStep, mut visit: impl FnMut(ContactForce)) {
         let (contacts, solution): (&[ContactConstraint], _) = match self {
             Self::Fixed(stepper) => (stepper.contacts(), stepper.solution()),
             Self::ConservativeAdvancement(stepper) => (stepper.contacts(), stepper.solution()),
+            Self::EventDriven { stepper, .. } => {
+                let forces = stepper.contact_forces().map(|(_, _, force)| force);
+                let contacts = stepper.contacts().iter().zip(stepper.contact_kinematics());
+                for ((contact, kinematics), force) in contacts.zip(forces) {
+                    visit(ContactForce {
+                        body_a: contact.body_a,
+                        body_b: contact.body_b,
+                        point: kinematics.point,
+                        normal: kinematics.normal,
+                        force,
+                        distance: kinematics.distance,
+                    });
+                }
+                return;
+            }
         };
         let h = last.duration;
         if h <= 0.0 {

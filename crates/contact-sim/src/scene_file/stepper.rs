@@ -1,12 +1,13 @@
 //! The stepper of a scene file and its settings, as a tagged enum (one
 //! variant per stepper: `{"fixed": {...}}`, `{"conservative_advancement":
-//! {...}}`). The settings of the velocity-level step both steppers solve
-//! are one block, `dynamics` ([`DynamicsSpec`]).
+//! {...}}`, `{"event_driven": {...}}`). The settings of the velocity-level
+//! step the first two solve are one block, `dynamics` ([`DynamicsSpec`]);
+//! the event-driven stepper's are in `event_driven_spec.rs`.
 //!
-//! Adding a stepper (the event-driven one, when it lands) is one variant
-//! here with its settings struct, and one arm in each `match` of
-//! `scene_stepper.rs` ([`SceneStepper`](super::SceneStepper)): build, spec,
-//! nominal step, step, contacts.
+//! Adding a stepper is one variant here with its settings struct, and one
+//! arm in each `match` of `scene_stepper.rs`
+//! ([`SceneStepper`](super::SceneStepper)): build, spec, nominal step,
+//! step, contacts.
 
 use contact_dynamics::{Formulation, Stabilisation, StepMemory, TimeSteppingParams};
 use contact_lcp::RowState;
@@ -14,6 +15,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::error::{JsonPath, SceneError};
+use super::event_driven_spec::EventDrivenStepperSpec;
 use crate::{CaParams, FixedStepParams};
 
 /// The stepper that advances the scene, with its settings.
@@ -29,6 +31,11 @@ pub enum StepperSpec {
     /// 1): steps as long as no contact manifold can change within them, no
     /// pair ever deeper than a tolerance.
     ConservativeAdvancement(CaStepperSpec),
+    /// Event-driven integration of the accelerations (`EventDrivenStepper`,
+    /// Baraff 1994): contact forces from the acceleration-level LCP, an ODE
+    /// method between events, every collision and change of contact state
+    /// met at its time.
+    EventDriven(EventDrivenStepperSpec),
 }
 
 impl Default for StepperSpec {

@@ -53,8 +53,8 @@ mod contacts;
 mod integrate;
 
 use contact_dynamics::{
-    AccelerationProblem, AccelerationSolution, BodyState, ContactConstraint, FrictionMode,
-    ImpactProblem, ImpactSolution, TrackedContact,
+    AccelerationProblem, AccelerationSolution, BodyState, ContactConstraint, ContactKinematics,
+    FrictionMode, ImpactProblem, ImpactSolution, TrackedContact,
 };
 use contact_lcp::{PgsParams, SolverParams};
 use contact_math::Twist;
@@ -374,6 +374,14 @@ impl EventDrivenStepper {
     #[must_use]
     pub fn contacts(&self) -> &[TrackedContact] {
         &self.resting
+    }
+
+    /// The geometry of each resting contact (point, normal, gap, rates) at
+    /// the end of the last advance, in the order of
+    /// [`contacts`](Self::contacts).
+    #[must_use]
+    pub fn contact_kinematics(&self) -> &[ContactKinematics] {
+        &self.solution.kinematics
     }
 
     /// The force (N, world) each resting contact applies to its body b at

@@ -1,0 +1,163 @@
+//! The event-driven stepper's settings in a scene file
+//! (`{"event_driven": {...}}`): every field of `EventDrivenParams`, and the
+//! length of a scene step (`frame`), since the stepper advances by a
+//! duration of its own choosing inside.
+
+use contact_lcp::SolverParams;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::error::{JsonPath, SceneError};
+use crate::{EventDrivenParams, OdeMethod};
+
+/// Settings of the event-driven stepper (see `EventDrivenParams`); an
+/// absent field takes its default.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, default)]
+pub struct EventDrivenStepperSpec {
+    /// Length of one scene step (s, > 0, finite): the stepper advances the
+    /// world by this much, events included, and the run measures and
+    /// records after each.
+    pub frame: f64,
+    /// The ODE method between events.
+    pub method: OdeMethodSpec,
+    /// Local error tolerance of Dormand-Prince per step (dimensionless,
+    /// absolute and relative, > 0).
+    pub tolerance: f64,
+    /// Longest ODE step (s, > 0): RK4's step, Dormand-Prince's ceiling.
+    pub max_step: f64,
+    /// Shortest ODE step (s, > 0, <= `max_step`).
+    pub min_step: f64,
+    /// A point within this gap (m, > 0) touches.
+    pub contact_tolerance: f64,
+    /// A touching point approaching no faster than this (m/s, > 0) rests;
+    /// faster, it collides.
+    pub resting_speed: f64,
+    /// A resting contact slipping slower than this (m/s, > 0) sticks;
+    /// faster, it slides.
+    pub sticking_speed: f64,
+    /// Events are located to this (s, > 0).
+    pub event_tolerance: f64,
+    /// Length of the impulsive step that resolves Painleve's inconsistency
+    /// (s, > 0).
+    pub painleve_step: f64,
+    /// The solvers of the acceleration and impact LCPs.
+    #[serde(skip_serializing_if = "is_default_solver")]
+    pub solver: EventSolverSpec,
+}
+
+impl Default for EventDrivenStepperSpec {
+    fn default() -> Self {
+        let params = EventDrivenParams::default();
+        Self::of(&params, params.max_step)
+    }
+}
+
+/// The ODE method between events.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum OdeMethodSpec {
+    /// Classical fourth-order Runge-Kutta, steps of `max_step` shortened
+    /// only to meet events.
+    Rk4,
+    /// Dormand-Prince 5(4): adaptive steps within `tolerance`.
+    #[default]
+    DormandPrince,
+}
+
+/// Settings of the LCP solvers the event-driven stepper uses (see
+/// `SolverParams`); the others keep their defaults.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, default)]
+pub struct EventSolverSpec {
+    /// A pivoting answer is accepted when its scaled residual is at most
+    /// this (dimensionless, > 0).
+    pub tolerance: f64,
+    /// The projected Gauss-Seidel fail-safe stops once its change per sweep
+    /// is at most this (> 0).
+    pub pgs_tolerance: f64,
+    /// Most sweeps of projected Gauss-Seidel (>= 1).
+    pub pgs_max_sweeps: usize,
+}
+
+impl Default for EventSolverSpec {
+    fn default() -> Self {
+        Self::of(&EventDrivenParams::default().solver)
+    }
+}
+
+fn is_default_solver(solver: &EventSolverSpec) -> bool {
+    *solver == EventSolverSpec::default()
+}
+
+impl EventSolverSpec {
+    fn of(solver: &SolverParams) -> Self {
+        Self {
+            tolerance: solver.tolerance,
+            pgs_tolerance: solver.pgs.tolerance,
+            pgs_max_sweeps: solver.pgs.max_sweeps,
+        }
+    }
+
+    /// The solver settings, on top of the stepper's defaults; `path` is
+    /// this block's.
+    fn params(&self, path: &JsonPath) -> Result<SolverParams, SceneError> {
+        let mut solver = EventDrivenParams::default().solver;
+        solver.tolerance = path.field("tolerance").positive(self.tolerance)?;
+        solver.pgs.tolerance = path.field("pgs_tolerance").positive(self.pgs_tolerance)?;
+        if self.pgs_max_sweeps == 0 {
+            return Err(path.field("pgs_max_sweeps").error("must be >= 1"));
+        }
+        solver.pgs.max_sweeps = self.pgs_max_sweeps;
+        Ok(solver)
+    }
+}
+
+impl EventDrivenStepperSpec {
+    /// The description of `params`, advancing `frame` seconds per step.
+    pub(crate) fn of(params: &EventDrivenParams, frame: f64) -> Self {
+        Self {
+            frame,
+            method: match params.method {
+                OdeMethod::Rk4 => OdeMethodSpec::Rk4,
+                OdeMethod::DormandPrince => OdeMethodSpec::DormandPrince,
+            },
+            tolerance: params.tolerance,
+            max_step: params.max_step,
+            min_step: params.min_step,
+            contact_tolerance: params.contact_tolerance,
+            resting_speed: params.resting_speed,
+            sticking_speed: params.sticking_speed,
+            event_tolerance: params.event_tolerance,
+            painleve_step: params.painleve_step,
+            solver: EventSolverSpec::of(&params.solver),
+        }
+    }
+
+    /// The frame (s) and the stepper's settings; `path` is this spec's
+    /// (`stepper.event_driven`).
+    pub(crate) fn params(&self, path: &JsonPath) -> Result<(f64, EventDrivenParams), SceneError> {
+        let frame = path.field("frame").positive(self.frame)?;
+        let positive = |name: &str, value: f64| path.field(name).positive(value);
+        let params = EventDrivenParams {
+            method: match self.method {
+                OdeMethodSpec::Rk4 => OdeMethod::Rk4,
+                OdeMethodSpec::DormandPrince => OdeMethod::DormandPrince,
+            },
+            tolerance: positive("tolerance", self.tolerance)?,
+            max_step: positive("max_step", self.max_step)?,
+            min_step: positive("min_step", self.min_step)?,
+            contact_tolerance: positive("contact_tolerance", self.contact_tolerance)?,
+            resting_speed: positive("resting_speed", self.resting_speed)?,
+            sticking_speed: positive("sticking_speed", self.sticking_speed)?,
+            event_tolerance: positive("event_tolerance", self.event_tolerance)?,
+            painleve_step: positive("painleve_step", self.painleve_step)?,
+            solver: self.solver.params(&path.field("solver"))?,
+        };
+        if params.min_step > params.max_step {
+            return Err(path.field("min_step").error("must be <= max_step"));
+        }
+        params.validate().map_err(|e| path.error(e.to_string()))?;
+        Ok((frame, params))
+    }
+}
