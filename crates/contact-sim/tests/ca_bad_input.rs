@@ -7,29 +7,10 @@ mod ca_support;
 
 use contact_sim::glam::{DQuat, DVec3};
 use contact_sim::{
-    CaError, CaEventKind, CaParams, CaStepper, MassProperties, Pose, RigidBody, Shape, SimError,
-    TimeSteppingParams, Twist, World,
+    CaError, CaEventKind, CaParams, CaStepper, Pose, SimError, TimeSteppingParams, Twist,
 };
 
-const HALF: f64 = 0.05;
-
-fn cube_over_ground(pose: Pose, twist: Twist) -> World {
-    let mut world = World::new(DVec3::new(0.0, 0.0, -9.81));
-    world.add_body(RigidBody::fixed(
-        Shape::half_space(DVec3::Z).unwrap(),
-        Pose::IDENTITY,
-    ));
-    let half = DVec3::splat(HALF);
-    let mut cube = RigidBody::dynamic(
-        Shape::cuboid(half).unwrap(),
-        MassProperties::solid_box(1.0, half).unwrap(),
-        pose,
-    )
-    .unwrap();
-    cube.twist = twist;
-    world.add_body(cube);
-    world
-}
+use ca_support::{CUBE_HALF as HALF, cube_over_ground};
 
 #[test]
 fn bad_settings_name_their_field() {

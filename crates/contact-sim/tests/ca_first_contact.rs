@@ -2,33 +2,13 @@
 //! falling flat and a cube spinning edge-down touch the ground when their
 //! closed-form flight says, to 1e-9 s.
 
+mod ca_support;
+
+use ca_support::{CUBE_HALF as HALF, cube_over_ground};
 use contact_sim::glam::{DQuat, DVec3};
-use contact_sim::{
-    CaEventKind, CaParams, CaStepper, MassProperties, Pose, RigidBody, Shape, Twist, World,
-};
+use contact_sim::{CaEventKind, CaParams, CaStepper, Pose, Twist, World};
 
 const G: f64 = 9.81;
-const HALF: f64 = 0.05;
-
-/// A world with the ground and a cube of half size `HALF` at `pose`
-/// moving with `twist`.
-fn cube_over_ground(pose: Pose, twist: Twist) -> World {
-    let mut world = World::new(DVec3::new(0.0, 0.0, -G));
-    world.add_body(RigidBody::fixed(
-        Shape::half_space(DVec3::Z).unwrap(),
-        Pose::IDENTITY,
-    ));
-    let half = DVec3::splat(HALF);
-    let mut cube = RigidBody::dynamic(
-        Shape::cuboid(half).unwrap(),
-        MassProperties::solid_box(1.0, half).unwrap(),
-        pose,
-    )
-    .unwrap();
-    cube.twist = twist;
-    world.add_body(cube);
-    world
-}
 
 /// The time of the first touch event.
 fn first_touch(mut world: World) -> f64 {

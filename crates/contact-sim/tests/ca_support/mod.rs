@@ -7,7 +7,30 @@
 #![allow(dead_code)]
 
 use contact_sim::glam::DVec3;
-use contact_sim::{Pose, RigidBody, Shape, World};
+use contact_sim::{MassProperties, Pose, RigidBody, Shape, Twist, World};
+
+/// Half edge of the cube of [`cube_over_ground`] (m).
+pub const CUBE_HALF: f64 = 0.05;
+
+/// A world under gravity 9.81 m/s^2 down -z with the ground (body 0) and a
+/// 1 kg cube of half edge [`CUBE_HALF`] at `pose` moving with `twist`.
+pub fn cube_over_ground(pose: Pose, twist: Twist) -> World {
+    let mut world = World::new(DVec3::new(0.0, 0.0, -9.81));
+    world.add_body(RigidBody::fixed(
+        Shape::half_space(DVec3::Z).unwrap(),
+        Pose::IDENTITY,
+    ));
+    let half = DVec3::splat(CUBE_HALF);
+    let mut cube = RigidBody::dynamic(
+        Shape::cuboid(half).unwrap(),
+        MassProperties::solid_box(1.0, half).unwrap(),
+        pose,
+    )
+    .unwrap();
+    cube.twist = twist;
+    world.add_body(cube);
+    world
+}
 
 /// The 8 corners of a cuboid of `half` extents at `pose`.
 pub fn corners(half: DVec3, pose: &Pose) -> [DVec3; 8] {
