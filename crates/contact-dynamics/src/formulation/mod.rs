@@ -49,12 +49,12 @@
 //! answers. Every answer is certified either way.
 
 pub(crate) mod delassus;
+pub(crate) mod factored;
 
-use contact_lcp::faer::sparse::{SparseColMat, Triplet};
 use contact_lcp::faer::{Mat, MatRef};
 use contact_lcp::{
-    BlockPivoting, BoxBounds, BoxLcp, Coupling, Lcp, LcpError, LcpSolution, Lemke, RowState,
-    Solver, SparseBoxLcp, active_set_of,
+    BlockPivoting, BoxBounds, BoxLcp, Coupling, FactoredBoxLcp, FactoredParts, Lcp, LcpError,
+    LcpSolution, Lemke, RowState, Solver, active_set_of,
 };
 use contact_math::Twist;
 
@@ -81,9 +81,10 @@ pub enum Formulation {
     BoxFriction,
 }
 
-/// A row's state in an answer, by its constraint's key and its offset among
-/// the constraint's rows: what a later step's guess is made of.
-pub(crate) type WarmEntry = (u64, usize, RowState);
+/// A row's state and impulse in an answer, by its constraint's key and its
+/// offset among the constraint's rows: what a later step's guess and
+/// proximal centre are made of.
+pub(crate) type WarmEntry = (u64, usize, RowState, f64);
 
 /// A contact's friction rows: two tangent rows sharing one normal.
 #[derive(Clone, Copy, Debug)]
@@ -124,14 +125,16 @@ pub(crate) struct VelocityProblem {
     /// until [`VelocityProblem::last_problem`] fills it).
     dense_current: bool,
     block_pivoting: BlockPivoting,
-    triplets: Vec<Triplet<usize, usize, f64>>,
+    /// The buffers of the factored problem, kept between steps.
+    factored: FactoredParts,
     /// The active set of this problem's answer per constraint key and row
     /// offset (filled after a sparse solve): the caller's store for the
     /// next step's guess.
     pub(crate) remembered: Vec<WarmEntry>,
-    /// Scratch: the active set of an answer, and a guess.
+    /// Scratch: the active set of an answer, and a guess and its centre.
     states: Vec<RowState>,
     guess: Vec<RowState>,
+    centre: Vec<f64>,
 }
 
 impl VelocityProblem {
@@ -153,10 +156,11 @@ impl VelocityProblem {
             solution: LcpSolution::default(),
             dense_current: true,
             block_pivoting: BlockPivoting::default(),
-            triplets: Vec::new(),
+            factored: FactoredParts::default(),
             remembered: Vec::new(),
             states: Vec::new(),
             guess: Vec::new(),
+            centre: Vec::new(),
         }
     }
 
@@ -211,7 +215,7 @@ impl VelocityProblem {
         self.build_rows(set, bodies, cone);
         self.assemble(set, velocities, h, &params.stabilisation, cone)?;
         let sparse = !cone && self.offsets.len() >= params.sparse_from;
-        let solved_sparse = sparse && self.solve_sparse(set, warm).is_ok();
+        let solved_sparse = sparse && self.solve_sparse(set, bodies, warm).is_ok();
         if !solved_sparse {
             self.fill_matrix();
             let lcp = Lcp::new(
@@ -409,54 +413,58 @@ impl VelocityProblem {
         self.dense_current = true;
     }
 
-    /// The box problem solved sparse by block pivoting, from the guess the
-    /// last step's active set gives (every row of a constraint seen before
-    /// takes its old state; new rows are guessed free: a contact found
-    /// within the margin usually carries load, and sticks).
-    fn solve_sparse(&mut self, set: &RowSet, warm: &[WarmEntry]) -> Result<(), LcpError> {
+    /// The box problem solved in factored form by block pivoting on
+    /// proximal subproblems (`contact_lcp::BlockPivoting`), warm-started
+    /// from the last step's answer: every row of a constraint seen before
+    /// takes its old state and impulse; new rows are guessed free with no
+    /// impulse (a contact found within the margin usually carries load, and
+    /// sticks).
+    fn solve_sparse(
+        &mut self,
+        set: &RowSet,
+        bodies: &[BodyState],
+        warm: &[WarmEntry],
+    ) -> Result<(), LcpError> {
         let guess = self.guess_from_warm(set, warm);
-        self.delassus
-            .triplets(&self.rows, &self.responses, &mut self.triplets);
-        for (u, &c) in self.compliance.iter().enumerate() {
-            if c != 0.0 {
-                self.triplets.push(Triplet::new(u, u, c));
-            }
-        }
-        let n = self.offsets.len();
-        let m = SparseColMat::try_new_from_triplets(n, n, &self.triplets).map_err(|_| {
-            LcpError::BadLength {
-                what: "m",
-                expected: n,
-                found: self.triplets.len(),
-            }
-        })?;
-        let problem = SparseBoxLcp::new(
-            m,
-            std::mem::take(&mut self.offsets),
-            std::mem::replace(&mut self.bounds, BoxBounds::unilateral(0)),
-        )?;
-        let solved = self.block_pivoting.solve_sparse_into(
+        let mut parts = std::mem::take(&mut self.factored);
+        factored::fill_rows_and_masses(&mut parts, &self.rows, bodies);
+        parts.compliance.clone_from(&self.compliance);
+        parts.compliance.resize(self.offsets.len(), 0.0);
+        parts.q = std::mem::take(&mut self.offsets);
+        parts.bounds = std::mem::replace(&mut self.bounds, BoxBounds::unilateral(0));
+        let problem = match FactoredBoxLcp::new(parts) {
+            Ok(problem) => problem,
+            Err(e) => unreachable!("the step's rows and masses are finite: {e}"),
+        };
+        let solved = self.block_pivoting.solve_into(
             &problem,
-            guess.then_some(self.guess.as_slice()),
+            guess.then_some((self.guess.as_slice(), self.centre.as_slice())),
             &mut self.solution,
         );
-        let (_, q, bounds) = problem.into_parts();
-        (self.offsets, self.bounds) = (q, bounds);
+        let mut parts = problem.into_parts();
+        self.offsets = std::mem::take(&mut parts.q);
+        self.bounds = std::mem::replace(&mut parts.bounds, BoxBounds::unilateral(0));
+        self.factored = parts;
         solved
     }
 
-    /// Fills `self.guess` from `warm` (sorted); false when nothing of this
-    /// problem was seen before (a cold start is better then).
+    /// Fills `self.guess` and `self.centre` from `warm` (sorted); false when
+    /// nothing of this problem was seen before (a cold start is better
+    /// then).
     fn guess_from_warm(&mut self, set: &RowSet, warm: &[WarmEntry]) -> bool {
         let n = self.offsets.len();
         self.guess.clear();
         self.guess.resize(n, RowState::Free);
+        self.centre.clear();
+        self.centre.resize(n, 0.0);
         let mut found = false;
         for owner in set.owners() {
             for (offset, i) in owner.rows.clone().enumerate() {
                 let key = (owner.key, offset);
-                if let Ok(k) = warm.binary_search_by(|&(a, b, _)| (a, b).cmp(&key)) {
-                    self.guess[self.unknown_of_row[i]] = warm[k].2;
+                if let Ok(k) = warm.binary_search_by(|&(a, b, _, _)| (a, b).cmp(&key)) {
+                    let u = self.unknown_of_row[i];
+                    self.guess[u] = warm[k].2;
+                    self.centre[u] = warm[k].3;
                     found = true;
                 }
             }
@@ -471,8 +479,9 @@ impl VelocityProblem {
         active_set_of(&self.bounds, z, w, &mut self.states);
         for owner in set.owners() {
             for (offset, i) in owner.rows.clone().enumerate() {
+                let u = self.unknown_of_row[i];
                 self.remembered
-                    .push((owner.key, offset, self.states[self.unknown_of_row[i]]));
+                    .push((owner.key, offset, self.states[u], z[u]));
             }
         }
     }

@@ -48,6 +48,12 @@ impl SceneStepper {
                 let mut stepper =
                     FixedStepper::new(params).map_err(|e| path.error(e.to_string()))?;
                 if let Some(memory) = &fixed.memory {
+                    let (rows, impulses) = (memory.active_sets.len(), memory.impulses.len());
+                    if impulses != 0 && impulses != rows {
+                        return Err(path.field("memory").field("impulses").error(format!(
+                            "has {impulses} entries, expected one per active_sets row ({rows}) or none"
+                        )));
+                    }
                     stepper
                         .restore_memory(&memory.memory())
                         .map_err(|e| path.field("memory").error(e.to_string()))?;

@@ -211,6 +211,10 @@ pub struct StepMemorySpec {
     /// The last step's active sets: `[constraint key, row offset, state]`,
     /// increasing.
     pub active_sets: Vec<(u64, usize, RowStateSpec)>,
+    /// The impulse (N s) of each row of `active_sets`, in its order: the
+    /// centre of the next solve (empty in files of earlier versions: zeros).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub impulses: Vec<f64>,
 }
 
 /// Where a row of a box problem sat in the last answer.
@@ -232,13 +236,19 @@ impl StepMemorySpec {
             active_sets: self
                 .active_sets
                 .iter()
-                .map(|&(key, offset, state)| {
+                .enumerate()
+                .map(|(k, &(key, offset, state))| {
                     let state = match state {
                         RowStateSpec::Lower => RowState::Lower,
                         RowStateSpec::Upper => RowState::Upper,
                         RowStateSpec::Free => RowState::Free,
                     };
-                    (key, offset, state)
+                    (
+                        key,
+                        offset,
+                        state,
+                        self.impulses.get(k).copied().unwrap_or(0.0),
+                    )
                 })
                 .collect(),
         }
@@ -250,7 +260,7 @@ impl StepMemorySpec {
             active_sets: memory
                 .active_sets
                 .iter()
-                .map(|&(key, offset, state)| {
+                .map(|&(key, offset, state, _)| {
                     let state = match state {
                         RowState::Lower => RowStateSpec::Lower,
                         RowState::Upper => RowStateSpec::Upper,
@@ -259,6 +269,7 @@ impl StepMemorySpec {
                     (key, offset, state)
                 })
                 .collect(),
+            impulses: memory.active_sets.iter().map(|e| e.3).collect(),
         }
     }
 }
