@@ -404,3 +404,21 @@ pub(crate) fn inverse_from_cholesky6(l: &[[f64; 6]; 6]) -> [[f64; 6]; 6] {
     }
     inv
 }
+
+impl ContactOperator for FactoredBoxLcp {
+    fn rows(&self) -> usize {
+        self.rows.len()
+    }
+
+    fn bodies(&self) -> usize {
+        self.inverse_mass.len()
+    }
+
+    fn jacobian(&self, row: usize) -> [Option<JacobianBlock>; 2] {
+        self.rows[row]
+    }
+
+    fn inverse_mass(&self, body: usize) -> [[f64; 6]; 6] {
+        self.inverse_mass[body]
+    }
+}

@@ -39,14 +39,23 @@
 //! the LCP the sliding speeds), so for contacts alone the layout is normals
 //! first, as in Cline eq. 2.49.
 //!
-//! Box problems of at least `TimeSteppingParams::sparse_from` rows are
-//! solved sparse: `J W J' + C` assembled as a sparse matrix (rows couple
-//! only through a shared body) and solved by block principal pivoting (Judice & Pires 1994,
-//! `contact_lcp::BlockPivoting`) warm-started from the active set of the
-//! step before, matched row by row through the constraints' keys (a
-//! contact's bodies and features); a settled pile then takes one sparse
-//! factorisation. If the pivoting does not settle, the dense policy
-//! answers. Every answer is certified either way.
+//! Islands of at least `TimeSteppingParams::sparse_from` rows are solved
+//! in factored form: `J W J' + C` is never formed, and
+//! `contact_lcp::BlockPivoting` solves the box problem in body space by
+//! block principal pivoting on proximal subproblems, warm-started from the
+//! step before's active set and impulses, matched row by row through the
+//! constraints' keys (a contact's bodies and features); a settled pile
+//! takes one or two factorisations of a sparse system of 6 unknowns per
+//! body. If it gives up, the dense route answers. Every answer is
+//! certified either way.
+//!
+//! The complementarity formulation with four friction directions
+//! (`t1, t2, -t1, -t2`) bounds a contact's friction by the square
+//! `|f_1| + |f_2| <= mu lambda_n`, which is the box `|f_u|, |f_v| <= mu
+//! lambda_n / sqrt 2` on the tangents `u, v = (t1 +- t2) / sqrt 2`; both
+//! problems state maximal dissipation over that one set with the same
+//! normal complementarity, so their answers are the same impulses. Large
+//! islands solve it as that turned box problem, in factored form.
 
 pub(crate) mod delassus;
 pub(crate) mod factored;
@@ -56,6 +65,8 @@ use contact_lcp::{
     BlockPivoting, BoxBounds, BoxLcp, Coupling, FactoredBoxLcp, FactoredParts, Lcp, LcpError,
     LcpSolution, Lemke, RowState, Solver, active_set_of,
 };
+use std::f64::consts::FRAC_1_SQRT_2;
+
 use contact_math::Twist;
 
 use self::delassus::Delassus;
@@ -135,6 +146,9 @@ pub(crate) struct VelocityProblem {
     states: Vec<RowState>,
     guess: Vec<RowState>,
     centre: Vec<f64>,
+    /// Whether the last problem is the four-direction cone solved as the
+    /// square box turned by 45 degrees.
+    turned: bool,
 }
 
 impl VelocityProblem {
@@ -161,6 +175,7 @@ impl VelocityProblem {
             states: Vec::new(),
             guess: Vec::new(),
             centre: Vec::new(),
+            turned: false,
         }
     }
 
@@ -204,17 +219,23 @@ impl VelocityProblem {
         if set.is_empty() {
             return Ok(());
         }
+        let large = set.len() >= params.sparse_from;
+        // A four-direction cone is the square box turned by 45 degrees
+        // (see the module comment): large islands solve it as such.
+        self.turned = params.formulation == Formulation::Complementarity
+            && params.friction_directions == 4
+            && large;
         let cone = match params.formulation {
-            Formulation::Complementarity => {
+            Formulation::Complementarity if !self.turned => {
                 friction_generators(params.friction_directions, &mut self.generators);
                 true
             }
-            Formulation::BoxFriction => false,
+            _ => false,
         };
         self.layout(set, cone);
         self.build_rows(set, bodies, cone);
         self.assemble(set, velocities, h, &params.stabilisation, cone)?;
-        let sparse = !cone && self.offsets.len() >= params.sparse_from;
+        let sparse = !cone && large;
         let solved_sparse = sparse && self.solve_sparse(set, bodies, warm).is_ok();
         if !solved_sparse {
             self.fill_matrix();
@@ -297,6 +318,11 @@ impl VelocityProblem {
                 for &(c, s) in &self.generators {
                     self.rows.push(t1.combine(c, &t2, s));
                 }
+            } else if self.turned {
+                self.rows
+                    .push(t1.combine(FRAC_1_SQRT_2, &t2, FRAC_1_SQRT_2));
+                self.rows
+                    .push(t1.combine(FRAC_1_SQRT_2, &t2, -FRAC_1_SQRT_2));
             } else {
                 self.rows.push(t1);
                 self.rows.push(t2);
@@ -343,17 +369,18 @@ impl VelocityProblem {
                 continue;
             }
             for j in 0..per_pair {
-                let (c1, c2) = if cone {
-                    self.generators[j]
-                } else if j == 0 {
-                    (1.0, 0.0)
-                } else {
-                    (0.0, 1.0)
+                let (c1, c2) = match (cone, self.turned, j) {
+                    (true, _, _) => self.generators[j],
+                    (false, true, 0) => (FRAC_1_SQRT_2, FRAC_1_SQRT_2),
+                    (false, true, _) => (FRAC_1_SQRT_2, -FRAC_1_SQRT_2),
+                    (false, false, 0) => (1.0, 0.0),
+                    (false, false, _) => (0.0, 1.0),
                 };
                 self.offsets[p + per_pair * c + j] -= c1 * v1 + c2 * v2;
             }
         }
         let (primary, pairs) = (&self.primary, &self.pairs);
+        let mu_scale = if self.turned { FRAC_1_SQRT_2 } else { 1.0 };
         self.bounds.rebuild(|lo, hi, couplings| {
             lo.clear();
             hi.clear();
@@ -376,7 +403,7 @@ impl VelocityProblem {
                         couplings.push(Coupling {
                             row,
                             normal_row: pair.normal_unknown,
-                            mu: pair.mu,
+                            mu: mu_scale * pair.mu,
                         });
                     }
                 }
@@ -520,6 +547,9 @@ impl VelocityProblem {
                     f2 += c2 * z[first + j];
                 }
                 (out[t1], out[t2]) = (f1, f2);
+            } else if self.turned {
+                let (u, v) = (z[first], z[first + 1]);
+                (out[t1], out[t2]) = (FRAC_1_SQRT_2 * (u + v), FRAC_1_SQRT_2 * (u - v));
             } else {
                 (out[t1], out[t2]) = (z[first], z[first + 1]);
             }
