@@ -24,6 +24,7 @@ mod error;
 mod event_driven_spec;
 mod force;
 mod joint;
+mod memory_spec;
 mod run;
 mod scene_stepper;
 mod stepper;
@@ -41,11 +42,15 @@ pub use force::{
     AttachmentSpec, ForceFrameSpec, ForceSpec, PointForceSpec, ProfileSpec, SpringSpec,
 };
 pub use joint::{FrameSpec, JointKindSpec, JointSpec, LimitSpec, MotorSpec};
+pub use memory_spec::{
+    CaMemorySpec, ContactFeatureSpec, EventDrivenMemorySpec, RowStateSpec, StepMemorySpec,
+    TrackedContactSpec,
+};
 pub use run::{Axis, ExpectSpec, Expectation, Observable, RecordSpec, RunSpec};
 pub use scene_stepper::{ContactForce, SceneStep, SceneStepper};
 pub use stepper::{
-    CaStepperSpec, DynamicsSpec, FixedStepperSpec, FormulationSpec, RowStateSpec,
-    StabilisationKind, StabilisationSpec, StepMemorySpec, StepperSpec,
+    CaStepperSpec, DynamicsSpec, FixedStepperSpec, FormulationSpec, StabilisationKind,
+    StabilisationSpec, StepperSpec,
 };
 
 use crate::World;
@@ -269,7 +274,7 @@ impl Scene {
         let mut file = SceneFile::capture(&self.world, &names);
         file.name.clone_from(&self.name);
         file.description.clone_from(&self.description);
-        file.stepper = self.stepper.spec();
+        file.stepper = self.stepper.spec(&self.world);
         file.run = self.run;
         file.record = self.record;
         file.expect = self.expectations.iter().map(|e| e.spec.clone()).collect();
@@ -358,7 +363,8 @@ impl SceneFile {
         for (i, force) in self.forces.iter().enumerate() {
             force.add_to(&mut world, &names, &forces.index(i))?;
         }
-        let stepper = SceneStepper::build(&self.stepper, &JsonPath::root("stepper"))?;
+        let stepper =
+            SceneStepper::build(&self.stepper, &JsonPath::root("stepper"), self.bodies.len())?;
         if matches!(stepper, SceneStepper::EventDriven { .. }) && !self.joints.is_empty() {
             return Err(JsonPath::root("joints").error(
                 "the event-driven stepper does not support joints (planar locks are fine): \

@@ -51,6 +51,7 @@
 mod classify;
 mod contacts;
 mod integrate;
+mod memory;
 
 use contact_dynamics::{
     AccelerationProblem, AccelerationSolution, BodyState, ContactConstraint, ContactKinematics,
@@ -59,6 +60,8 @@ use contact_dynamics::{
 use contact_lcp::{PgsParams, SolverParams};
 use contact_math::Twist;
 use glam::DVec3;
+
+pub use self::memory::EventDrivenMemory;
 
 use self::contacts::{ContactFinder, Touching};
 use super::ode::{OdeMethod, RungeKutta};

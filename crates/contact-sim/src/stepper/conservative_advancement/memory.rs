@@ -1,0 +1,121 @@
+//! What conservative advancement carries from one step into the next, for
+//! saving a running simulation and continuing it bit for bit.
+//!
+//! Every field of [`CaStepper`] that outlives a step is here or is
+//! recomputed identically from the world and this memory:
+//!
+//! - `held` (the pairs held touching), `drift` and the velocity step's
+//!   memory (`TimeStepping`: pending bounces, warm starts) are saved;
+//! - `start`, the pair geometry the next step starts from, is the last
+//!   step's end measurement: a function of the world's poses and shapes,
+//!   its joints, `held` and the cull distance it was measured with, which
+//!   is saved (it depends on the state before the step). A restored
+//!   stepper measures `start` afresh with it: the same pairs, bit for bit
+//!   (the manifold generator holds nothing between calls that changes a
+//!   result);
+//! - `left` and `left_jointed` only say whether `start` is still the
+//!   world's; a restored stepper has none, so it measures;
+//! - every other field is scratch, rebuilt by each step before it is read
+//!   (`trial`, `next_held`, `motions`, `jointed`, `contacts`, `covered`,
+//!   `contact_pairs`, the poses and twists) or the last step's output
+//!   (`solution`, `contacts`), which the next step overwrites;
+//! - the event log and the statistics are a history, not a state: nothing
+//!   a step computes reads them; a restored stepper's start empty.
+
+use contact_dynamics::StepMemory;
+
+use super::CaStepper;
+use crate::{SimError, World};
+
+/// What a [`CaStepper`] carries into its next step (see the module notes):
+/// from [`CaStepper::memory`], for [`CaStepper::restore_memory`].
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct CaMemory {
+    /// The pairs `(a, b)` (`a < b`, strictly increasing) touching at the
+    /// end of the last step whose contact points did not separate: they
+    /// stay touching within the contact band.
+    pub held: Vec<(usize, usize)>,
+    /// The second-order sinking of touching contact points per squared
+    /// second (m/s^2, finite, >= 0), measured over the last steps.
+    pub drift: f64,
+    /// The cull distance (m, > 0) the pairs at the world's state were
+    /// measured with; `None` when the stepper has not measured this state
+    /// (a new stepper, or a world changed since the last step).
+    pub cull_distance: Option<f64>,
+    /// The velocity step's memory (pending bounces, warm starts).
+    pub dynamics: StepMemory,
+}
+
+impl CaMemory {
+    /// Checks every field.
+    ///
+    /// # Errors
+    /// [`SimError::InvalidMemory`] for a held pair out of order or with
+    /// `a >= b`; [`SimError::InvalidParameter`] for a drift or cull distance
+    /// out of range; [`SimError::Dynamics`] for a bad dynamics memory.
+    pub fn validate(&self) -> Result<(), SimError> {
+        if let Some(index) = self.held.iter().position(|&(a, b)| a >= b) {
+            return Err(SimError::InvalidMemory {
+                field: "held",
+                index,
+                reason: "a pair is (a, b) with a < b",
+            });
+        }
+        if let Some(index) = self.held.windows(2).position(|w| w[0] >= w[1]) {
+            return Err(SimError::InvalidMemory {
+                field: "held",
+                index: index + 1,
+                reason: "pairs must increase strictly",
+            });
+        }
+        if !(self.drift.is_finite() && self.drift >= 0.0) {
+            return Err(SimError::InvalidParameter {
+                name: "drift",
+                value: self.drift,
+            });
+        }
+        if let Some(cull) = self.cull_distance
+            && !(cull.is_finite() && cull > 0.0)
+        {
+            return Err(SimError::InvalidParameter {
+                name: "cull_distance",
+                value: cull,
+            });
+        }
+        Ok(self.dynamics.validate()?)
+    }
+}
+
+impl CaStepper {
+    /// What the stepper carries into its next step from `world`'s state
+    /// (see [`CaMemory`]): saved with the world, it lets a restored
+    /// simulation continue bit for bit.
+    #[must_use]
+    pub fn memory(&self, world: &World) -> CaMemory {
+        CaMemory {
+            held: self.held.clone(),
+            drift: self.drift,
+            cull_distance: self
+                .resume_cull
+                .or_else(|| self.start_cull.filter(|_| self.start_is_current(world))),
+            dynamics: self.dynamics.memory(),
+        }
+    }
+
+    /// Replaces what the stepper carries into its next step by `memory`;
+    /// the next step measures the pairs afresh.
+    ///
+    /// # Errors
+    /// As [`CaMemory::validate`]; the stepper is then unchanged.
+    pub fn restore_memory(&mut self, memory: &CaMemory) -> Result<(), SimError> {
+        memory.validate()?;
+        self.dynamics.restore_memory(&memory.dynamics)?;
+        self.held.clone_from(&memory.held);
+        self.drift = memory.drift;
+        self.start_cull = None;
+        self.resume_cull = memory.cull_distance;
+        self.left.clear();
+        self.left_jointed.clear();
+        Ok(())
+    }
+}
