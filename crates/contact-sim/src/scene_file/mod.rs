@@ -27,6 +27,7 @@ mod joint;
 mod memory_spec;
 mod run;
 mod scene_stepper;
+mod solver_spec;
 mod stepper;
 
 use std::collections::HashMap;
@@ -37,7 +38,7 @@ use serde::{Deserialize, Serialize};
 
 pub use body::{AppliedLoadsSpec, BodySpec, OrientationSpec, PlanarLockSpec, ShapeSpec};
 pub use error::SceneError;
-pub use event_driven_spec::{EventDrivenStepperSpec, EventSolverSpec, OdeMethodSpec};
+pub use event_driven_spec::{EventDrivenStepperSpec, OdeMethodSpec};
 pub use force::{
     AttachmentSpec, ForceFrameSpec, ForceSpec, PointForceSpec, ProfileSpec, SpringSpec,
 };
@@ -48,6 +49,7 @@ pub use memory_spec::{
 };
 pub use run::{Axis, ExpectSpec, Expectation, Observable, RecordSpec, RunSpec};
 pub use scene_stepper::{ContactForce, SceneStep, SceneStepper};
+pub use solver_spec::EventSolverSpec;
 pub use stepper::{
     CaStepperSpec, DynamicsSpec, FixedStepperSpec, FormulationSpec, StabilisationKind,
     StabilisationSpec, StepperSpec,

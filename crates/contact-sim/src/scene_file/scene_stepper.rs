@@ -106,9 +106,9 @@ impl SceneStepper {
             Self::ConservativeAdvancement(stepper) => StepperSpec::ConservativeAdvancement(
                 CaStepperSpec::of(stepper.params(), Some(&stepper.memory(world))),
             ),
-            Self::EventDriven { stepper, frame } => StepperSpec::EventDriven(
+            Self::EventDriven { stepper, frame } => StepperSpec::EventDriven(Box::new(
                 EventDrivenStepperSpec::of(stepper.params(), *frame, Some(&stepper.memory())),
-            ),
+            )),
         }
     }
 

@@ -34,8 +34,9 @@ pub enum StepperSpec {
     /// Event-driven integration of the accelerations (`EventDrivenStepper`,
     /// Baraff 1994): contact forces from the acceleration-level LCP, an ODE
     /// method between events, every collision and change of contact state
-    /// met at its time.
-    EventDriven(EventDrivenStepperSpec),
+    /// met at its time. (Boxed: its settings and memory are larger than
+    /// the others'.)
+    EventDriven(Box<EventDrivenStepperSpec>),
 }
 
 impl Default for StepperSpec {

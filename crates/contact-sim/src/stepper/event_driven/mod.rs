@@ -68,7 +68,7 @@ use super::ode::{OdeMethod, RungeKutta};
 use crate::{SimError, World};
 
 /// Settings of [`EventDrivenStepper`].
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct EventDrivenParams {
     /// The ODE method between events.
     pub method: OdeMethod,
