@@ -7,7 +7,11 @@
 //! restored without it.
 #![cfg(feature = "serde")]
 
-use contact_sim::scene_file::{CaMemorySpec, EventDrivenMemorySpec, Scene, SceneFile, StepperSpec};
+use contact_sim::scene_file::{
+    CaMemorySpec, EventDrivenMemorySpec, Scene, SceneFile, SceneStepper, StepMemorySpec,
+    StepperSpec,
+};
+use contact_sim::{CaStepper, EventDrivenStepper, World};
 use serde_json::json;
 
 /// A bouncing ball (restitution: bounces wait in the stepper's memory) and
@@ -138,11 +142,20 @@ fn ca_memory(file: &SceneFile) -> &CaMemorySpec {
     }
 }
 
+/// The conservative-advancement stepper and the world of `scene`.
+fn ca_parts(scene: &mut Scene) -> (&mut CaStepper, &mut World) {
+    match &mut scene.stepper {
+        SceneStepper::ConservativeAdvancement(stepper) => (stepper, &mut scene.world),
+        other => panic!("{other:?}"),
+    }
+}
+
 /// Conservative advancement: a snapshot taken while pairs are held
 /// touching, the drift is measured, warm starts are kept and a bounce is
-/// pending continues bit for bit, and is written back the same (so every
-/// carried field is read into the stepper); without its memory it does
-/// not continue the same way.
+/// pending continues bit for bit (every step report, event and statistic
+/// after it), and is written back the same (so every carried field is read
+/// into the stepper); without the velocity step's memory it does not
+/// continue the same way (the other fields: `scene_snapshot_fields.rs`).
 #[test]
 fn a_conservative_advancement_snapshot_continues_bit_for_bit() {
     let mut running = cube_pile(json!({ "conservative_advancement": {
@@ -175,21 +188,26 @@ fn a_conservative_advancement_snapshot_continues_bit_for_bit() {
     );
     let mut forgetful_file = snapshot.clone();
     if let StepperSpec::ConservativeAdvancement(ca) = &mut forgetful_file.stepper {
-        ca.memory = None;
+        ca.memory.as_mut().unwrap().dynamics = StepMemorySpec::default();
     }
     let mut forgetful = forgetful_file.build().unwrap();
 
+    let (a, world_a) = ca_parts(&mut running);
+    let (b, world_b) = ca_parts(&mut restored);
+    a.clear_events();
+    a.reset_statistics();
     for _ in 0..150 {
-        let a = running.stepper.step(&mut running.world).unwrap();
-        let b = restored.stepper.step(&mut restored.world).unwrap();
-        assert_eq!(a, b);
+        assert_eq!(a.step(world_a).unwrap(), b.step(world_b).unwrap());
         step(&mut forgetful, 1);
     }
+    assert!(!a.events().is_empty());
+    assert_eq!(a.events(), b.events());
+    assert_eq!(a.statistics(), b.statistics());
     assert_eq!(restored.world, running.world, "the restored run drifted");
     assert_eq!(restored.snapshot(), running.snapshot());
     assert_ne!(
         forgetful.world, running.world,
-        "the memory made no difference"
+        "the velocity step's memory made no difference"
     );
 }
 
@@ -200,10 +218,20 @@ fn event_driven_memory(file: &SceneFile) -> Option<&EventDrivenMemorySpec> {
     }
 }
 
+/// The event-driven stepper and the world of `scene`.
+fn event_driven_parts(scene: &mut Scene) -> (&mut EventDrivenStepper, f64, &mut World) {
+    match &mut scene.stepper {
+        SceneStepper::EventDriven { stepper, frame } => (stepper, *frame, &mut scene.world),
+        other => panic!("{other:?}"),
+    }
+}
+
 /// The event-driven stepper: a snapshot taken while a spinning box slides
 /// on the ground (its contacts sliding, the forces' reference kept, the
-/// error control's next step set) continues bit for bit and is written
-/// back the same; without its memory it does not continue the same way.
+/// error control's next step set) continues bit for bit (every report and
+/// event after it) and is written back the same; without its next step it
+/// does not continue the same way (the other fields:
+/// `scene_snapshot_fields.rs`).
 #[test]
 fn an_event_driven_snapshot_continues_bit_for_bit() {
     let text = json!({
@@ -239,20 +267,26 @@ fn an_event_driven_snapshot_continues_bit_for_bit() {
     );
     let mut forgetful_file = snapshot.clone();
     if let StepperSpec::EventDriven(event_driven) = &mut forgetful_file.stepper {
-        event_driven.memory = None;
+        event_driven.memory.as_mut().unwrap().next_step = event_driven.max_step;
     }
     let mut forgetful = forgetful_file.build().unwrap();
 
+    let (a, frame, world_a) = event_driven_parts(&mut running);
+    let (b, _, world_b) = event_driven_parts(&mut restored);
+    a.clear_events();
     for _ in 0..60 {
-        let a = running.stepper.step(&mut running.world).unwrap();
-        let b = restored.stepper.step(&mut restored.world).unwrap();
-        assert_eq!(a, b);
+        assert_eq!(
+            a.advance(world_a, frame).unwrap(),
+            b.advance(world_b, frame).unwrap()
+        );
         step(&mut forgetful, 1);
     }
+    assert!(!a.events().is_empty());
+    assert_eq!(a.events(), b.events());
     assert_eq!(restored.world, running.world, "the restored run drifted");
     assert_eq!(restored.snapshot(), running.snapshot());
     assert_ne!(
         forgetful.world, running.world,
-        "the memory made no difference"
+        "the next step made no difference"
     );
 }

@@ -20,7 +20,7 @@
 //!   `contact_pairs`, the poses and twists) or the last step's output
 //!   (`solution`, `contacts`), which the next step overwrites;
 //! - the event log and the statistics are a history, not a state: nothing
-//!   a step computes reads them; a restored stepper's start empty.
+//!   a step computes reads them; those of a restored stepper start empty.
 
 use contact_dynamics::StepMemory;
 
@@ -40,7 +40,11 @@ pub struct CaMemory {
     pub drift: f64,
     /// The cull distance (m, > 0) the pairs at the world's state were
     /// measured with; `None` when the stepper has not measured this state
-    /// (a new stepper, or a world changed since the last step).
+    /// (a new stepper, or a world changed since the last step). A restored
+    /// stepper measures its first state with it, even if the world was
+    /// changed after the restore (where the original would take the changed
+    /// state's own: the two then differ only in which far pairs keep their
+    /// bounding spheres' gap, a valid bound either way).
     pub cull_distance: Option<f64>,
     /// The velocity step's memory (pending bounces, warm starts).
     pub dynamics: StepMemory,

@@ -19,7 +19,7 @@
 //!   changes a result; the state vectors, watch values and impulses are
 //!   scratch;
 //! - the event log and the report are a history, not a state: nothing a
-//!   step computes reads them; a restored stepper's log starts empty.
+//!   step computes reads them; the log of a restored stepper starts empty.
 
 use contact_dynamics::TrackedContact;
 
