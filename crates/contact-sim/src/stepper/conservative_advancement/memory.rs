@@ -17,8 +17,9 @@
 //!   world's; a restored stepper has none, so it measures;
 //! - every other field is scratch, rebuilt by each step before it is read
 //!   (`trial`, `next_held`, `motions`, `jointed`, `contacts`, `covered`,
-//!   `contact_pairs`, the poses and twists) or the last step's output
-//!   (`solution`, `contacts`), which the next step overwrites;
+//!   `contact_pairs`, `start_poses`, `poses`, `twists`, `constrained`, the
+//!   manifold generator's buffers), or the last step's output (`solution`,
+//!   `contacts`), which the next step overwrites;
 //! - the event log and the statistics are a history, not a state: nothing
 //!   a step computes reads them; those of a restored stepper start empty.
 
