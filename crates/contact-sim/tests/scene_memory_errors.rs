@@ -107,6 +107,14 @@ fn each_bad_memory_field_is_named_with_its_rule() {
             ),
         ),
         (
+            {
+                let mut value = ca(json!({ "cull_distance": 0.1 }));
+                value["bodies"][1]["position"] = json!([0, 0, 0.05]);
+                value
+            },
+            format!("{ca_path}: bodies 0 and 1 start at signed distance"),
+        ),
+        (
             ca(json!({ "helds": [] })),
             format!("{ca_path}.helds: unknown field `helds`"),
         ),

@@ -365,8 +365,7 @@ impl SceneFile {
         for (i, force) in self.forces.iter().enumerate() {
             force.add_to(&mut world, &names, &forces.index(i))?;
         }
-        let stepper =
-            SceneStepper::build(&self.stepper, &JsonPath::root("stepper"), self.bodies.len())?;
+        let stepper = SceneStepper::build(&self.stepper, &JsonPath::root("stepper"), &world)?;
         if matches!(stepper, SceneStepper::EventDriven { .. }) && !self.joints.is_empty() {
             return Err(JsonPath::root("joints").error(
                 "the event-driven stepper does not support joints (planar locks are fine): \

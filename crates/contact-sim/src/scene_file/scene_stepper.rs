@@ -39,13 +39,14 @@ pub enum SceneStepper {
 }
 
 impl SceneStepper {
-    /// The stepper of `spec` for a scene of `bodies` bodies; `path` names
-    /// the field in an error.
+    /// The stepper of `spec` for `world` (a memory in `spec` is of its
+    /// state); `path` names the field in an error.
     pub(crate) fn build(
         spec: &StepperSpec,
         path: &JsonPath,
-        bodies: usize,
+        world: &World,
     ) -> Result<Self, SceneError> {
+        let bodies = world.bodies().len();
         match spec {
             StepperSpec::Fixed(fixed) => {
                 let path = path.field("fixed");
@@ -66,7 +67,7 @@ impl SceneStepper {
                 if let Some(memory) = &ca.memory {
                     let path = path.field("memory");
                     stepper
-                        .restore_memory(&memory.memory(&path, bodies)?)
+                        .restore_memory(&memory.memory(&path, bodies)?, world)
                         .map_err(|e| path.error(e.to_string()))?;
                 }
                 Ok(Self::ConservativeAdvancement(Box::new(stepper)))

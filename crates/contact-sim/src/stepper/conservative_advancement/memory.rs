@@ -10,11 +10,11 @@
 //!   step's end measurement: a function of the world's poses and shapes,
 //!   its joints, `held` and the cull distance it was measured with, which
 //!   is saved (it depends on the state before the step). A restored
-//!   stepper measures `start` afresh with it: the same pairs, bit for bit
-//!   (the manifold generator holds nothing between calls that changes a
-//!   result);
-//! - `left` and `left_jointed` only say whether `start` is still the
-//!   world's; a restored stepper has none, so it measures;
+//!   stepper measures `start` again with it at the saved state: the same
+//!   pairs, bit for bit (the manifold generator holds nothing between calls
+//!   that changes a result);
+//! - `left` and `left_jointed` say whether `start` is still the world's:
+//!   the saved state, for a restored stepper;
 //! - every other field is scratch, rebuilt by each step before it is read
 //!   (`trial`, `next_held`, `motions`, `jointed`, `contacts`, `covered`,
 //!   `contact_pairs`, `start_poses`, `poses`, `twists`, `constrained`, the
@@ -25,7 +25,8 @@
 
 use contact_dynamics::StepMemory;
 
-use super::CaStepper;
+use super::pairs::Measure;
+use super::{CaStepper, jointed_pairs};
 use crate::{SimError, World};
 
 /// What a [`CaStepper`] carries into its next step (see the module notes):
@@ -41,11 +42,7 @@ pub struct CaMemory {
     pub drift: f64,
     /// The cull distance (m, > 0) the pairs at the world's state were
     /// measured with; `None` when the stepper has not measured this state
-    /// (a new stepper, or a world changed since the last step). A restored
-    /// stepper measures its first state with it, even if the world was
-    /// changed after the restore (where the original would take the changed
-    /// state's own: the two then differ only in which far pairs keep their
-    /// bounding spheres' gap, a valid bound either way).
+    /// (a new stepper, or a world changed since the last step).
     pub cull_distance: Option<f64>,
     /// The velocity step's memory (pending bounces, warm starts).
     pub dynamics: StepMemory,
@@ -100,27 +97,56 @@ impl CaStepper {
         CaMemory {
             held: self.held.clone(),
             drift: self.drift,
-            cull_distance: self
-                .resume_cull
-                .or_else(|| self.start_cull.filter(|_| self.start_is_current(world))),
+            cull_distance: self.start_cull.filter(|_| self.start_is_current(world)),
             dynamics: self.dynamics.memory(),
         }
     }
 
-    /// Replaces what the stepper carries into its next step by `memory`;
-    /// the next step measures the pairs afresh.
+    /// Replaces what the stepper carries into its next step by `memory`,
+    /// taken by [`memory`](Self::memory) at `world`'s state: with a cull
+    /// distance, the pairs are measured at that state as the stepper that
+    /// saved it had them, which its next step takes as its start while the
+    /// world keeps that state (a world changed before then is measured
+    /// afresh, as by the stepper that saved it).
     ///
     /// # Errors
-    /// As [`CaMemory::validate`]; the stepper is then unchanged.
-    pub fn restore_memory(&mut self, memory: &CaMemory) -> Result<(), SimError> {
+    /// As [`CaMemory::validate`], the stepper then unchanged;
+    /// [`SimError::Geometry`] when a pair cannot be measured, or
+    /// [`CaError::InitialPenetration`](crate::CaError::InitialPenetration)
+    /// when two bodies overlap deeper than the tolerance (no step leaves
+    /// them so), the stepper then holding the memory but measuring afresh
+    /// at its next step.
+    pub fn restore_memory(&mut self, memory: &CaMemory, world: &World) -> Result<(), SimError> {
         memory.validate()?;
         self.dynamics.restore_memory(&memory.dynamics)?;
         self.held.clone_from(&memory.held);
         self.drift = memory.drift;
         self.start_cull = None;
-        self.resume_cull = memory.cull_distance;
         self.left.clear();
         self.left_jointed.clear();
+        if let Some(cull) = memory.cull_distance {
+            let bodies = world.bodies();
+            jointed_pairs(world, &mut self.jointed);
+            self.start_poses.clear();
+            self.start_poses.extend(bodies.iter().map(|b| b.pose));
+            let measure = Measure {
+                cull,
+                ..self.measure()
+            };
+            self.start.measure(
+                &mut self.generator.generator,
+                bodies,
+                &self.start_poses,
+                &self.jointed,
+                &self.held,
+                measure,
+            )?;
+            self.check_start()?;
+            self.start_cull = Some(cull);
+            self.left
+                .extend(bodies.iter().map(|b| (b.pose, b.shape.clone())));
+            self.left_jointed.clone_from(&self.jointed);
+        }
         Ok(())
     }
 }

@@ -138,9 +138,6 @@ pub struct CaStepper {
     drift: f64,
     /// The cull distance `start` was measured with (`None`: not measured).
     start_cull: Option<f64>,
-    /// The cull distance to measure `start` with next instead of the
-    /// state's own: a restored stepper's (see `memory.rs`).
-    resume_cull: Option<f64>,
 }
 
 /// The manifold generator and its output buffer.
@@ -181,7 +178,6 @@ impl CaStepper {
             left_jointed: Vec::new(),
             drift: 0.0,
             start_cull: None,
-            resume_cull: None,
         })
     }
 
@@ -460,10 +456,7 @@ impl CaStepper {
         if self.start_matches(bodies, &self.jointed) {
             return Ok(());
         }
-        let cull = self
-            .resume_cull
-            .take()
-            .unwrap_or_else(|| self.cull_distance(world, h_cap));
+        let cull = self.cull_distance(world, h_cap);
         self.start_cull = Some(cull);
         let measure = Measure {
             cull,
@@ -477,21 +470,26 @@ impl CaStepper {
             &self.held,
             measure,
         )?;
-        if let Some(pair) = self
+        self.check_start()
+    }
+
+    /// Refuses a start that already breaks the guarantee.
+    fn check_start(&self) -> Result<(), SimError> {
+        match self
             .start
             .pairs
             .iter()
             .find(|p| p.exact && p.distance < -self.params.penetration_tolerance)
         {
-            return Err(CaError::InitialPenetration {
+            Some(pair) => Err(CaError::InitialPenetration {
                 body_a: pair.a,
                 body_b: pair.b,
                 distance: pair.distance,
                 tolerance: self.params.penetration_tolerance,
             }
-            .into());
+            .into()),
+            None => Ok(()),
         }
-        Ok(())
     }
 
     /// Whether `start` is the measurement of `bodies` (poses, shapes) with
@@ -774,7 +772,7 @@ impl CaStepper {
 }
 
 /// The pairs `(a, b)`, `a < b`, a joint joins, sorted.
-fn jointed_pairs(world: &World, out: &mut Vec<(usize, usize)>) {
+pub(super) fn jointed_pairs(world: &World, out: &mut Vec<(usize, usize)>) {
     out.clear();
     out.extend(world.joints().iter().filter_map(|joint| {
         joint
