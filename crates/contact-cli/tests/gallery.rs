@@ -171,12 +171,36 @@ fn the_event_driven_ball_meets_its_apex() {
 #[test]
 fn a_saved_state_continues_the_run_bit_for_bit() {
     let dir = scratch("state");
-    for (name, half) in [
-        ("box_push", "300"),
-        ("drumwright_die", "150"),
-        ("ball_bounce_event_driven", "40"),
+    // A box sliding and spinning on the ground: the event-driven stepper's
+    // memory (next step, sliding contacts, forces' reference) is in use.
+    let slider = dir.join("slider.json");
+    std::fs::write(
+        &slider,
+        serde_json::json!({
+            "version": 1,
+            "bodies": [
+                { "fixed": true, "friction": 0.3,
+                  "shape": { "half_space": { "normal": [0, 0, 1] } } },
+                { "shape": { "box": { "half_extents": [0.3, 0.2, 0.1] } }, "mass": 2.0,
+                  "position": [0, 0, 0.1], "linear_velocity": [2, 0.5, 0],
+                  "angular_velocity": [0, 0, 3], "friction": 0.3 }
+            ],
+            "stepper": { "event_driven": { "frame": 0.0123, "tolerance": 1e-12 } }
+        })
+        .to_string(),
+    )
+    .unwrap();
+    let gallery = |name: &str| repository().join(format!("scenes/{name}.json"));
+    for (name, scene, half) in [
+        ("box_push", gallery("box_push"), "300"),
+        ("drumwright_die", gallery("drumwright_die"), "150"),
+        (
+            "ball_bounce_event_driven",
+            gallery("ball_bounce_event_driven"),
+            "40",
+        ),
+        ("slider", slider, "10"),
     ] {
-        let scene = repository().join(format!("scenes/{name}.json"));
         let scene = scene.to_str().unwrap();
         let whole_steps = (2 * half.parse::<u32>().unwrap()).to_string();
         let path = |file: &str| {
