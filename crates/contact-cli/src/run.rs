@@ -54,7 +54,7 @@ pub struct RunOptions {
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
     pub every: Option<u64>,
     /// Write the state at the end as a scene file that continues the run
-    /// (bit for bit with the fixed stepper, whose memory it holds).
+    /// bit for bit (it holds what the stepper carries into its next step).
     #[arg(long, value_name = "STATE.json", value_parser = json_path)]
     pub save_state: Option<PathBuf>,
 }
@@ -389,13 +389,8 @@ pub fn execute(options: &RunOptions) -> Result<bool, RunError> {
         written.push(format!("trajectory: {} ({frames} frames)", out.display()));
     }
     if let Some(path) = &options.save_state {
-        let exactly = if simulation.scene().stepper.restores_exactly() {
-            "bit for bit"
-        } else {
-            "from this state, not bit for bit"
-        };
         written.push(format!(
-            "state: {} (`contact run` continues it {exactly})",
+            "state: {} (`contact run` continues it bit for bit)",
             path.display()
         ));
     }

@@ -64,6 +64,17 @@ pub enum SimError {
         /// Why.
         reason: &'static str,
     },
+    /// What a stepper carries between steps, given to its
+    /// `restore_memory`, is malformed.
+    #[error("stepper memory: {field}[{index}] {reason}")]
+    InvalidMemory {
+        /// The list (`held`).
+        field: &'static str,
+        /// The offending entry.
+        index: usize,
+        /// What is wrong with it.
+        reason: &'static str,
+    },
     /// The dynamics layer failed (bad state, solver gave up).
     #[error(transparent)]
     Dynamics(#[from] DynamicsError),

@@ -74,9 +74,10 @@ mod world;
 pub use collision::CollisionPass;
 pub use error::SimError;
 pub use stepper::{
-    CaError, CaEvent, CaEventKind, CaParams, CaStepReport, CaStepper, Event, EventDrivenParams,
-    EventDrivenReport, EventDrivenStepper, EventKind, FixedStepParams, FixedStepper,
-    HISTOGRAM_DECADES, OdeMethod, PainleveKind, StepLimit, StepReport, StepStatistics,
+    CaError, CaEvent, CaEventKind, CaMemory, CaParams, CaStepReport, CaStepper, Event,
+    EventDrivenMemory, EventDrivenParams, EventDrivenReport, EventDrivenStepper, EventKind,
+    FixedStepParams, FixedStepper, HISTOGRAM_DECADES, OdeMethod, PainleveKind, StepLimit,
+    StepReport, StepStatistics,
 };
 pub use world::{BodyId, ForceId, JointId, World};
 

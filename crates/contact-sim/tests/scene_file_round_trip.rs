@@ -307,6 +307,6 @@ fn a_file_without_a_stepper_takes_the_default_fixed_stepper() {
     let file = SceneFile::parse(r#"{"version": 1, "bodies": []}"#).unwrap();
     assert_eq!(file.stepper, StepperSpec::default());
     let scene = file.build().unwrap();
-    assert_eq!(scene.stepper.spec(), StepperSpec::default());
+    assert_eq!(scene.stepper.spec(&scene.world), StepperSpec::default());
     assert_eq!(scene.world.gravity, DVec3::new(0.0, 0.0, -9.81));
 }

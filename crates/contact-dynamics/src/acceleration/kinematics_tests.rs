@@ -243,3 +243,45 @@ fn unsupported_pairs_are_refused() {
     };
     assert!(TrackedContact::new((0, face), (1, negative), DVec3::Z, &states).is_err());
 }
+
+/// A contact rebuilt from its parts (what a snapshot saves) is the contact
+/// made, both orientations of an edge pair's normal; bad parts are refused.
+#[test]
+fn a_contact_from_its_parts_is_the_contact_made() {
+    let mut rng = Rng(0x5DEE_CE66_D1CE_4E5B);
+    let states = [
+        state(Pose::new(rng.vec3(1.0), rng.rotation()), Twist::ZERO),
+        state(Pose::new(rng.vec3(1.0), rng.rotation()), Twist::ZERO),
+    ];
+    let mut signs = [false; 2];
+    for (fa, fb) in feature_pairs(&mut rng) {
+        for hint in [DVec3::Z, -DVec3::Z] {
+            let Ok(contact) = TrackedContact::new((0, fa), (1, fb), hint, &states) else {
+                continue;
+            };
+            let contact = contact.with_material(0.4, 0.2);
+            signs[usize::from(contact.edge_sign() > 0.0)] = true;
+            let rebuilt = TrackedContact::from_parts((0, fa), (1, fb), contact.edge_sign())
+                .unwrap()
+                .with_material(0.4, 0.2);
+            assert_eq!(rebuilt, contact);
+            assert_eq!(rebuilt.kinematics(&states), contact.kinematics(&states));
+        }
+    }
+    assert_eq!(signs, [true, true], "both edge signs met");
+    let face = ContactFeature::Face {
+        local: DVec3::ZERO,
+        normal: DVec3::Z,
+    };
+    let point = ContactFeature::Point {
+        local: DVec3::ZERO,
+        radius: 0.0,
+    };
+    assert!(TrackedContact::from_parts((0, face), (1, point), 0.5).is_err());
+    assert!(TrackedContact::from_parts((0, face), (1, face), 1.0).is_err());
+    let far = ContactFeature::Point {
+        local: DVec3::new(f64::NAN, 0.0, 0.0),
+        radius: 0.0,
+    };
+    assert!(TrackedContact::from_parts((0, face), (1, far), 1.0).is_err());
+}

@@ -230,6 +230,33 @@ impl AccelerationProblem {
         self.rows.keep_reference(keep);
     }
 
+    /// The reference kept by [`keep_reference`](Self::keep_reference): the
+    /// unknowns of the answer the next solves keep to (empty: none). Part
+    /// of what a stepper carries from one solve to the next, so saved with
+    /// it.
+    #[must_use]
+    pub fn reference(&self) -> &[f64] {
+        self.rows.reference()
+    }
+
+    /// Replaces the kept reference by `reference` (from
+    /// [`reference`](Self::reference) of a problem with the same settings;
+    /// empty: none).
+    ///
+    /// # Errors
+    /// [`DynamicsError::InvalidParameter`] when a value is not finite; the
+    /// reference is then unchanged.
+    pub fn restore_reference(&mut self, reference: &[f64]) -> Result<(), DynamicsError> {
+        if let Some(&value) = reference.iter().find(|x| !x.is_finite()) {
+            return Err(DynamicsError::InvalidParameter {
+                name: "reference",
+                value,
+            });
+        }
+        self.rows.set_reference(reference);
+        Ok(())
+    }
+
     /// The bodies' accelerations under the applied forces alone at the
     /// state of the last [`solve`](Self::solve), whether or not it
     /// succeeded (the free flight of an impulsive step).

@@ -494,3 +494,26 @@ fn bad_contacts_are_typed_errors() {
     assert_eq!(contact, 0, "{why}");
     assert!(why.contains("does not exist"));
 }
+
+/// The kept reference is handed out and taken back (what a snapshot
+/// saves); a reference with a value that is not finite is refused and the
+/// kept one stays.
+#[test]
+fn the_reference_is_restored_and_checked() {
+    let mut problem = AccelerationProblem::new(SolverParams::default());
+    assert!(problem.reference().is_empty());
+    problem.restore_reference(&[1.5, 0.0, -2.0]).unwrap();
+    assert_eq!(problem.reference(), [1.5, 0.0, -2.0]);
+    for bad in [f64::NAN, f64::INFINITY] {
+        assert!(matches!(
+            problem.restore_reference(&[1.0, bad]),
+            Err(DynamicsError::InvalidParameter {
+                name: "reference",
+                ..
+            })
+        ));
+        assert_eq!(problem.reference(), [1.5, 0.0, -2.0]);
+    }
+    problem.restore_reference(&[]).unwrap();
+    assert!(problem.reference().is_empty());
+}

@@ -89,6 +89,17 @@ impl RowProblem {
         }
     }
 
+    /// The reference answer kept (empty: none).
+    pub(crate) fn reference(&self) -> &[f64] {
+        &self.reference
+    }
+
+    /// Replaces the reference answer by `reference` (empty: none).
+    pub(crate) fn set_reference(&mut self, reference: &[f64]) {
+        self.reference.clear();
+        self.reference.extend_from_slice(reference);
+    }
+
     /// Forgets the rows of the last problem.
     pub(crate) fn clear(&mut self) {
         self.rows.clear();

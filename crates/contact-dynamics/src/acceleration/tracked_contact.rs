@@ -120,48 +120,53 @@ impl TrackedContact {
     /// # Errors
     /// The reason, when the pair of features has no gap formula here (two
     /// faces, a face and an edge: a face contact is made of the points of
-    /// its polygon), a direction is not unit, a radius is negative, or two
-    /// edges are parallel.
+    /// its polygon), a direction is not unit, a radius is negative, a
+    /// feature's point is not finite, or two edges are parallel.
     pub fn new(
         (body_a, feature_a): (usize, ContactFeature),
         (body_b, feature_b): (usize, ContactFeature),
         normal: DVec3,
         bodies: &[BodyState],
     ) -> Result<Self, &'static str> {
-        for feature in [feature_a, feature_b] {
-            let unit = match feature {
-                ContactFeature::Point { radius, .. } => {
-                    if !(radius.is_finite() && radius >= 0.0) {
-                        return Err("a point's radius is negative or not finite");
-                    }
-                    true
-                }
-                ContactFeature::Edge { direction, .. } => is_unit(direction),
-                ContactFeature::Face { normal, .. } => is_unit(normal),
-            };
-            if !unit {
-                return Err("an edge direction or face normal is not a unit vector");
-            }
-        }
-        let mut edge_sign = 1.0;
-        match (feature_a, feature_b) {
-            (ContactFeature::Face { .. }, ContactFeature::Point { .. })
-            | (ContactFeature::Point { .. }, ContactFeature::Face { .. })
-            | (ContactFeature::Point { .. }, ContactFeature::Point { .. })
-            | (ContactFeature::Edge { .. }, ContactFeature::Point { .. })
-            | (ContactFeature::Point { .. }, ContactFeature::Edge { .. }) => {}
-            (
-                ContactFeature::Edge { direction: da, .. },
-                ContactFeature::Edge { direction: db, .. },
-            ) => {
+        let edge_sign = match check_features(feature_a, feature_b)? {
+            Some((da, db)) => {
                 let cross =
                     (bodies[body_a].pose.rotation * da).cross(bodies[body_b].pose.rotation * db);
                 if cross.length() < 1e-9 {
                     return Err("the two edges are parallel");
                 }
-                edge_sign = if cross.dot(normal) >= 0.0 { 1.0 } else { -1.0 };
+                if cross.dot(normal) >= 0.0 { 1.0 } else { -1.0 }
             }
-            _ => return Err("this pair of features has no gap formula"),
+            None => 1.0,
+        };
+        Ok(Self {
+            body_a,
+            body_b,
+            feature_a,
+            feature_b,
+            friction: 0.0,
+            restitution: 0.0,
+            edge_sign,
+        })
+    }
+
+    /// The contact [`new`](Self::new) made, from its parts (with no
+    /// material: see [`with_material`](Self::with_material)): for restoring
+    /// a saved contact. `edge_sign` is [`edge_sign`](Self::edge_sign) of
+    /// the contact saved.
+    ///
+    /// # Errors
+    /// As [`new`](Self::new) (but for parallel edges, which `edge_sign`
+    /// already orients), a point or direction that is not finite, or an
+    /// `edge_sign` other than `+1` or `-1`.
+    pub fn from_parts(
+        (body_a, feature_a): (usize, ContactFeature),
+        (body_b, feature_b): (usize, ContactFeature),
+        edge_sign: f64,
+    ) -> Result<Self, &'static str> {
+        check_features(feature_a, feature_b)?;
+        if edge_sign != 1.0 && edge_sign != -1.0 {
+            return Err("the edge sign is neither +1 nor -1");
         }
         Ok(Self {
             body_a,
@@ -172,6 +177,14 @@ impl TrackedContact {
             restitution: 0.0,
             edge_sign,
         })
+    }
+
+    /// `+1` or `-1`: which way an edge pair's normal `e_a x e_b` is turned
+    /// to point from a to b, fixed when the contact was made (`+1` for the
+    /// other pairs).
+    #[must_use]
+    pub fn edge_sign(&self) -> f64 {
+        self.edge_sign
     }
 
     /// The same contact with the pair's friction and restitution.
@@ -341,6 +354,44 @@ fn direction_jet(state: &BodyState, local: DVec3) -> Jet3 {
         v: e,
         d1: w.cross(e),
         d2: w.cross(w.cross(e)),
+    }
+}
+
+/// Checks a pair of features (finite, unit directions, a gap formula for
+/// the pair); for two edges, their directions (body frames).
+fn check_features(
+    feature_a: ContactFeature,
+    feature_b: ContactFeature,
+) -> Result<Option<(DVec3, DVec3)>, &'static str> {
+    for feature in [feature_a, feature_b] {
+        let (local, unit) = match feature {
+            ContactFeature::Point { local, radius } => {
+                if !(radius.is_finite() && radius >= 0.0) {
+                    return Err("a point's radius is negative or not finite");
+                }
+                (local, true)
+            }
+            ContactFeature::Edge { local, direction } => (local, is_unit(direction)),
+            ContactFeature::Face { local, normal } => (local, is_unit(normal)),
+        };
+        if !unit {
+            return Err("an edge direction or face normal is not a unit vector");
+        }
+        if !local.is_finite() {
+            return Err("a feature's point is not finite");
+        }
+    }
+    match (feature_a, feature_b) {
+        (ContactFeature::Face { .. }, ContactFeature::Point { .. })
+        | (ContactFeature::Point { .. }, ContactFeature::Face { .. })
+        | (ContactFeature::Point { .. }, ContactFeature::Point { .. })
+        | (ContactFeature::Edge { .. }, ContactFeature::Point { .. })
+        | (ContactFeature::Point { .. }, ContactFeature::Edge { .. }) => Ok(None),
+        (
+            ContactFeature::Edge { direction: da, .. },
+            ContactFeature::Edge { direction: db, .. },
+        ) => Ok(Some((da, db))),
+        _ => Err("this pair of features has no gap formula"),
     }
 }
 

@@ -1,14 +1,16 @@
 //! The event-driven stepper's settings in a scene file
-//! (`{"event_driven": {...}}`): every field of `EventDrivenParams`, and the
+//! (`{"event_driven": {...}}`): every field of `EventDrivenParams` (its
+//! solvers' in `solver_spec.rs`), and the
 //! length of a scene step (`frame`), since the stepper advances by a
 //! duration of its own choosing inside.
 
-use contact_lcp::SolverParams;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::error::{JsonPath, SceneError};
-use crate::{EventDrivenParams, OdeMethod};
+use super::memory_spec::EventDrivenMemorySpec;
+use super::solver_spec::EventSolverSpec;
+use crate::{EventDrivenMemory, EventDrivenParams, OdeMethod};
 
 /// Settings of the event-driven stepper (see `EventDrivenParams`); an
 /// absent field takes its default.
@@ -42,14 +44,20 @@ pub struct EventDrivenStepperSpec {
     /// (s, > 0).
     pub painleve_step: f64,
     /// The solvers of the acceleration and impact LCPs.
-    #[serde(skip_serializing_if = "is_default_solver")]
+    #[serde(skip_serializing_if = "EventSolverSpec::is_default")]
     pub solver: EventSolverSpec,
+    /// What the stepper carries into its next step (next step size,
+    /// sliding contacts, the forces' reference): written by a snapshot, so
+    /// a restored run continues bit for bit. Leave it out of scenes
+    /// written by hand.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub memory: Option<EventDrivenMemorySpec>,
 }
 
 impl Default for EventDrivenStepperSpec {
     fn default() -> Self {
         let params = EventDrivenParams::default();
-        Self::of(&params, params.max_step)
+        Self::of(&params, params.max_step, None)
     }
 }
 
@@ -65,57 +73,21 @@ pub enum OdeMethodSpec {
     DormandPrince,
 }
 
-/// Settings of the LCP solvers the event-driven stepper uses (see
-/// `SolverParams`); the others keep their defaults.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields, default)]
-pub struct EventSolverSpec {
-    /// A pivoting answer is accepted when its scaled residual is at most
-    /// this (dimensionless, > 0).
-    pub tolerance: f64,
-    /// The projected Gauss-Seidel fail-safe stops once its change per sweep
-    /// is at most this (> 0).
-    pub pgs_tolerance: f64,
-    /// Most sweeps of projected Gauss-Seidel (>= 1).
-    pub pgs_max_sweeps: usize,
-}
-
-impl Default for EventSolverSpec {
-    fn default() -> Self {
-        Self::of(&EventDrivenParams::default().solver)
-    }
-}
-
-fn is_default_solver(solver: &EventSolverSpec) -> bool {
-    *solver == EventSolverSpec::default()
-}
-
-impl EventSolverSpec {
-    fn of(solver: &SolverParams) -> Self {
-        Self {
-            tolerance: solver.tolerance,
-            pgs_tolerance: solver.pgs.tolerance,
-            pgs_max_sweeps: solver.pgs.max_sweeps,
-        }
-    }
-
-    /// The solver settings, on top of the stepper's defaults; `path` is
-    /// this block's.
-    fn params(&self, path: &JsonPath) -> Result<SolverParams, SceneError> {
-        let mut solver = EventDrivenParams::default().solver;
-        solver.tolerance = path.field("tolerance").positive(self.tolerance)?;
-        solver.pgs.tolerance = path.field("pgs_tolerance").positive(self.pgs_tolerance)?;
-        if self.pgs_max_sweeps == 0 {
-            return Err(path.field("pgs_max_sweeps").error("must be >= 1"));
-        }
-        solver.pgs.max_sweeps = self.pgs_max_sweeps;
-        Ok(solver)
-    }
-}
-
 impl EventDrivenStepperSpec {
-    /// The description of `params`, advancing `frame` seconds per step.
-    pub(crate) fn of(params: &EventDrivenParams, frame: f64) -> Self {
+    /// The description of `params`, advancing `frame` seconds per step,
+    /// with `memory` unless it is a new stepper's.
+    pub(crate) fn of(
+        params: &EventDrivenParams,
+        frame: f64,
+        memory: Option<&EventDrivenMemory>,
+    ) -> Self {
+        let fresh = |m: &&EventDrivenMemory| {
+            m.next_step == params.max_step
+                && m.stalls == 0
+                && m.sliding.is_empty()
+                && m.indeterminate.is_none()
+                && m.reference_forces.is_empty()
+        };
         Self {
             frame,
             method: match params.method {
@@ -131,6 +103,7 @@ impl EventDrivenStepperSpec {
             event_tolerance: params.event_tolerance,
             painleve_step: params.painleve_step,
             solver: EventSolverSpec::of(&params.solver),
+            memory: memory.filter(|m| !fresh(m)).map(EventDrivenMemorySpec::of),
         }
     }
 

@@ -24,8 +24,10 @@ mod error;
 mod event_driven_spec;
 mod force;
 mod joint;
+mod memory_spec;
 mod run;
 mod scene_stepper;
+mod solver_spec;
 mod stepper;
 
 use std::collections::HashMap;
@@ -36,16 +38,21 @@ use serde::{Deserialize, Serialize};
 
 pub use body::{AppliedLoadsSpec, BodySpec, OrientationSpec, PlanarLockSpec, ShapeSpec};
 pub use error::SceneError;
-pub use event_driven_spec::{EventDrivenStepperSpec, EventSolverSpec, OdeMethodSpec};
+pub use event_driven_spec::{EventDrivenStepperSpec, OdeMethodSpec};
 pub use force::{
     AttachmentSpec, ForceFrameSpec, ForceSpec, PointForceSpec, ProfileSpec, SpringSpec,
 };
 pub use joint::{FrameSpec, JointKindSpec, JointSpec, LimitSpec, MotorSpec};
+pub use memory_spec::{
+    CaMemorySpec, ContactFeatureSpec, EventDrivenMemorySpec, RowStateSpec, StepMemorySpec,
+    TrackedContactSpec,
+};
 pub use run::{Axis, ExpectSpec, Expectation, Observable, RecordSpec, RunSpec};
 pub use scene_stepper::{ContactForce, SceneStep, SceneStepper};
+pub use solver_spec::EventSolverSpec;
 pub use stepper::{
-    CaStepperSpec, DynamicsSpec, FixedStepperSpec, FormulationSpec, RowStateSpec,
-    StabilisationKind, StabilisationSpec, StepMemorySpec, StepperSpec,
+    CaStepperSpec, DynamicsSpec, FixedStepperSpec, FormulationSpec, StabilisationKind,
+    StabilisationSpec, StepperSpec,
 };
 
 use crate::World;
@@ -269,7 +276,7 @@ impl Scene {
         let mut file = SceneFile::capture(&self.world, &names);
         file.name.clone_from(&self.name);
         file.description.clone_from(&self.description);
-        file.stepper = self.stepper.spec();
+        file.stepper = self.stepper.spec(&self.world);
         file.run = self.run;
         file.record = self.record;
         file.expect = self.expectations.iter().map(|e| e.spec.clone()).collect();
@@ -358,7 +365,7 @@ impl SceneFile {
         for (i, force) in self.forces.iter().enumerate() {
             force.add_to(&mut world, &names, &forces.index(i))?;
         }
-        let stepper = SceneStepper::build(&self.stepper, &JsonPath::root("stepper"))?;
+        let stepper = SceneStepper::build(&self.stepper, &JsonPath::root("stepper"), &world)?;
         if matches!(stepper, SceneStepper::EventDriven { .. }) && !self.joints.is_empty() {
             return Err(JsonPath::root("joints").error(
                 "the event-driven stepper does not support joints (planar locks are fine): \

@@ -39,8 +39,14 @@ pub enum SceneStepper {
 }
 
 impl SceneStepper {
-    /// The stepper of `spec`; `path` names the field in an error.
-    pub(crate) fn build(spec: &StepperSpec, path: &JsonPath) -> Result<Self, SceneError> {
+    /// The stepper of `spec` for `world` (a memory in `spec` is of its
+    /// state); `path` names the field in an error.
+    pub(crate) fn build(
+        spec: &StepperSpec,
+        path: &JsonPath,
+        world: &World,
+    ) -> Result<Self, SceneError> {
+        let bodies = world.bodies().len();
         match spec {
             StepperSpec::Fixed(fixed) => {
                 let path = path.field("fixed");
@@ -48,14 +54,8 @@ impl SceneStepper {
                 let mut stepper =
                     FixedStepper::new(params).map_err(|e| path.error(e.to_string()))?;
                 if let Some(memory) = &fixed.memory {
-                    let (rows, impulses) = (memory.active_sets.len(), memory.impulses.len());
-                    if impulses != 0 && impulses != rows {
-                        return Err(path.field("memory").field("impulses").error(format!(
-                            "has {impulses} entries, expected one per active_sets row ({rows}) or none"
-                        )));
-                    }
                     stepper
-                        .restore_memory(&memory.memory())
+                        .restore_memory(&memory.memory(&path.field("memory"))?)
                         .map_err(|e| path.field("memory").error(e.to_string()))?;
                 }
                 Ok(Self::Fixed(Box::new(stepper)))
@@ -63,14 +63,26 @@ impl SceneStepper {
             StepperSpec::ConservativeAdvancement(ca) => {
                 let path = path.field("conservative_advancement");
                 let params = ca.params(&path)?;
-                let stepper = CaStepper::new(params).map_err(|e| path.error(e.to_string()))?;
+                let mut stepper = CaStepper::new(params).map_err(|e| path.error(e.to_string()))?;
+                if let Some(memory) = &ca.memory {
+                    let path = path.field("memory");
+                    stepper
+                        .restore_memory(&memory.memory(&path, bodies)?, world)
+                        .map_err(|e| path.error(e.to_string()))?;
+                }
                 Ok(Self::ConservativeAdvancement(Box::new(stepper)))
             }
             StepperSpec::EventDriven(event_driven) => {
                 let path = path.field("event_driven");
                 let (frame, params) = event_driven.params(&path)?;
-                let stepper =
+                let mut stepper =
                     EventDrivenStepper::new(params).map_err(|e| path.error(e.to_string()))?;
+                if let Some(memory) = &event_driven.memory {
+                    let path = path.field("memory");
+                    stepper
+                        .restore_memory(&memory.memory(&path, bodies)?)
+                        .map_err(|e| path.error(e.to_string()))?;
+                }
                 Ok(Self::EventDriven {
                     stepper: Box::new(stepper),
                     frame,
@@ -79,34 +91,26 @@ impl SceneStepper {
         }
     }
 
-    /// The description of the stepper: its settings and, for the fixed
-    /// stepper, what it carries into its next step. Conservative
-    /// advancement's carried state (the pairs held touching, the measured
-    /// drift) is not written, nor the event-driven stepper's (the
-    /// Dormand-Prince step size it would try next, the contacts that slid,
-    /// its event log): a restored run of either continues from the same
-    /// state but not bit for bit.
+    /// The description of the stepper as it advances `world`: its settings
+    /// and what it carries into its next step (`memory`: see
+    /// `FixedStepper::memory`, `CaStepper::memory`,
+    /// `EventDrivenStepper::memory`), so a scene restored from it continues
+    /// bit for bit, whichever the stepper. The steppers' event logs and
+    /// statistics are histories, not carried state, and are not written.
     #[must_use]
-    pub fn spec(&self) -> StepperSpec {
+    pub fn spec(&self, world: &World) -> StepperSpec {
         match self {
             Self::Fixed(stepper) => StepperSpec::Fixed(FixedStepperSpec::of(
                 stepper.params(),
                 Some(&stepper.memory()),
             )),
-            Self::ConservativeAdvancement(stepper) => {
-                StepperSpec::ConservativeAdvancement(CaStepperSpec::of(stepper.params()))
-            }
-            Self::EventDriven { stepper, frame } => {
-                StepperSpec::EventDriven(EventDrivenStepperSpec::of(stepper.params(), *frame))
-            }
+            Self::ConservativeAdvancement(stepper) => StepperSpec::ConservativeAdvancement(
+                CaStepperSpec::of(stepper.params(), Some(&stepper.memory(world))),
+            ),
+            Self::EventDriven { stepper, frame } => StepperSpec::EventDriven(Box::new(
+                EventDrivenStepperSpec::of(stepper.params(), *frame, Some(&stepper.memory())),
+            )),
         }
-    }
-
-    /// Whether [`spec`](Self::spec) holds everything the stepper carries,
-    /// so a snapshot continues bit for bit.
-    #[must_use]
-    pub fn restores_exactly(&self) -> bool {
-        matches!(self, Self::Fixed(_))
     }
 
     /// The length of a step (s): the fixed stepper's `h`, conservative

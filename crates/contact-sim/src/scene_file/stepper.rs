@@ -10,13 +10,13 @@
 //! step, contacts.
 
 use contact_dynamics::{Formulation, SPARSE_FROM, Stabilisation, StepMemory, TimeSteppingParams};
-use contact_lcp::RowState;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::error::{JsonPath, SceneError};
 use super::event_driven_spec::EventDrivenStepperSpec;
-use crate::{CaParams, FixedStepParams};
+use super::memory_spec::{CaMemorySpec, StepMemorySpec};
+use crate::{CaMemory, CaParams, FixedStepParams};
 
 /// The stepper that advances the scene, with its settings.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -34,8 +34,9 @@ pub enum StepperSpec {
     /// Event-driven integration of the accelerations (`EventDrivenStepper`,
     /// Baraff 1994): contact forces from the acceleration-level LCP, an ODE
     /// method between events, every collision and change of contact state
-    /// met at its time.
-    EventDriven(EventDrivenStepperSpec),
+    /// met at its time. (Boxed: its settings and memory are larger than
+    /// the others'.)
+    EventDriven(Box<EventDrivenStepperSpec>),
 }
 
 impl Default for StepperSpec {
@@ -89,11 +90,17 @@ pub struct CaStepperSpec {
     /// The step problem and its solution.
     #[serde(skip_serializing_if = "is_default_dynamics")]
     pub dynamics: DynamicsSpec,
+    /// What the stepper carries into its next step (pairs held touching,
+    /// drift, the velocity step's memory): written by a snapshot, so a
+    /// restored run continues bit for bit. Leave it out of scenes written
+    /// by hand.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub memory: Option<CaMemorySpec>,
 }
 
 impl Default for CaStepperSpec {
     fn default() -> Self {
-        Self::of(&CaParams::default())
+        Self::of(&CaParams::default(), None)
     }
 }
 
@@ -202,79 +209,6 @@ impl StabilisationKind {
     }
 }
 
-/// What a fixed stepper carries between steps (see `StepMemory`).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields, default)]
-pub struct StepMemorySpec {
-    /// Impacts to resolve in the next step: `[contact key, separating
-    /// speed (m/s)]`, keys increasing.
-    pub pending_bounces: Vec<(u64, f64)>,
-    /// The last step's active sets: `[constraint key, row offset, state]`,
-    /// increasing.
-    pub active_sets: Vec<(u64, usize, RowStateSpec)>,
-    /// The impulse (N s) of each row of `active_sets`, in its order: the
-    /// centre of the next solve (empty in files of earlier versions: zeros).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub impulses: Vec<f64>,
-}
-
-/// Where a row of a box problem sat in the last answer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum RowStateSpec {
-    /// At its lower bound.
-    Lower,
-    /// At its upper bound.
-    Upper,
-    /// Between its bounds.
-    Free,
-}
-
-impl StepMemorySpec {
-    pub(crate) fn memory(&self) -> StepMemory {
-        StepMemory {
-            pending_bounces: self.pending_bounces.clone(),
-            active_sets: self
-                .active_sets
-                .iter()
-                .enumerate()
-                .map(|(k, &(key, offset, state))| {
-                    let state = match state {
-                        RowStateSpec::Lower => RowState::Lower,
-                        RowStateSpec::Upper => RowState::Upper,
-                        RowStateSpec::Free => RowState::Free,
-                    };
-                    (
-                        key,
-                        offset,
-                        state,
-                        self.impulses.get(k).copied().unwrap_or(0.0),
-                    )
-                })
-                .collect(),
-        }
-    }
-
-    fn of(memory: &StepMemory) -> Self {
-        Self {
-            pending_bounces: memory.pending_bounces.clone(),
-            active_sets: memory
-                .active_sets
-                .iter()
-                .map(|&(key, offset, state, _)| {
-                    let state = match state {
-                        RowState::Lower => RowStateSpec::Lower,
-                        RowState::Upper => RowStateSpec::Upper,
-                        RowState::Free => RowStateSpec::Free,
-                    };
-                    (key, offset, state)
-                })
-                .collect(),
-            impulses: memory.active_sets.iter().map(|e| e.3).collect(),
-        }
-    }
-}
-
 impl DynamicsSpec {
     /// The description of `dynamics`.
     fn of(dynamics: &TimeSteppingParams) -> Self {
@@ -373,8 +307,8 @@ impl FixedStepperSpec {
 }
 
 impl CaStepperSpec {
-    /// The description of `params`.
-    pub(crate) fn of(params: &CaParams) -> Self {
+    /// The description of `params`, with `memory` if given.
+    pub(crate) fn of(params: &CaParams, memory: Option<&CaMemory>) -> Self {
         Self {
             max_step: params.max_step,
             min_step: params.min_step,
@@ -382,6 +316,9 @@ impl CaStepperSpec {
             contact_band: params.contact_band,
             penetration_tolerance: params.penetration_tolerance,
             dynamics: DynamicsSpec::of(&params.dynamics),
+            memory: memory
+                .filter(|m| **m != CaMemory::default())
+                .map(CaMemorySpec::of),
         }
     }
 

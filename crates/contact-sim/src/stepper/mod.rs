@@ -6,11 +6,12 @@ mod fixed_step;
 mod ode;
 
 pub use conservative_advancement::{
-    CaError, CaEvent, CaEventKind, CaParams, CaStepReport, CaStepper, HISTOGRAM_DECADES, StepLimit,
-    StepStatistics,
+    CaError, CaEvent, CaEventKind, CaMemory, CaParams, CaStepReport, CaStepper, HISTOGRAM_DECADES,
+    StepLimit, StepStatistics,
 };
 pub use event_driven::{
-    Event, EventDrivenParams, EventDrivenReport, EventDrivenStepper, EventKind, PainleveKind,
+    Event, EventDrivenMemory, EventDrivenParams, EventDrivenReport, EventDrivenStepper, EventKind,
+    PainleveKind,
 };
 pub use fixed_step::{FixedStepParams, FixedStepper, StepReport};
 pub use ode::OdeMethod;

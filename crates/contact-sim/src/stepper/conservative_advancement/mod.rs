@@ -44,12 +44,14 @@
 //! second-order drift of a turning body, which the check of step 4 bounds.
 
 mod events;
+mod memory;
 mod motion;
 mod pairs;
 mod params;
 mod statistics;
 
 pub use events::{CaEvent, CaEventKind};
+pub use memory::CaMemory;
 pub use params::{CaError, CaParams};
 pub use statistics::{HISTOGRAM_DECADES, StepLimit, StepStatistics};
 
@@ -134,6 +136,8 @@ pub struct CaStepper {
     /// The second-order sinking of touching contact points per squared
     /// second (m/s^2), measured over the last steps (see `step_within`).
     drift: f64,
+    /// The cull distance `start` was measured with (`None`: not measured).
+    start_cull: Option<f64>,
 }
 
 /// The manifold generator and its output buffer.
@@ -173,6 +177,7 @@ impl CaStepper {
             left: Vec::new(),
             left_jointed: Vec::new(),
             drift: 0.0,
+            start_cull: None,
         })
     }
 
@@ -315,6 +320,7 @@ impl CaStepper {
             .min(h_cap);
         let mut retries = 0;
         let mut limiting;
+        let mut trial_cull;
         loop {
             if retries >= MAX_TRIALS {
                 return Err(self.cannot_advance(time, h, bound));
@@ -341,6 +347,7 @@ impl CaStepper {
                 cull: self.cull_distance(world, h_cap),
                 ..self.measure()
             };
+            trial_cull = measure.cull;
             self.hold_contacts(world.bodies(), h);
             self.trial.measure(
                 &mut self.generator.generator,
@@ -428,6 +435,7 @@ impl CaStepper {
         // The end measurement is the next start while the world keeps
         // these poses, shapes and joints.
         std::mem::swap(&mut self.start, &mut self.trial);
+        self.start_cull = Some(trial_cull);
         self.left.clear();
         self.left
             .extend(world.bodies().iter().map(|b| (b.pose, b.shape.clone())));
@@ -441,29 +449,17 @@ impl CaStepper {
     /// guarantee.
     fn prepare(&mut self, world: &World, h_cap: f64) -> Result<(), SimError> {
         let bodies = world.bodies();
-        self.jointed.clear();
-        self.jointed
-            .extend(world.joints().iter().filter_map(|joint| {
-                joint
-                    .body_a
-                    .map(|a| (a.min(joint.body_b), a.max(joint.body_b)))
-            }));
-        self.jointed.sort_unstable();
+        jointed_pairs(world, &mut self.jointed);
         self.motions.build(bodies, world.joints());
         self.start_poses.clear();
         self.start_poses.extend(bodies.iter().map(|b| b.pose));
-        let unchanged = self.left.len() == bodies.len()
-            && self.left_jointed == self.jointed
-            && self
-                .left
-                .iter()
-                .zip(bodies)
-                .all(|((pose, shape), body)| *pose == body.pose && *shape == body.shape);
-        if unchanged {
+        if self.start_matches(bodies, &self.jointed) {
             return Ok(());
         }
+        let cull = self.cull_distance(world, h_cap);
+        self.start_cull = Some(cull);
         let measure = Measure {
-            cull: self.cull_distance(world, h_cap),
+            cull,
             ..self.measure()
         };
         self.start.measure(
@@ -474,21 +470,45 @@ impl CaStepper {
             &self.held,
             measure,
         )?;
-        if let Some(pair) = self
+        self.check_start()
+    }
+
+    /// Refuses a start that already breaks the guarantee.
+    fn check_start(&self) -> Result<(), SimError> {
+        match self
             .start
             .pairs
             .iter()
             .find(|p| p.exact && p.distance < -self.params.penetration_tolerance)
         {
-            return Err(CaError::InitialPenetration {
+            Some(pair) => Err(CaError::InitialPenetration {
                 body_a: pair.a,
                 body_b: pair.b,
                 distance: pair.distance,
                 tolerance: self.params.penetration_tolerance,
             }
-            .into());
+            .into()),
+            None => Ok(()),
         }
-        Ok(())
+    }
+
+    /// Whether `start` is the measurement of `bodies` (poses, shapes) with
+    /// these `jointed` pairs: what the last step left, unchanged since.
+    fn start_matches(&self, bodies: &[RigidBody], jointed: &[(usize, usize)]) -> bool {
+        self.left.len() == bodies.len()
+            && self.left_jointed == jointed
+            && self
+                .left
+                .iter()
+                .zip(bodies)
+                .all(|((pose, shape), body)| *pose == body.pose && *shape == body.shape)
+    }
+
+    /// Whether `start` is the measurement of `world` as it is.
+    fn start_is_current(&self, world: &World) -> bool {
+        let mut jointed = Vec::new();
+        jointed_pairs(world, &mut jointed);
+        self.start_matches(world.bodies(), &jointed)
     }
 
     /// How pairs are measured (cull distance unset).
@@ -749,4 +769,15 @@ impl CaStepper {
         }
         .into()
     }
+}
+
+/// The pairs `(a, b)`, `a < b`, a joint joins, sorted.
+pub(super) fn jointed_pairs(world: &World, out: &mut Vec<(usize, usize)>) {
+    out.clear();
+    out.extend(world.joints().iter().filter_map(|joint| {
+        joint
+            .body_a
+            .map(|a| (a.min(joint.body_b), a.max(joint.body_b)))
+    }));
+    out.sort_unstable();
 }

@@ -51,6 +51,7 @@
 mod classify;
 mod contacts;
 mod integrate;
+mod memory;
 
 use contact_dynamics::{
     AccelerationProblem, AccelerationSolution, BodyState, ContactConstraint, ContactKinematics,
@@ -60,12 +61,14 @@ use contact_lcp::{PgsParams, SolverParams};
 use contact_math::Twist;
 use glam::DVec3;
 
+pub use self::memory::EventDrivenMemory;
+
 use self::contacts::{ContactFinder, Touching};
 use super::ode::{OdeMethod, RungeKutta};
 use crate::{SimError, World};
 
 /// Settings of [`EventDrivenStepper`].
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct EventDrivenParams {
     /// The ODE method between events.
     pub method: OdeMethod,
