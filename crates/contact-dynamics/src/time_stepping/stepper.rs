@@ -156,7 +156,7 @@ impl TimeStepping {
             bounces: PendingBounces::default(),
             free: Vec::new(),
             tangents: Vec::new(),
-            projection: Projection::new(params.box_solver),
+            projection: Projection::new(params.box_solver, params.sparse_from),
         }
     }
 
