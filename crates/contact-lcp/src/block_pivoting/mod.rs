@@ -151,6 +151,7 @@ pub struct BlockPivoting {
     v: Vec<[f64; 6]>,
     violated: Vec<(usize, RowState)>,
     correction: Vec<f64>,
+    best: LcpSolution,
 }
 
 impl BlockPivoting {
@@ -220,24 +221,27 @@ impl BlockPivoting {
             .map_err(|_| singular(&self.stats))?;
         self.start(problem, warm);
         let bounds = problem.bounds();
-        let mut best: Option<LcpSolution> = None;
+        // The best certified-against-the-LCP iterate so far, kept in the
+        // solver's storage so that a successful solve allocates nothing.
+        let mut have_best = false;
         loop {
-            self.solve_subproblem(problem)
-                .map_err(|e| self.failure(e, best.take()))?;
+            if let Err(reason) = self.solve_subproblem(problem) {
+                return Err(self.failure(problem, reason, have_best));
+            }
             self.stats.subproblems += 1;
             // The subproblem's answer on the LCP's own (coupled) bounds.
             bounds.project(&mut self.z);
             problem.affine(&self.z, &mut self.v, &mut self.w);
             let report = problem.report(&self.z, &self.w, None);
             let error = report.scaled_max();
-            if best.as_ref().is_none_or(|b| error < b.report.scaled_max()) {
-                let b = best.get_or_insert_with(LcpSolution::default);
-                b.z.clone_from(&self.z);
-                b.w.clone_from(&self.w);
-                b.report = report;
-                b.method = Method::BlockPivoting;
-                b.pivots = self.stats.exchanges;
-                b.iterations = self.stats.solves;
+            if !have_best || error < self.best.report.scaled_max() {
+                have_best = true;
+                self.best.z.clone_from(&self.z);
+                self.best.w.clone_from(&self.w);
+                self.best.report = report;
+                self.best.method = Method::BlockPivoting;
+                self.best.pivots = self.stats.exchanges;
+                self.best.iterations = self.stats.solves;
             }
             if error <= self.params.tolerance {
                 out.z.clone_from(&self.z);
@@ -249,17 +253,37 @@ impl BlockPivoting {
                 return Ok(());
             }
             if self.stats.solves >= self.params.max_solves {
-                return Err(self.failure("solve limit reached", best));
+                return Err(self.failure(problem, "solve limit reached", have_best));
             }
             self.centre.clone_from(&self.z);
         }
     }
 
-    fn failure(&self, reason: &'static str, best: Option<LcpSolution>) -> LcpError {
+    /// The failure of a solve, with the best iterate: the best subproblem
+    /// answer, or where no subproblem finished, the last guess's `z`
+    /// projected on the bounds.
+    fn failure(
+        &mut self,
+        problem: &FactoredBoxLcp,
+        reason: &'static str,
+        have_best: bool,
+    ) -> LcpError {
+        if !have_best {
+            problem.bounds().project(&mut self.z);
+            problem.affine(&self.z, &mut self.v, &mut self.w);
+            self.best = LcpSolution {
+                z: self.z.clone(),
+                w: self.w.clone(),
+                report: problem.report(&self.z, &self.w, None),
+                method: Method::BlockPivoting,
+                pivots: self.stats.exchanges,
+                iterations: self.stats.solves,
+            };
+        }
         LcpError::BlockPivotingFailed {
             solves: self.stats.solves,
             reason,
-            best: best.map(Box::new),
+            best: Some(Box::new(self.best.clone())),
         }
     }
 
