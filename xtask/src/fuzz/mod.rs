@@ -1,7 +1,9 @@
 //! `cargo xtask fuzz [--seed S] [--count N] [--out DIR] [--keep K]
 //! [--threads T]`: solves N random problems (generate.rs) with every
-//! solver of contact-lcp and checks each answer with the fuzz's own
-//! certificate (certify.rs).
+//! solver of contact-lcp that takes a dense problem (block principal
+//! pivoting takes only factored ones, `M = J W J' + C`, and is tested in
+//! crates/contact-lcp/tests/block_pivoting.rs) and checks each answer with
+//! the fuzz's own certificate (certify.rs).
 //!
 //! A failure is an `Ok` answer that the certificate rejects (for Lemke,
 //! Dantzig and the exact methods of the policy: a scaled error above the
@@ -28,8 +30,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use contact_lcp::{
-    BlockPivoting, BoxLcp, Dantzig, LcpError, LcpProblem, LcpSolution, Lemke, Method,
-    ProjectedGaussSeidel, Solver, SolverParams,
+    BoxLcp, Dantzig, LcpError, LcpProblem, LcpSolution, Lemke, Method, ProjectedGaussSeidel,
+    Solver, SolverParams,
 };
 
 use certify::measure;
@@ -44,9 +46,8 @@ Solves N (default 100000) random LCPs and box LCPs of seed S (default 1):
 SPD, PSD rank-deficient, non-symmetric, monotone, P-matrix, copositive,
 bimatrix games, degenerate, box and friction-coupled problems at scales
 1e-12..1e12, plus known-infeasible ones and a few at extreme scales, with
-Lemke (solve / solve_box), Dantzig, block principal pivoting, projected
-Gauss-Seidel and the policy (Solver), and re-certifies every Ok answer
-independently of the crate.
+Lemke (solve / solve_box), Dantzig, projected Gauss-Seidel and the policy
+(Solver), and re-certifies every Ok answer independently of the crate.
 Failures (uncertified Ok, panic, the policy failing a problem it must
 solve) go to DIR (default target/fuzz) as problem files, at most K
 (default 10) per solver, class and family. Exit status 1 on any failure.
@@ -77,25 +78,17 @@ fn pgs_tolerance() -> f64 {
 enum SolverKind {
     Lemke,
     Dantzig,
-    BlockPivoting,
     Pgs,
     Policy,
 }
 
 impl SolverKind {
-    const ALL: [SolverKind; 5] = [
-        Self::Lemke,
-        Self::Dantzig,
-        Self::BlockPivoting,
-        Self::Pgs,
-        Self::Policy,
-    ];
+    const ALL: [SolverKind; 4] = [Self::Lemke, Self::Dantzig, Self::Pgs, Self::Policy];
 
     fn name(self) -> &'static str {
         match self {
             Self::Lemke => "lemke",
             Self::Dantzig => "dantzig",
-            Self::BlockPivoting => "bpp",
             Self::Pgs => "pgs",
             Self::Policy => "policy",
         }
@@ -400,7 +393,6 @@ fn solve_with(kind: SolverKind, problem: &LcpProblem) -> Outcome {
             LcpProblem::Box(b) => Lemke::default().solve_box(b),
         }),
         SolverKind::Dantzig => guarded(|| Dantzig::default().solve(&boxed())),
-        SolverKind::BlockPivoting => guarded(|| BlockPivoting::default().solve(&boxed(), None)),
         SolverKind::Pgs => guarded(|| ProjectedGaussSeidel::default().solve(&boxed(), None)),
         SolverKind::Policy => guarded(|| match problem {
             LcpProblem::Plain(lcp) => Solver::default().solve_lcp(lcp),
