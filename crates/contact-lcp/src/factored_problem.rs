@@ -116,12 +116,7 @@ impl FactoredBoxLcp {
             let tol = SYMMETRY_TOLERANCE * largest;
             let symmetric = (0..6).all(|r| (0..r).all(|c| (w[r][c] - w[c][r]).abs() <= tol));
             // Rounding-level asymmetry (a rotated inertia) is averaged out.
-            for r in 0..6 {
-                for c in 0..r {
-                    let mean = 0.5 * (w[r][c] + w[c][r]);
-                    (w[r][c], w[c][r]) = (mean, mean);
-                }
-            }
+            symmetrize6(w);
             if !symmetric || cholesky6(w).is_none() {
                 return Err(LcpError::InvalidField {
                     field: format!("inverse_mass[{body}]"),
@@ -347,8 +342,21 @@ impl FactoredBoxLcp {
     }
 }
 
+/// `a` made exactly symmetric: each pair of off-diagonal entries replaced
+/// by their mean.
+#[allow(clippy::needless_range_loop)] // (r, c) and (c, r): both indices needed
+fn symmetrize6(a: &mut [[f64; 6]; 6]) {
+    for r in 0..6 {
+        for c in 0..r {
+            let mean = 0.5 * (a[r][c] + a[c][r]);
+            (a[r][c], a[c][r]) = (mean, mean);
+        }
+    }
+}
+
 /// The lower Cholesky factor of a symmetric 6 x 6 matrix, or `None` when it
 /// is not positive definite.
+#[allow(clippy::needless_range_loop)] // the textbook recurrence, by index
 pub(crate) fn cholesky6(a: &[[f64; 6]; 6]) -> Option<[[f64; 6]; 6]> {
     let mut l = [[0.0; 6]; 6];
     for j in 0..6 {
@@ -356,7 +364,7 @@ pub(crate) fn cholesky6(a: &[[f64; 6]; 6]) -> Option<[[f64; 6]; 6]> {
         for k in 0..j {
             d -= l[j][k] * l[j][k];
         }
-        if !(d > 0.0) || !d.is_finite() {
+        if !d.is_finite() || d <= 0.0 {
             return None;
         }
         let d = d.sqrt();
@@ -374,6 +382,7 @@ pub(crate) fn cholesky6(a: &[[f64; 6]; 6]) -> Option<[[f64; 6]; 6]> {
 
 /// The inverse of a symmetric positive definite 6 x 6 matrix from its lower
 /// Cholesky factor.
+#[allow(clippy::needless_range_loop)] // the textbook substitutions, by index
 pub(crate) fn inverse_from_cholesky6(l: &[[f64; 6]; 6]) -> [[f64; 6]; 6] {
     let mut inv = [[0.0; 6]; 6];
     for c in 0..6 {
@@ -395,13 +404,7 @@ pub(crate) fn inverse_from_cholesky6(l: &[[f64; 6]; 6]) -> [[f64; 6]; 6] {
         }
     }
     // Exactly symmetric (the two triangles agree up to rounding).
-    for r in 0..6 {
-        for c in 0..r {
-            let mean = 0.5 * (inv[r][c] + inv[c][r]);
-            inv[r][c] = mean;
-            inv[c][r] = mean;
-        }
-    }
+    symmetrize6(&mut inv);
     inv
 }
 

@@ -293,13 +293,13 @@ impl BodySystem {
             let s = 1.0 / di;
             // Block (rows of body k, columns of body l) += G_k' J_l / d,
             // stored by column: block[c][r].
-            for k in 0..row.count {
-                for l in 0..row.count {
-                    let block =
-                        &mut self.blocks[self.neighbour_start[row.body[l]] + row.slot[k][l]];
-                    for (column, &jc) in block.iter_mut().zip(&row.j[l]) {
+            for (slots, gk) in row.slot.iter().zip(g).take(row.count) {
+                let columns = row.body.iter().zip(slots).zip(&row.j).take(row.count);
+                for ((&body, &slot), jl) in columns {
+                    let block = &mut self.blocks[self.neighbour_start[body] + slot];
+                    for (column, &jc) in block.iter_mut().zip(jl) {
                         let sc = s * jc;
-                        for (x, &gr) in column.iter_mut().zip(&g[k]) {
+                        for (x, &gr) in column.iter_mut().zip(gk) {
                             *x += sc * gr;
                         }
                     }
@@ -405,9 +405,9 @@ impl BodySystem {
             if s == 0.0 {
                 continue;
             }
-            for k in 0..row.count {
-                let at = 6 * row.body[k];
-                for (x, j) in self.v[at..at + 6].iter_mut().zip(&dir[k]) {
+            for (&body, dk) in row.body.iter().zip(dir).take(row.count) {
+                let at = 6 * body;
+                for (x, j) in self.v[at..at + 6].iter_mut().zip(dk) {
                     *x += s * j;
                 }
             }

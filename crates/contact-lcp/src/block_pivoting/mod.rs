@@ -62,6 +62,9 @@ const REFINEMENTS: usize = 1;
 const POLISH: f64 = 1e-4;
 /// Iterative refinement steps after a polishing step.
 const POLISH_REFINEMENTS: usize = 3;
+/// Murty's one-row exchanges on folded guesses before a subproblem holds
+/// its friction bounds at the centre.
+const FREEZE_AFTER: usize = 8;
 /// Proximal steps on a certified answer's guess (see `finish`).
 const FINISH_STEPS: usize = 2;
 /// Block exchanges allowed without a fall in the number of violated rows
@@ -138,6 +141,9 @@ pub struct BlockPivotingStats {
     pub symbolic_factorizations: usize,
     /// Iterative refinement steps (a solve with the last factor).
     pub refinements: usize,
+    /// Subproblems that held their friction bounds at the centre's normals
+    /// after Murty's rule stalled on folded guesses.
+    pub frozen_subproblems: usize,
     /// Polishing steps: a solve of the last guess with proximal weights
     /// `1e-4` times smaller, when a guess held but its answer did not
     /// certify.
@@ -175,9 +181,13 @@ pub struct BlockPivoting {
     sweeps: ProjectedGaussSeidel,
     swept: LcpSolution,
     last_polished: bool,
+    /// Whether the subproblem holds the friction bounds at the centre's
+    /// normals (after Murty's rule stalled on the folded guesses).
+    frozen: bool,
     /// The answer before a finishing step.
     best_z: Vec<f64>,
     best_w: Vec<f64>,
+    best: LcpSolution,
 }
 
 impl BlockPivoting {
@@ -247,34 +257,40 @@ impl BlockPivoting {
             .map_err(|_| singular(&self.stats))?;
         self.start(problem, warm);
         let bounds = problem.bounds();
-        let mut best: Option<LcpSolution> = None;
-        let mut polish = false;
+        // The best certified-against-the-LCP iterate so far, kept in the
+        // solver's storage so that a successful solve allocates nothing.
+        let mut have_best = false;
+        let (mut polish, mut held) = (false, false);
         loop {
             if polish {
-                self.polish(problem)
-                    .map_err(|e| self.failure(e, best.take()))?;
+                if let Err(reason) = self.polish(problem) {
+                    return Err(self.failure(problem, reason, have_best));
+                }
             } else {
                 let exchanges = self.stats.exchanges;
-                self.solve_subproblem(problem)
-                    .map_err(|e| self.failure(e, best.take()))?;
+                if let Err(reason) = self.solve_subproblem(problem) {
+                    return Err(self.failure(problem, reason, have_best));
+                }
                 self.stats.subproblems += 1;
-                // The guess held: polish on it if the answer does not
-                // certify.
-                polish = self.stats.exchanges == exchanges;
+                // The guess held twice running: polish on it if the answer
+                // does not certify (a second subproblem on a guess that
+                // held reuses its factor, a polish does not).
+                polish = self.stats.exchanges == exchanges && held;
+                held = self.stats.exchanges == exchanges;
             }
             // The subproblem's answer on the LCP's own (coupled) bounds.
             bounds.project(&mut self.z);
             problem.affine(&self.z, &mut self.v, &mut self.w);
             let report = problem.report(&self.z, &self.w, None);
             let error = report.scaled_max();
-            if best.as_ref().is_none_or(|b| error < b.report.scaled_max()) {
-                let b = best.get_or_insert_with(LcpSolution::default);
-                b.z.clone_from(&self.z);
-                b.w.clone_from(&self.w);
-                b.report = report;
-                b.method = Method::BlockPivoting;
-                b.pivots = self.stats.exchanges;
-                b.iterations = self.stats.solves;
+            if !have_best || error < self.best.report.scaled_max() {
+                have_best = true;
+                self.best.z.clone_from(&self.z);
+                self.best.w.clone_from(&self.w);
+                self.best.report = report;
+                self.best.method = Method::BlockPivoting;
+                self.best.pivots = self.stats.exchanges;
+                self.best.iterations = self.stats.solves;
             }
             if error <= self.params.tolerance {
                 let report = self.finish(problem, report);
@@ -287,7 +303,7 @@ impl BlockPivoting {
                 return Ok(());
             }
             if self.stats.solves >= self.params.max_solves {
-                return Err(self.failure("solve limit reached", best));
+                return Err(self.failure(problem, "solve limit reached", have_best));
             }
             if polish && self.stats.polishes > 0 && self.last_polished {
                 polish = false;
@@ -297,11 +313,31 @@ impl BlockPivoting {
         }
     }
 
-    fn failure(&self, reason: &'static str, best: Option<LcpSolution>) -> LcpError {
+    /// The failure of a solve, with the best iterate: the best subproblem
+    /// answer, or where no subproblem finished, the last guess's `z`
+    /// projected on the bounds.
+    fn failure(
+        &mut self,
+        problem: &FactoredBoxLcp,
+        reason: &'static str,
+        have_best: bool,
+    ) -> LcpError {
+        if !have_best {
+            problem.bounds().project(&mut self.z);
+            problem.affine(&self.z, &mut self.v, &mut self.w);
+            self.best = LcpSolution {
+                z: self.z.clone(),
+                w: self.w.clone(),
+                report: problem.report(&self.z, &self.w, None),
+                method: Method::BlockPivoting,
+                pivots: self.stats.exchanges,
+                iterations: self.stats.solves,
+            };
+        }
         LcpError::BlockPivotingFailed {
             solves: self.stats.solves,
             reason,
-            best: best.map(Box::new),
+            best: Some(Box::new(self.best.clone())),
         }
     }
 
@@ -436,7 +472,7 @@ impl BlockPivoting {
     /// projected Gauss-Seidel on the factored problem (matrix-free, O(rows)
     /// a sweep) estimate the active set, as in Silcowitz, Niebe & Erleben
     /// 2010 ("A nonsmooth Newton method with applications to computer
-    /// animation"'s PGS-subspace minimisation); its iterate is the centre.
+    /// animation"'s PGS-subspace minimisation); friction rows start free.
     /// Where the sweeps cannot run (a row with `M_ii` from its compliance
     /// only), a row that `z = 0` leaves violated (`q_i < 0`) starts free.
     fn cold_guess(&mut self, problem: &FactoredBoxLcp) {
@@ -471,6 +507,10 @@ impl BlockPivoting {
                     RowState::Lower
                 };
             }
+            if bounds.coupling_of(i).is_some() {
+                // Friction rows start sticking, as after a warm start.
+                return RowState::Free;
+            }
             let (lo, hi) = bounds.effective(i, centre);
             if centre[i] <= lo + tiny && lo < hi {
                 RowState::Lower
@@ -480,6 +520,11 @@ impl BlockPivoting {
                 RowState::Free
             }
         }));
+        // The centre is 0: of the many answers of redundant contacts the
+        // first subproblem picks the one of least norm (a centre at the
+        // sweeps' normals would make friction make up for their uneven
+        // load, up to the cone's edge).
+        self.centre.fill(0.0);
     }
 
     /// Iterative refinement of the subproblem's answer with the last
@@ -521,9 +566,22 @@ impl BlockPivoting {
         let (lo, hi) = (bounds.lo(), bounds.hi());
         let mut fewest = usize::MAX;
         let mut block_tries = 0;
+        let mut single = 0;
+        self.frozen = false;
         loop {
             if self.stats.solves >= self.params.max_solves {
                 return Err("solve limit reached");
+            }
+            if !self.frozen && single > FREEZE_AFTER {
+                // Folded friction makes the subproblem non-symmetric, not a
+                // P-matrix problem, and Murty's rule can cycle on it: the
+                // rest of this subproblem holds the friction bounds at the
+                // centre's normals instead, a positive definite problem on
+                // which the rule is finite (Murty 1974).
+                self.frozen = true;
+                self.stats.frozen_subproblems += 1;
+                fewest = usize::MAX;
+                single = 0;
             }
             self.set_roles(problem);
             if self.factored_roles != self.roles {
@@ -548,7 +606,8 @@ impl BlockPivoting {
                     q[i] + self.jv[i] + compliance[i] * zi + self.rho[i] * (zi - self.centre[i]);
                 let (l, h) = match bounds.coupling_of(i) {
                     Some(c) => {
-                        let r = c.mu * self.z[c.normal_row].max(0.0);
+                        let normal = if self.frozen { &self.centre } else { &self.z };
+                        let r = c.mu * normal[c.normal_row].max(0.0);
                         (-r, r)
                     }
                     None => (lo[i], hi[i]),
@@ -592,6 +651,7 @@ impl BlockPivoting {
                 &self.violated
             } else {
                 self.stats.single_exchanges += 1;
+                single += 1;
                 &self.violated[count - 1..]
             };
             for &(i, next) in rows {
@@ -625,7 +685,15 @@ impl BlockPivoting {
         }
         for c in bounds.couplings() {
             let i = c.row;
-            (self.roles[i], self.b[i]) = if self.roles[c.normal_row] != Role::Free {
+            (self.roles[i], self.b[i]) = if self.frozen {
+                let r = c.mu * self.centre[c.normal_row].max(0.0);
+                match self.states[i] {
+                    _ if r == 0.0 => (Role::Fixed, 0.0),
+                    RowState::Free => (Role::Free, q[i] - self.rho[i] * self.centre[i]),
+                    RowState::Lower => (Role::Fixed, -r),
+                    RowState::Upper => (Role::Fixed, r),
+                }
+            } else if self.roles[c.normal_row] != Role::Free {
                 // The normal is held at 0: so is its friction.
                 (Role::Fixed, 0.0)
             } else {
