@@ -49,12 +49,12 @@
 //!   unit cubes (`pyramid_step`: base 6 and 10, n = 432 and 1200; sliding
 //!   and sticking contacts, 4 per half face, singular PSD), at step 10 of
 //!   a scene stepped with the geometry held fixed. Block principal
-//!   pivoting cold (`bpp_cold`: every row at its lower bound) and
-//!   warm-started from the active set of step 9's answer (`bpp_warm`), on
-//!   the dense problem and on the sparse one (`bpp_sparse_*`, faer's sparse
-//!   LDL' / LU; the symbolic analysis is kept between the timed solves, as
-//!   between a simulator's steps), beside Dantzig, against faer's Cholesky
-//!   of the dense `M + delta I` as in `lcp_contact_psd`.
+//!   pivoting on the factored problem (`FactoredBoxLcp`; body-space sparse
+//!   factors, the symbolic analysis kept between the timed solves, as
+//!   between a simulator's steps) cold (`bpp_cold`: every row free, centre
+//!   0) and warm-started from step 9's answer, its active set and impulses
+//!   (`bpp_warm`), beside Dantzig on the dense problem, against faer's
+//!   Cholesky of the dense `M + delta I` as in `lcp_contact_psd`.
 //! - `pgs_sweep`: one projected Gauss-Seidel sweep on the random SPD
 //!   problems, against one dense M-vector product (faer, and a plain loop
 //!   over the columns): the target of issue 3 is a sweep within 2x of a
@@ -71,8 +71,8 @@ use contact_benches::{
 use contact_lcp::faer::linalg::solvers::Solve;
 use contact_lcp::faer::{Mat, Side};
 use contact_lcp::{
-    BlockPivoting, BoxLcp, Dantzig, DantzigParams, Lcp, LcpSolution, Lemke, LemkeParams, PgsParams,
-    ProjectedGaussSeidel, RowState, Solver, SparseBoxLcp,
+    BlockPivoting, BoxLcp, Dantzig, DantzigParams, FactoredBoxLcp, Lcp, LcpSolution, Lemke,
+    LemkeParams, PgsParams, ProjectedGaussSeidel, RowState, Solver,
 };
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, BenchmarkId, Criterion, criterion_group, criterion_main};
@@ -547,56 +547,33 @@ fn pyramid_steps(c: &mut Criterion) {
         let max_diag = (0..n).map(|i| m[(i, i)]).fold(0.0, f64::max);
         faer_cholesky(&mut group, &m, step.dense.q(), 1e-9 * max_diag);
         dantzig(&mut group, &mut notes, &step.dense);
-        for (name, guess) in [("bpp_cold", None), ("bpp_warm", Some(&step.previous))] {
-            let guess = guess.map(Vec::as_slice);
-            block_pivoting(&mut group, &mut notes, name, &step.dense, guess);
-            let name = name.replace("bpp", "bpp_sparse");
-            block_pivoting_sparse(&mut group, &mut notes, &name, &step.sparse, guess);
+        let warm = (step.previous.as_slice(), step.previous_z.as_slice());
+        for (name, warm) in [("bpp_cold", None), ("bpp_warm", Some(warm))] {
+            block_pivoting(&mut group, &mut notes, name, &step.factored, warm);
         }
     }
     notes.write();
     group.finish();
 }
 
-/// Block principal pivoting on the dense `problem` from `guess`.
+/// Block principal pivoting on the factored `problem` from `warm` (an
+/// active set and its impulses).
 fn block_pivoting(
     c: &mut Group<'_>,
     notes: &mut Notes,
     name: &str,
-    problem: &BoxLcp,
-    guess: Option<&[RowState]>,
+    problem: &FactoredBoxLcp,
+    warm: Option<(&[RowState], &[f64])>,
 ) {
     let n = problem.dim();
     let mut solver = BlockPivoting::default();
     let mut out = LcpSolution::default();
-    let first = solver.solve_into(problem, guess, &mut out);
+    let first = solver.solve_into(problem, warm, &mut out);
     notes.record(name, n, first.as_ref().map(|()| &out));
     c.bench_with_input(BenchmarkId::new(name, n), problem, |b, problem| {
         b.iter(|| {
             solver
-                .solve_into(black_box(problem), guess, &mut out)
-                .is_ok()
-        })
-    });
-}
-
-/// Block principal pivoting on the sparse `problem` from `guess`.
-fn block_pivoting_sparse(
-    c: &mut Group<'_>,
-    notes: &mut Notes,
-    name: &str,
-    problem: &SparseBoxLcp,
-    guess: Option<&[RowState]>,
-) {
-    let n = problem.dim();
-    let mut solver = BlockPivoting::default();
-    let mut out = LcpSolution::default();
-    let first = solver.solve_sparse_into(problem, guess, &mut out);
-    notes.record(name, n, first.as_ref().map(|()| &out));
-    c.bench_with_input(BenchmarkId::new(name, n), problem, |b, problem| {
-        b.iter(|| {
-            solver
-                .solve_sparse_into(black_box(problem), guess, &mut out)
+                .solve_into(black_box(problem), warm, &mut out)
                 .is_ok()
         })
     });

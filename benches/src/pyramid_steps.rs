@@ -1,7 +1,8 @@
 //! The step problems of a wall pyramid of unit cubes: box-friction LCPs
-//! with sliding and sticking contacts, dense and sparse, and the active
-//! set of the step before, for the warm-started step solves of block
-//! principal pivoting (`lcp_pyramid_step`).
+//! with sliding and sticking contacts, dense and by their factors
+//! (`M = J W J'`), and the answer of the step before (its active set and
+//! impulses), for the warm-started step solves of block principal
+//! pivoting (`lcp_pyramid_step`).
 //!
 //! Each cube rests on two cubes below it (4 contacts under each half of
 //! its bottom face), the bottom row on static ground; neighbours in a row
@@ -14,9 +15,10 @@
 //! spreads), the others stick. Generated without the simulator, so the
 //! bench depends on the contact-lcp API alone.
 
+use contact_lcp::faer::Mat;
 use contact_lcp::{
-    BlockPivoting, BoxBounds, BoxLcp, ContactOperator, Coupling, Dantzig, JacobianBlock, RowState,
-    SparseBoxLcp, active_set_of,
+    BlockPivoting, BoxBounds, BoxLcp, ContactOperator, Coupling, Dantzig, FactoredBoxLcp,
+    JacobianBlock, Lcp, LcpSolution, RowState, active_set_of,
 };
 
 use crate::Rng;
@@ -31,16 +33,18 @@ const GRAVITY: f64 = 9.81;
 /// Largest initial horizontal speed of a cube (m/s).
 const SLIDE: f64 = 0.05;
 
-/// One step's problem and the active set of the step before.
+/// One step's problem and the answer of the step before.
 #[derive(Clone, Debug)]
 pub struct PyramidStep {
     /// The box LCP, dense.
     pub dense: BoxLcp,
-    /// The same problem with a sparse `M`.
-    pub sparse: SparseBoxLcp,
+    /// The same problem by the factors of `M`.
+    pub factored: FactoredBoxLcp,
     /// The active set of the answer of the step before (block pivoting's,
-    /// or of Dantzig's answer where block pivoting gave up).
+    /// or Dantzig's where block pivoting gave up).
     pub previous: Vec<RowState>,
+    /// The impulses `z` of that answer (block pivoting's warm-start centre).
+    pub previous_z: Vec<f64>,
 }
 
 /// The problem of step `step` (from 0) of a pyramid with `base` cubes in
@@ -61,33 +65,30 @@ pub fn pyramid_step(base: usize, step: usize) -> PyramidStep {
         .collect();
     let mut solver = BlockPivoting::default();
     let mut dantzig = Dantzig::default();
-    let mut previous = Vec::new();
+    let mut out = LcpSolution::default();
+    let (mut previous, mut previous_z) = (Vec::new(), Vec::new());
     for k in 0..=step {
         for body in &mut v {
             body[2] -= GRAVITY * STEP;
         }
-        let sparse = pyramid.problem(&v);
-        let dense = sparse.to_dense();
+        let factored = pyramid.problem(&v);
         if k == step {
             return PyramidStep {
-                dense,
-                sparse,
+                dense: pyramid.dense(&factored),
+                factored,
                 previous,
+                previous_z,
             };
         }
-        let guess = (k > 0).then_some(previous.as_slice());
-        let z = match solver.solve_sparse(&sparse, guess) {
-            Ok(sol) => {
-                previous = solver.active_set().to_vec();
-                sol.z
-            }
-            Err(_) => {
-                let sol = dantzig.solve(&dense).expect("Dantzig solves the step");
-                active_set_of(dense.bounds(), &sol.z, &sol.w, &mut previous);
-                sol.z
-            }
-        };
-        pyramid.apply(&z, &mut v);
+        let warm = (k > 0).then_some((previous.as_slice(), previous_z.as_slice()));
+        if solver.solve_into(&factored, warm, &mut out).is_err() {
+            out = dantzig
+                .solve(&pyramid.dense(&factored))
+                .expect("Dantzig solves the step");
+        }
+        active_set_of(factored.bounds(), &out.z, &out.w, &mut previous);
+        previous_z.clone_from(&out.z);
+        pyramid.apply(&out.z, &mut v);
     }
     unreachable!("the loop returns at its last step")
 }
@@ -183,7 +184,7 @@ impl Pyramid {
     }
 
     /// The step problem for body velocities `v`: `q = J v`.
-    fn problem(&self, v: &[[f64; 6]]) -> SparseBoxLcp {
+    fn problem(&self, v: &[[f64; 6]]) -> FactoredBoxLcp {
         let q = self
             .rows
             .iter()
@@ -194,7 +195,27 @@ impl Pyramid {
                     .sum()
             })
             .collect();
-        SparseBoxLcp::from_operator(self, q, self.bounds.clone()).expect("valid problem")
+        FactoredBoxLcp::from_operator(self, q, self.bounds.clone()).expect("valid problem")
+    }
+
+    /// The dense form of `problem` (one of this pyramid's): `M = J W J'`,
+    /// entry `(i, j)` summed over the bodies rows `i` and `j` share.
+    fn dense(&self, problem: &FactoredBoxLcp) -> BoxLcp {
+        let n = self.rows.len();
+        let m = Mat::from_fn(n, n, |i, j| {
+            let mut mij = 0.0;
+            for a in self.rows[i].iter().flatten() {
+                for b in self.rows[j].iter().flatten() {
+                    if a.body == b.body {
+                        let w = &self.inverse_mass[a.body];
+                        mij += (0..6).map(|k| a.j[k] * w[k] * b.j[k]).sum::<f64>();
+                    }
+                }
+            }
+            mij
+        });
+        let lcp = Lcp::new(m, problem.q().to_vec()).expect("finite");
+        BoxLcp::with_bounds(lcp, self.bounds.clone()).expect("valid bounds")
     }
 
     /// `v += W J' z`: the velocity change of the impulses `z`.

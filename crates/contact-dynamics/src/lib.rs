@@ -84,4 +84,6 @@ pub use friction_cone::{friction_directions, friction_generators, tangent_pair};
 pub use jacobian::{BodyJacobian, JacobianRow};
 pub use stabilisation::post::ProjectionReport;
 pub use stabilisation::{Stabilisation, StabilisationParams};
-pub use time_stepping::{StepInput, StepMemory, StepSolution, TimeStepping, TimeSteppingParams};
+pub use time_stepping::{
+    SPARSE_FROM, StepInput, StepMemory, StepSolution, TimeStepping, TimeSteppingParams,
+};

@@ -25,10 +25,13 @@
 //!   symmetric positive semidefinite `M` (redundant contacts included) and
 //!   friction coupling, updating a Cholesky factor of the clamped block per
 //!   pivot;
-//! - [`BlockPivoting`]: block principal pivoting (Judice & Pires 1994) for
-//!   box LCPs with friction coupling, dense or sparse ([`SparseBoxLcp`]),
-//!   warm-started from a guessed active set ([`RowState`]): the step
-//!   solves of a simulator, one linear solve when the guess is right;
+//! - [`BlockPivoting`]: block principal pivoting (Judice & Pires 1994) on
+//!   proximal subproblems (Rockafellar 1976) for box LCPs with friction
+//!   coupling whose `M = J W J' + C` is given by its factors
+//!   ([`FactoredBoxLcp`]), solved in body space with sparse factors and
+//!   warm-started from the last answer and its active set ([`RowState`]):
+//!   the step solves of a simulator's large islands, one linear solve when
+//!   the guess is right;
 //! - [`Solver`]: the policy, Dantzig (or Lemke for a non-symmetric plain
 //!   LCP) first; then Lemke-Howson's method on a bimatrix game and an
 //!   exhaustive search over the complementary bases of a small problem
@@ -75,6 +78,7 @@ mod dense_kernels;
 mod dense_lu;
 mod error;
 mod exhaustive;
+mod factored_problem;
 mod faer_scratch;
 #[cfg(feature = "serde")]
 mod file_format;
@@ -89,7 +93,6 @@ mod pyramid_lift;
 mod rescaled_verify;
 mod scaling;
 mod solution;
-mod sparse_box_problem;
 mod verify;
 
 pub use block_pivoting::{
@@ -100,6 +103,7 @@ pub use box_verify::{verify_box, verify_box_z};
 pub use dantzig::{Dantzig, DantzigEvent, DantzigParams, DantzigStats, DantzigStep};
 pub use error::LcpError;
 pub use exhaustive::EXHAUSTIVE_MAX_BASES;
+pub use factored_problem::{FactoredBoxLcp, FactoredParts};
 #[cfg(feature = "serde")]
 pub use file_format::{LcpProblem, ProblemFile, SolutionLine, SolveStatus};
 pub use lemke::{Lemke, LemkeParams, PivotRecord, Variable};
@@ -107,5 +111,4 @@ pub use pgs::{ContactOperator, JacobianBlock, PgsParams, ProjectedGaussSeidel};
 pub use policy::{Solver, SolverParams};
 pub use problem::{Lcp, SYMMETRY_TOLERANCE};
 pub use solution::{LcpSolution, Method};
-pub use sparse_box_problem::SparseBoxLcp;
 pub use verify::{VerifyReport, verify, verify_z};

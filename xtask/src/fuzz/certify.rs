@@ -198,6 +198,7 @@ mod tests {
             solvable: true,
             guaranteed: true,
             witness: None,
+            factors: None,
         }
     }
 

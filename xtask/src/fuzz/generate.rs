@@ -16,7 +16,7 @@
 //! power of two, so `q` is exact and the problem really has `z*` as a
 //! solution (a rounded `q` can lose a degenerate solution).
 
-use contact_lcp::{BoxLcp, Coupling, Lcp, LcpProblem, ProblemFile};
+use contact_lcp::{BoxLcp, Coupling, FactoredParts, Lcp, LcpProblem, ProblemFile};
 
 /// The families, in the order the summary prints them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -45,6 +45,9 @@ pub(crate) enum Family {
     Box,
     /// Contact-like `M = J W J'` with friction rows coupled to normals.
     Friction,
+    /// Contact problems given by their factors, `M = J W J' + C` (rows on
+    /// at most two bodies, full inverse masses, compliance): factored.rs.
+    Factored,
     /// Known to have no solution.
     Infeasible,
     /// Tiny problems at scales far outside 1e-12..1e12: 1e-300..1e300 and
@@ -53,7 +56,7 @@ pub(crate) enum Family {
 }
 
 impl Family {
-    pub(crate) const ALL: [Family; 12] = [
+    pub(crate) const ALL: [Family; 13] = [
         Family::Spd,
         Family::PsdRankDeficient,
         Family::NonSymmetric,
@@ -64,6 +67,7 @@ impl Family {
         Family::Degenerate,
         Family::Box,
         Family::Friction,
+        Family::Factored,
         Family::Infeasible,
         Family::Extreme,
     ];
@@ -80,6 +84,7 @@ impl Family {
             Family::Degenerate => "degenerate",
             Family::Box => "box",
             Family::Friction => "friction",
+            Family::Factored => "factored",
             Family::Infeasible => "infeasible",
             Family::Extreme => "extreme",
         }
@@ -102,6 +107,9 @@ pub(crate) struct Problem {
     /// tests, which check the generator with it).
     #[cfg_attr(not(test), allow(dead_code))]
     pub(crate) witness: Option<Vec<f64>>,
+    /// The factors of `M = J W J' + C` of a factored problem
+    /// (factored.rs), which block principal pivoting takes.
+    pub(crate) factors: Option<FactoredParts>,
 }
 
 /// Box bounds and friction couplings.
@@ -152,6 +160,7 @@ impl Problem {
             solvable: false,
             guaranteed: false,
             witness: None,
+            factors: None,
         }
     }
 
@@ -256,7 +265,7 @@ impl Rng {
 }
 
 /// Exponent range of the power-of-two scales: 2^40 is about 1e12.
-const SCALE_EXP: i64 = 40;
+pub(crate) const SCALE_EXP: i64 = 40;
 
 /// The size of a problem: mostly small, some up to 40 rows.
 fn size(rng: &mut Rng) -> usize {
@@ -281,7 +290,8 @@ pub(crate) fn problem(seed: u64, index: u64) -> Problem {
         46..=51 => Family::Bimatrix,
         52..=59 => Family::Degenerate,
         60..=74 => Family::Box,
-        75..=91 => Family::Friction,
+        75..=85 => Family::Friction,
+        86..=91 => Family::Factored,
         92..=95 => Family::Infeasible,
         _ => Family::Extreme,
     };
@@ -296,6 +306,7 @@ pub(crate) fn problem(seed: u64, index: u64) -> Problem {
         Family::Degenerate => degenerate(&mut rng),
         Family::Box => box_problem(&mut rng),
         Family::Friction => friction(&mut rng),
+        Family::Factored => super::factored::factored(&mut rng),
         Family::Infeasible => infeasible(&mut rng),
         Family::Extreme => extreme(&mut rng),
     };
@@ -369,6 +380,7 @@ fn plain(n: usize, m: Vec<f64>, q: Vec<f64>, solvable: bool, guaranteed: bool) -
         solvable,
         guaranteed,
         witness: None,
+        factors: None,
     }
 }
 
@@ -430,6 +442,7 @@ fn around_solution(rng: &mut Rng, n: usize, m: Vec<f64>, ties: f64, guaranteed: 
     let q = q_of(n, &m, &z, &w);
     Problem {
         witness: Some(z),
+        factors: None,
         ..plain(n, m, q, true, guaranteed)
     }
 }
@@ -653,6 +666,7 @@ fn box_problem(rng: &mut Rng) -> Problem {
             solvable: true,
             guaranteed: true,
             witness: None,
+            factors: None,
         };
     }
     // Built around a solution: each row at a bound with the matching sign
@@ -669,6 +683,7 @@ fn box_problem(rng: &mut Rng) -> Problem {
         // Monotone with a solution: Lemke on the standard form is complete.
         guaranteed: kind < 2,
         witness: Some(z),
+        factors: None,
     }
 }
 
@@ -776,6 +791,7 @@ fn friction(rng: &mut Rng) -> Problem {
             solvable: true,
             guaranteed: !huge_mu,
             witness: None,
+            factors: None,
         };
     }
     let couplings = bounds.couplings.clone();
@@ -796,6 +812,7 @@ fn friction(rng: &mut Rng) -> Problem {
         solvable: true,
         guaranteed: false,
         witness: Some(z),
+        factors: None,
     }
 }
 

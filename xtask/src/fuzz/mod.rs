@@ -1,7 +1,9 @@
 //! `cargo xtask fuzz [--seed S] [--count N] [--out DIR] [--keep K]
 //! [--threads T]`: solves N random problems (generate.rs) with every
-//! solver of contact-lcp and checks each answer with the fuzz's own
-//! certificate (certify.rs).
+//! solver of contact-lcp (block principal pivoting, which takes only
+//! problems given by the factors of `M = J W J' + C`, on the factored
+//! family alone: factored.rs) and checks each answer with the fuzz's own
+//! certificate (certify.rs) on the dense `M`.
 //!
 //! A failure is an `Ok` answer that the certificate rejects (for Lemke,
 //! Dantzig and the exact methods of the policy: a scaled error above the
@@ -18,6 +20,7 @@
 //! solvers, so the counts do not depend on the number of threads.
 
 mod certify;
+mod factored;
 mod generate;
 
 use std::collections::BTreeMap;
@@ -28,8 +31,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use contact_lcp::{
-    BlockPivoting, BoxLcp, Dantzig, LcpError, LcpProblem, LcpSolution, Lemke, Method,
-    ProjectedGaussSeidel, Solver, SolverParams,
+    BlockPivoting, BoxLcp, Dantzig, FactoredBoxLcp, FactoredParts, LcpError, LcpProblem,
+    LcpSolution, Lemke, Method, ProjectedGaussSeidel, Solver, SolverParams,
 };
 
 use certify::measure;
@@ -44,7 +47,8 @@ Solves N (default 100000) random LCPs and box LCPs of seed S (default 1):
 SPD, PSD rank-deficient, non-symmetric, monotone, P-matrix, copositive,
 bimatrix games, degenerate, box and friction-coupled problems at scales
 1e-12..1e12, plus known-infeasible ones and a few at extreme scales, with
-Lemke (solve / solve_box), Dantzig, block principal pivoting, projected
+Lemke (solve / solve_box), Dantzig, block principal pivoting (on the
+factored family, contact problems given by J, W and C), projected
 Gauss-Seidel and the policy (Solver), and re-certifies every Ok answer
 independently of the crate.
 Failures (uncertified Ok, panic, the policy failing a problem it must
@@ -323,7 +327,7 @@ fn replay(files: &[String]) -> ExitCode {
         let p = Problem::from_crate(&problem);
         println!("{file}: n = {}", p.n);
         for kind in SolverKind::ALL {
-            match solve_with(kind, &problem) {
+            match solve_with(kind, &problem, None) {
                 Outcome::Answer(s) => {
                     let m = measure(&p, &s.z, &s.w);
                     println!(
@@ -337,6 +341,9 @@ fn replay(files: &[String]) -> ExitCode {
                 }
                 Outcome::Error(e) => println!("  {:8} error: {e}", kind.name()),
                 Outcome::Panic => println!("  {:8} panicked", kind.name()),
+                Outcome::NotApplicable => {
+                    println!("  {:8} not applicable (no factors)", kind.name());
+                }
             }
         }
     }
@@ -348,6 +355,8 @@ enum Outcome {
     Answer(LcpSolution),
     Error(LcpError),
     Panic,
+    /// The solver does not take this kind of problem.
+    NotApplicable,
 }
 
 /// Runs `f`, catching a panic.
@@ -374,7 +383,8 @@ fn run_one(seed: u64, index: u64, tally: &mut Tally) {
     let p = generate::problem(seed, index);
     *tally.problems.entry(p.family).or_default() += 1;
     let problem = p.to_crate();
-    let outcomes = SolverKind::ALL.map(|kind| solve_with(kind, &problem));
+    let factors = p.factors.as_ref();
+    let outcomes = SolverKind::ALL.map(|kind| solve_with(kind, &problem, factors));
     // A certified answer from any solver contradicts a claim that there is
     // none (a certified answer solves the problem up to a perturbation of
     // the tolerance's size, which the search's proof, on nonsingular
@@ -388,8 +398,9 @@ fn run_one(seed: u64, index: u64, tally: &mut Tally) {
     }
 }
 
-/// Solves `problem` with a fresh solver of `kind`.
-fn solve_with(kind: SolverKind, problem: &LcpProblem) -> Outcome {
+/// Solves `problem` (with `factors`, those of its `M` if known) with a
+/// fresh solver of `kind`.
+fn solve_with(kind: SolverKind, problem: &LcpProblem, factors: Option<&FactoredParts>) -> Outcome {
     let boxed = || match problem {
         LcpProblem::Plain(lcp) => BoxLcp::from_lcp(lcp),
         LcpProblem::Box(b) => b.clone(),
@@ -400,7 +411,15 @@ fn solve_with(kind: SolverKind, problem: &LcpProblem) -> Outcome {
             LcpProblem::Box(b) => Lemke::default().solve_box(b),
         }),
         SolverKind::Dantzig => guarded(|| Dantzig::default().solve(&boxed())),
-        SolverKind::BlockPivoting => guarded(|| BlockPivoting::default().solve(&boxed(), None)),
+        SolverKind::BlockPivoting => match factors {
+            None => Outcome::NotApplicable,
+            Some(parts) => guarded(|| {
+                let factored = FactoredBoxLcp::new(parts.clone())?;
+                let mut out = LcpSolution::default();
+                BlockPivoting::default().solve_into(&factored, None, &mut out)?;
+                Ok(out)
+            }),
+        },
         SolverKind::Pgs => guarded(|| ProjectedGaussSeidel::default().solve(&boxed(), None)),
         SolverKind::Policy => guarded(|| match problem {
             LcpProblem::Plain(lcp) => Solver::default().solve_lcp(lcp),
@@ -485,6 +504,7 @@ fn tally_outcome(
             fail(Class::Panic);
             "panic".to_string()
         }
+        Outcome::NotApplicable => return,
     };
     *tally.outcomes.entry((kind, label)).or_default() += 1;
 }

@@ -14,7 +14,6 @@
 //! symmetry test relies on).
 
 use contact_lcp::faer::MatMut;
-use contact_lcp::faer::sparse::Triplet;
 use contact_math::Twist;
 
 use crate::{BodyJacobian, JacobianRow};
@@ -43,19 +42,6 @@ impl Delassus {
         mut matrix: MatMut<'_, f64>,
     ) {
         self.for_each_entry(rows, responses, |i, j, c| matrix[(i, j)] += c);
-    }
-
-    /// The same sums as [`Delassus::fill`], as `(row, column, value)`
-    /// triplets of both triangles (a pair of rows sharing two bodies gives
-    /// two triplets for one entry, to be summed): the sparse `J W J'`.
-    pub(crate) fn triplets(
-        &mut self,
-        rows: &[JacobianRow],
-        responses: &[[Twist; 2]],
-        out: &mut Vec<Triplet<usize, usize, f64>>,
-    ) {
-        out.clear();
-        self.for_each_entry(rows, responses, |i, j, c| out.push(Triplet::new(i, j, c)));
     }
 
     /// Calls `add(i, j, c)` for each term `c` of every entry of `J W J'`

@@ -39,23 +39,34 @@
 //! the LCP the sliding speeds), so for contacts alone the layout is normals
 //! first, as in Cline eq. 2.49.
 //!
-//! Box problems of at least `TimeSteppingParams::sparse_from` rows are
-//! solved sparse: `J W J' + C` assembled as a sparse matrix (rows couple
-//! only through a shared body) and solved by block principal pivoting (Judice & Pires 1994,
-//! `contact_lcp::BlockPivoting`) warm-started from the active set of the
-//! step before, matched row by row through the constraints' keys (a
-//! contact's bodies and features); a settled pile then takes one sparse
-//! factorisation. If the pivoting does not settle, the dense policy
-//! answers. Every answer is certified either way.
+//! Islands of at least `TimeSteppingParams::sparse_from` rows are solved
+//! in factored form: `J W J' + C` is never formed, and
+//! `contact_lcp::BlockPivoting` solves the box problem in body space by
+//! block principal pivoting on proximal subproblems, warm-started from the
+//! step before's active set and impulses, matched row by row through the
+//! constraints' keys (a contact's bodies and features); a settled pile
+//! takes one or two factorisations of a sparse system of 6 unknowns per
+//! body. If it gives up, the dense route answers. Every answer is
+//! certified either way.
+//!
+//! The complementarity formulation with four friction directions
+//! (`t1, t2, -t1, -t2`) bounds a contact's friction by the square
+//! `|f_1| + |f_2| <= mu lambda_n`, which is the box `|f_u|, |f_v| <= mu
+//! lambda_n / sqrt 2` on the tangents `u, v = (t1 +- t2) / sqrt 2`; both
+//! problems state maximal dissipation over that one set with the same
+//! normal complementarity, so their answers are the same impulses. Large
+//! islands solve it as that turned box problem, in factored form.
 
 pub(crate) mod delassus;
+pub(crate) mod factored;
 
-use contact_lcp::faer::sparse::{SparseColMat, Triplet};
 use contact_lcp::faer::{Mat, MatRef};
 use contact_lcp::{
-    BlockPivoting, BoxBounds, BoxLcp, Coupling, Lcp, LcpError, LcpSolution, Lemke, RowState,
-    Solver, SparseBoxLcp, active_set_of,
+    BlockPivoting, BoxBounds, BoxLcp, Coupling, FactoredBoxLcp, FactoredParts, Lcp, LcpError,
+    LcpSolution, Lemke, RowState, Solver, active_set_of,
 };
+use std::f64::consts::FRAC_1_SQRT_2;
+
 use contact_math::Twist;
 
 use self::delassus::Delassus;
@@ -81,9 +92,10 @@ pub enum Formulation {
     BoxFriction,
 }
 
-/// A row's state in an answer, by its constraint's key and its offset among
-/// the constraint's rows: what a later step's guess is made of.
-pub(crate) type WarmEntry = (u64, usize, RowState);
+/// A row's state and impulse in an answer, by its constraint's key and its
+/// offset among the constraint's rows: what a later step's guess and
+/// proximal centre are made of.
+pub(crate) type WarmEntry = (u64, usize, RowState, f64);
 
 /// A contact's friction rows: two tangent rows sharing one normal.
 #[derive(Clone, Copy, Debug)]
@@ -124,14 +136,19 @@ pub(crate) struct VelocityProblem {
     /// until [`VelocityProblem::last_problem`] fills it).
     dense_current: bool,
     block_pivoting: BlockPivoting,
-    triplets: Vec<Triplet<usize, usize, f64>>,
+    /// The buffers of the factored problem, kept between steps.
+    factored: FactoredParts,
     /// The active set of this problem's answer per constraint key and row
     /// offset (filled after a sparse solve): the caller's store for the
     /// next step's guess.
     pub(crate) remembered: Vec<WarmEntry>,
-    /// Scratch: the active set of an answer, and a guess.
+    /// Scratch: the active set of an answer, and a guess and its centre.
     states: Vec<RowState>,
     guess: Vec<RowState>,
+    centre: Vec<f64>,
+    /// Whether the last problem is the four-direction cone solved as the
+    /// square box turned by 45 degrees.
+    turned: bool,
 }
 
 impl VelocityProblem {
@@ -153,10 +170,12 @@ impl VelocityProblem {
             solution: LcpSolution::default(),
             dense_current: true,
             block_pivoting: BlockPivoting::default(),
-            triplets: Vec::new(),
+            factored: FactoredParts::default(),
             remembered: Vec::new(),
             states: Vec::new(),
             guess: Vec::new(),
+            centre: Vec::new(),
+            turned: false,
         }
     }
 
@@ -200,18 +219,24 @@ impl VelocityProblem {
         if set.is_empty() {
             return Ok(());
         }
+        let large = set.len() >= params.sparse_from;
+        // A four-direction cone is the square box turned by 45 degrees
+        // (see the module comment): large islands solve it as such.
+        self.turned = params.formulation == Formulation::Complementarity
+            && params.friction_directions == 4
+            && large;
         let cone = match params.formulation {
-            Formulation::Complementarity => {
+            Formulation::Complementarity if !self.turned => {
                 friction_generators(params.friction_directions, &mut self.generators);
                 true
             }
-            Formulation::BoxFriction => false,
+            _ => false,
         };
         self.layout(set, cone);
         self.build_rows(set, bodies, cone);
         self.assemble(set, velocities, h, &params.stabilisation, cone)?;
-        let sparse = !cone && self.offsets.len() >= params.sparse_from;
-        let solved_sparse = sparse && self.solve_sparse(set, warm).is_ok();
+        let sparse = !cone && large;
+        let solved_sparse = sparse && self.solve_sparse(set, bodies, warm).is_ok();
         if !solved_sparse {
             self.fill_matrix();
             let lcp = Lcp::new(
@@ -293,6 +318,11 @@ impl VelocityProblem {
                 for &(c, s) in &self.generators {
                     self.rows.push(t1.combine(c, &t2, s));
                 }
+            } else if self.turned {
+                self.rows
+                    .push(t1.combine(FRAC_1_SQRT_2, &t2, FRAC_1_SQRT_2));
+                self.rows
+                    .push(t1.combine(FRAC_1_SQRT_2, &t2, -FRAC_1_SQRT_2));
             } else {
                 self.rows.push(t1);
                 self.rows.push(t2);
@@ -339,17 +369,18 @@ impl VelocityProblem {
                 continue;
             }
             for j in 0..per_pair {
-                let (c1, c2) = if cone {
-                    self.generators[j]
-                } else if j == 0 {
-                    (1.0, 0.0)
-                } else {
-                    (0.0, 1.0)
+                let (c1, c2) = match (cone, self.turned, j) {
+                    (true, _, _) => self.generators[j],
+                    (false, true, 0) => (FRAC_1_SQRT_2, FRAC_1_SQRT_2),
+                    (false, true, _) => (FRAC_1_SQRT_2, -FRAC_1_SQRT_2),
+                    (false, false, 0) => (1.0, 0.0),
+                    (false, false, _) => (0.0, 1.0),
                 };
                 self.offsets[p + per_pair * c + j] -= c1 * v1 + c2 * v2;
             }
         }
         let (primary, pairs) = (&self.primary, &self.pairs);
+        let mu_scale = if self.turned { FRAC_1_SQRT_2 } else { 1.0 };
         self.bounds.rebuild(|lo, hi, couplings| {
             lo.clear();
             hi.clear();
@@ -372,7 +403,7 @@ impl VelocityProblem {
                         couplings.push(Coupling {
                             row,
                             normal_row: pair.normal_unknown,
-                            mu: pair.mu,
+                            mu: mu_scale * pair.mu,
                         });
                     }
                 }
@@ -409,54 +440,58 @@ impl VelocityProblem {
         self.dense_current = true;
     }
 
-    /// The box problem solved sparse by block pivoting, from the guess the
-    /// last step's active set gives (every row of a constraint seen before
-    /// takes its old state; new rows are guessed free: a contact found
-    /// within the margin usually carries load, and sticks).
-    fn solve_sparse(&mut self, set: &RowSet, warm: &[WarmEntry]) -> Result<(), LcpError> {
+    /// The box problem solved in factored form by block pivoting on
+    /// proximal subproblems (`contact_lcp::BlockPivoting`), warm-started
+    /// from the last step's answer: every row of a constraint seen before
+    /// takes its old state and impulse; new rows are guessed free with no
+    /// impulse (a contact found within the margin usually carries load, and
+    /// sticks).
+    fn solve_sparse(
+        &mut self,
+        set: &RowSet,
+        bodies: &[BodyState],
+        warm: &[WarmEntry],
+    ) -> Result<(), LcpError> {
         let guess = self.guess_from_warm(set, warm);
-        self.delassus
-            .triplets(&self.rows, &self.responses, &mut self.triplets);
-        for (u, &c) in self.compliance.iter().enumerate() {
-            if c != 0.0 {
-                self.triplets.push(Triplet::new(u, u, c));
-            }
-        }
-        let n = self.offsets.len();
-        let m = SparseColMat::try_new_from_triplets(n, n, &self.triplets).map_err(|_| {
-            LcpError::BadLength {
-                what: "m",
-                expected: n,
-                found: self.triplets.len(),
-            }
-        })?;
-        let problem = SparseBoxLcp::new(
-            m,
-            std::mem::take(&mut self.offsets),
-            std::mem::replace(&mut self.bounds, BoxBounds::unilateral(0)),
-        )?;
-        let solved = self.block_pivoting.solve_sparse_into(
+        let mut parts = std::mem::take(&mut self.factored);
+        factored::fill_rows_and_masses(&mut parts, &self.rows, bodies);
+        parts.compliance.clone_from(&self.compliance);
+        parts.compliance.resize(self.offsets.len(), 0.0);
+        parts.q = std::mem::take(&mut self.offsets);
+        parts.bounds = std::mem::replace(&mut self.bounds, BoxBounds::unilateral(0));
+        let problem = match FactoredBoxLcp::new(parts) {
+            Ok(problem) => problem,
+            Err(e) => unreachable!("the step's rows and masses are finite: {e}"),
+        };
+        let solved = self.block_pivoting.solve_into(
             &problem,
-            guess.then_some(self.guess.as_slice()),
+            guess.then_some((self.guess.as_slice(), self.centre.as_slice())),
             &mut self.solution,
         );
-        let (_, q, bounds) = problem.into_parts();
-        (self.offsets, self.bounds) = (q, bounds);
+        let mut parts = problem.into_parts();
+        self.offsets = std::mem::take(&mut parts.q);
+        self.bounds = std::mem::replace(&mut parts.bounds, BoxBounds::unilateral(0));
+        self.factored = parts;
         solved
     }
 
-    /// Fills `self.guess` from `warm` (sorted); false when nothing of this
-    /// problem was seen before (a cold start is better then).
+    /// Fills `self.guess` and `self.centre` from `warm` (sorted); false when
+    /// nothing of this problem was seen before (a cold start is better
+    /// then).
     fn guess_from_warm(&mut self, set: &RowSet, warm: &[WarmEntry]) -> bool {
         let n = self.offsets.len();
         self.guess.clear();
         self.guess.resize(n, RowState::Free);
+        self.centre.clear();
+        self.centre.resize(n, 0.0);
         let mut found = false;
         for owner in set.owners() {
             for (offset, i) in owner.rows.clone().enumerate() {
                 let key = (owner.key, offset);
-                if let Ok(k) = warm.binary_search_by(|&(a, b, _)| (a, b).cmp(&key)) {
-                    self.guess[self.unknown_of_row[i]] = warm[k].2;
+                if let Ok(k) = warm.binary_search_by(|&(a, b, _, _)| (a, b).cmp(&key)) {
+                    let u = self.unknown_of_row[i];
+                    self.guess[u] = warm[k].2;
+                    self.centre[u] = warm[k].3;
                     found = true;
                 }
             }
@@ -471,8 +506,9 @@ impl VelocityProblem {
         active_set_of(&self.bounds, z, w, &mut self.states);
         for owner in set.owners() {
             for (offset, i) in owner.rows.clone().enumerate() {
+                let u = self.unknown_of_row[i];
                 self.remembered
-                    .push((owner.key, offset, self.states[self.unknown_of_row[i]]));
+                    .push((owner.key, offset, self.states[u], z[u]));
             }
         }
     }
@@ -511,6 +547,9 @@ impl VelocityProblem {
                     f2 += c2 * z[first + j];
                 }
                 (out[t1], out[t2]) = (f1, f2);
+            } else if self.turned {
+                let (u, v) = (z[first], z[first + 1]);
+                (out[t1], out[t2]) = (FRAC_1_SQRT_2 * (u + v), FRAC_1_SQRT_2 * (u - v));
             } else {
                 (out[t1], out[t2]) = (z[first], z[first + 1]);
             }

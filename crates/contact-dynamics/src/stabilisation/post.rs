@@ -17,17 +17,31 @@
 //! limit. Velocities are not changed, so the projection adds no kinetic
 //! energy. The rows split into islands (connected components of the
 //! moving bodies), and only the islands with an error above the tolerance
-//! are solved, each on its own. It is solved by the `contact_lcp::Solver` policy, which takes
+//! are solved, each on its own: an island of at least `sparse_from` rows
+//! first in factored form, by block pivoting in body space
+//! (`contact_lcp::BlockPivoting`, as the velocity step's large islands)
+//! within `FACTORED_SOLVES` linear solves, then (where that gives up, and
+//! for smaller islands) by the `contact_lcp::Solver` policy; both take
 //! redundant rows (a closed loop of joints, a face resting on four contact
 //! points) like any singular contact problem.
 
 use contact_lcp::faer::Mat;
-use contact_lcp::{BoxBounds, BoxLcp, Lcp, LcpSolution, Solver, SolverParams};
+use contact_lcp::{
+    BlockPivoting, BlockPivotingParams, BoxBounds, BoxLcp, FactoredBoxLcp, FactoredParts, Lcp,
+    LcpError, LcpSolution, Solver, SolverParams,
+};
 use contact_math::{Pose, Twist, integrate_pose};
 
 use super::StabilisationParams;
 use crate::constraints::{PositionCondition, RowSet, StabilisationGroup};
 use crate::formulation::delassus::Delassus;
+use crate::formulation::factored;
+
+/// The linear solves block pivoting may take on a projection before the
+/// dense policy answers: a projection from a cold start either settles in
+/// a few dozen or cycles (every contact of a resting pile touching to
+/// 1e-10 m makes every row degenerate).
+const FACTORED_SOLVES: usize = 30;
 use crate::time_stepping::islands::{Islands, localised};
 use crate::{BodyState, ContactConstraint, DynamicsError, JacobianRow, RigidBody};
 
@@ -58,6 +72,10 @@ pub(crate) struct Projection {
     offsets: Vec<f64>,
     bounds: BoxBounds,
     solver: Solver,
+    /// Islands of at least this many rows go to `block_pivoting` first.
+    sparse_from: usize,
+    block_pivoting: BlockPivoting,
+    factored: FactoredParts,
     solution: LcpSolution,
     states: Vec<BodyState>,
     displacement: Vec<Twist>,
@@ -75,7 +93,7 @@ fn violation(free: bool, g: f64) -> f64 {
 }
 
 impl Projection {
-    pub(crate) fn new(solver: SolverParams) -> Self {
+    pub(crate) fn new(solver: SolverParams, sparse_from: usize) -> Self {
         Self {
             set: RowSet::default(),
             contact_rows: Vec::new(),
@@ -88,6 +106,12 @@ impl Projection {
             offsets: Vec::new(),
             bounds: BoxBounds::unilateral(0),
             solver: Solver::new(solver),
+            sparse_from,
+            block_pivoting: BlockPivoting::new(BlockPivotingParams {
+                max_solves: FACTORED_SOLVES,
+                ..BlockPivotingParams::default()
+            }),
+            factored: FactoredParts::default(),
             solution: LcpSolution::default(),
             states: Vec::new(),
             displacement: Vec::new(),
@@ -231,6 +255,11 @@ impl Projection {
         self.local_free.clear();
         self.local_free.extend(rows.iter().map(|&i| self.free[i]));
         let n = rows.len();
+        if n >= self.sparse_from && self.solve_factored(k).is_ok() {
+            self.add_displacement(k);
+            return Ok(());
+        }
+        let rows = self.islands.rows(k);
         self.responses.clear();
         self.responses.extend(
             self.local_rows
@@ -271,19 +300,51 @@ impl Projection {
         (self.matrix, self.offsets) = lcp.into_parts();
         self.bounds = bounds;
         solved.map_err(DynamicsError::Projection)?;
-        for ((row, response), &impulse) in self
-            .local_rows
-            .iter()
-            .zip(&self.responses)
-            .zip(&self.solution.z)
-        {
-            for (block, change) in [row.a, row.b].iter().zip(response) {
-                if let Some(block) = block {
-                    self.displacement[bodies[block.body]] += *change * impulse;
-                }
+        self.add_displacement(k);
+        Ok(())
+    }
+
+    /// Island `k`'s problem in factored form, solved by block pivoting from
+    /// a cold start (a projection has no memory).
+    fn solve_factored(&mut self, k: usize) -> Result<(), LcpError> {
+        let rows = self.islands.rows(k);
+        let mut parts = std::mem::take(&mut self.factored);
+        factored::fill_rows_and_masses(&mut parts, &self.local_rows, &self.local_states);
+        parts.compliance.clear();
+        parts.compliance.resize(rows.len(), 0.0);
+        parts.q.clear();
+        parts.q.extend(rows.iter().map(|&i| self.errors[i]));
+        let free = &self.local_free;
+        parts.bounds.rebuild(|lo, hi, couplings| {
+            couplings.clear();
+            lo.clear();
+            hi.clear();
+            lo.extend(
+                free.iter()
+                    .map(|&f| if f { f64::NEG_INFINITY } else { 0.0 }),
+            );
+            hi.resize(free.len(), f64::INFINITY);
+        })?;
+        let problem = FactoredBoxLcp::new(parts)?;
+        let solved = self
+            .block_pivoting
+            .solve_into(&problem, None, &mut self.solution);
+        self.factored = problem.into_parts();
+        solved
+    }
+
+    /// `dp += W J' lambda` of island `k`'s answer.
+    fn add_displacement(&mut self, k: usize) {
+        let bodies = self.islands.bodies(k);
+        for (row, &impulse) in self.local_rows.iter().zip(&self.solution.z) {
+            for (block, state) in [row.a, row.b]
+                .iter()
+                .flatten()
+                .map(|b| (b, &self.local_states[b.body]))
+            {
+                self.displacement[bodies[block.body]] += block.response(state) * impulse;
             }
         }
-        Ok(())
     }
 
     /// The displacement applied to the poses; carried contact gaps move by

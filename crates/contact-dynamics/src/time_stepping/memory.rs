@@ -1,8 +1,8 @@
 //! What a [`TimeStepping`](crate::TimeStepping) carries from one step to
 //! the next, so that a simulation saved between two steps and restored
 //! continues bit for bit: the impacts waiting to be resolved
-//! (`restitution.rs`) and the active sets that warm-start the sparse box
-//! solves (`formulation/mod.rs`). Everything else a stepper holds is
+//! (`restitution.rs`) and the active sets and impulses that warm-start the
+//! factored box solves (`formulation/mod.rs`). Everything else a stepper holds is
 //! workspace, refilled by each step.
 
 use contact_lcp::RowState;
@@ -15,13 +15,15 @@ pub struct StepMemory {
     /// Impacts to resolve in the next step: `(contact key, separating speed
     /// in m/s)`, sorted by strictly increasing key (`ContactConstraint::key`).
     pub pending_bounces: Vec<(u64, f64)>,
-    /// The last step's active sets: `(constraint key, row offset, state)`,
-    /// sorted by strictly increasing `(key, offset)`.
-    pub active_sets: Vec<(u64, usize, RowState)>,
+    /// The last step's active sets and impulses: `(constraint key, row
+    /// offset, state, impulse)`, sorted by strictly increasing `(key,
+    /// offset)`.
+    pub active_sets: Vec<(u64, usize, RowState, f64)>,
 }
 
 impl StepMemory {
-    /// Checks the order of both lists and the speeds (finite, >= 0).
+    /// Checks the order of both lists, the speeds (finite, >= 0) and the
+    /// impulses (finite).
     ///
     /// # Errors
     /// [`DynamicsError::InvalidMemory`] naming the list and the entry.
@@ -50,6 +52,9 @@ impl StepMemory {
                 index + 1,
                 "keys must increase strictly",
             ));
+        }
+        if let Some(index) = self.active_sets.iter().position(|e| !e.3.is_finite()) {
+            return Err(invalid("active_sets", index, "impulse must be finite"));
         }
         if let Some(index) = self
             .active_sets

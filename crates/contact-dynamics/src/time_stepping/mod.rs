@@ -11,6 +11,6 @@ mod solution;
 mod stepper;
 
 pub use memory::StepMemory;
-pub use params::TimeSteppingParams;
+pub use params::{SPARSE_FROM, TimeSteppingParams};
 pub use solution::StepSolution;
 pub use stepper::{StepInput, TimeStepping};

@@ -36,12 +36,13 @@ pub struct TimeSteppingParams {
     /// solves the whole scene as one problem (for benchmarks of the solvers
     /// on whole-scene problems). The answer is certified either way.
     pub islands: bool,
-    /// Box problems (`Formulation::BoxFriction`) with at least this many
-    /// rows are solved sparse by block principal pivoting warm-started from
-    /// the previous step's active set, the dense policy answering when it
-    /// does not settle (see `formulation/mod.rs`). Default `usize::MAX`:
-    /// off, because on the stepped wall pyramids the warm pivoting does not
-    /// settle often enough yet to pay (issue 26).
+    /// Islands with at least this many rows are solved in factored form
+    /// by block pivoting in body space, warm-started from the previous
+    /// step (`Formulation::BoxFriction`, and `Complementarity` with four
+    /// friction directions as the turned box), the dense route answering
+    /// when it gives up (see `formulation/mod.rs`). Default `64`: below
+    /// about that the dense solvers are faster; `usize::MAX` turns the
+    /// factored route off.
     pub sparse_from: usize,
     /// Settings of the box formulation's solvers and of the projection's:
     /// Dantzig, and the projected Gauss-Seidel fail-safe, which may take
@@ -60,7 +61,7 @@ impl Default for TimeSteppingParams {
             max_friction_passes: 4,
             restitution_threshold: 0.5,
             islands: true,
-            sparse_from: usize::MAX,
+            sparse_from: SPARSE_FROM,
             lcp: LemkeParams::default(),
             box_solver: SolverParams {
                 pgs: PgsParams {
@@ -101,3 +102,6 @@ impl TimeSteppingParams {
         self.stabilisation.validate()
     }
 }
+
+/// The default of [`TimeSteppingParams::sparse_from`].
+pub const SPARSE_FROM: usize = 64;

@@ -156,7 +156,7 @@ impl TimeStepping {
             bounces: PendingBounces::default(),
             free: Vec::new(),
             tangents: Vec::new(),
-            projection: Projection::new(params.box_solver),
+            projection: Projection::new(params.box_solver, params.sparse_from),
         }
     }
 
@@ -402,7 +402,7 @@ impl TimeStepping {
             self.warm.extend_from_slice(&workspace.problem.remembered);
         }
         self.warm
-            .sort_unstable_by_key(|&(key, offset, _)| (key, offset));
+            .sort_unstable_by_key(|&(key, offset, _, _)| (key, offset));
         Ok(())
     }
 

@@ -1,137 +1,111 @@
-// Block principal pivoting for box LCPs with friction coupling, warm-started
-// from a guessed active set: the step solves of a simulator, whose active
-// set changes little from one time step to the next.
+// Block principal pivoting on proximal subproblems, in body space: the
+// warm-startable solver of a simulator's step problems.
 //
-// Problem and signs: the box LCP of box_problem.rs, w = M z + q, lo <= z <=
-// hi, a friction row coupled to a normal row j bounded by -mu z_j <= z_i
-// <= mu z_j; M symmetric positive semidefinite (J W J' of a contact
-// problem, singular when contacts are redundant), dense (BoxLcp) or sparse
-// (SparseBoxLcp).
+// Problem and signs: the box LCP of box_problem.rs with M = J W J' + C given
+// by its factors (factored_problem.rs): w = M z + q, lo <= z <= hi, a
+// friction row coupled to a normal row j bounded by -mu z_j <= z_i <= mu
+// z_j. M is positive semidefinite and singular wherever contacts are
+// redundant (the four corners of a box resting flat on another).
 //
-// Method: Judice & Pires 1994, "A block principal pivoting algorithm for
-// large-scale strictly monotone linear complementarity problems" (Comput.
-// Oper. Res. 21(5)), for box bounds as in Kostreva 1978's block pivoting:
-// guess for every row whether it is free (w_i = 0), at its lower or at its
-// upper bound; solve the one linear system that guess defines; exchange
-// the rows whose z leaves its bounds or whose w has the wrong sign; repeat
-// until no row is violated (pivoting.rs). A friction row at a bound is
-// z_i = sigma mu z_j, substituted into the system, so the coupling is exact
-// at the answer of one solve (active_set.rs). Given the right active set,
-// the answer takes one factorisation and one solve, then the certificate.
+// Method. The proximal point algorithm (Rockafellar 1976, "Monotone
+// operators and the proximal point algorithm"; for LCPs Bertsekas 1982,
+// "Constrained optimization and Lagrange multiplier methods", sec. 5.2)
+// solves a sequence of subproblems around a centre c,
+//     w' = (M + P) z + q - P c,  P = diag(rho_i),  rho_i = eps M_ii,
+// whose matrix is positive definite, so each has one answer, and whose
+// answers converge to an answer of the LCP; at a solution c of the LCP the
+// subproblem's answer is c itself. Within a subproblem the friction bounds
+// are frozen at the centre's normals (mu c_j), which makes it a box LCP
+// with fixed bounds and a positive definite matrix, solved exactly by
+// block principal pivoting (Judice & Pires 1994, "A block principal
+// pivoting algorithm for large-scale strictly monotone linear
+// complementarity problems", Comput. Oper. Res. 21(5)): guess for every
+// row free (w'_i = 0) or at a bound, solve the one linear system the guess
+// defines, exchange every row that violates its guess, with Murty's one-row
+// rule once the number of violations stops falling; finite for P-matrices.
+// Each linear system is solved in body space (body_system.rs): one sparse
+// Cholesky factor of size 6 x bodies, with the symbolic analysis kept while
+// the contact graph stays.
 //
-// Why this and not projected Gauss-Seidel with subspace minimisation
-// (Silcowitz, Niebe & Erleben 2010): PGS-SM alternates Gauss-Seidel sweeps,
-// which estimate the active set, with a solve of the free rows' system in
-// which the friction bounds are held at their last value; its termination
-// is a merit-function test, its guarantee none, and a sliding contact's
-// bound moves with the normal after the solve, so even a right active set
-// leaves a linearly converging fixed point in the friction radii (the
-// coupling passes that do not settle on 50-box piles). Block pivoting with
-// the friction folded in is exact in one solve when the guess is right,
-// certifies after every solve, is finite for the P-matrices of regularised
-// box problems without coupling (Judice & Pires, with Murty's one-row rule
-// as the fall-back), and needs nothing but a factorisation per guess.
-// Drake's and Siconos's pivoting solvers also work on the active set of
-// the whole problem; none of them warm-starts from a previous step.
+// After each subproblem the answer is certified against the LCP itself,
+// with the coupled bounds at its own normals; an answer is returned only if
+// it passes. Warm start: the centre is the last step's impulses and the
+// first guess its active set; on a pile at rest the subproblem's answer is
+// the centre, found with one factorisation and one solve.
 //
-// Cold start (no guess): every row at its lower bound and, with friction
-// coupling, the friction rows first held at 0 until the normal rows settle
-// (the frictionless problem, a P-matrix problem once regularised); then
-// each friction row of a loaded contact is guessed sticking (free), the
-// others at the bound their w points to, and the pivoting goes on. Without
-// that first pass the folded guesses of a tall stack wander: the friction
-// rows' exchanges outrun the normals'. Nothing guarantees that the
-// friction-coupled guesses settle (their system is not a P-matrix): when
-// they do not within `max_solves`, the solver says so with the best
-// iterate, and the caller's policy hands the problem to Dantzig or Lemke.
-//
-// Singular M (redundant contacts): the guessed system is factored with
-// M + shift I, shift = `regularization` ||M||_max (only inside the linear
-// solve), which makes it a P-matrix problem: the pivoting finds the answer
-// of the regularised problem, whose w differs from the true one by shift
-// |z| (a scaled error of `regularization`). Every answer is projected,
-// its w recomputed from the unregularised M, and certified at the
-// caller's tolerance; where that fails, iterative refinement with the same
-// factor removes the shift's part of the error on the free rows. The
-// shift also spreads the load of redundant contacts evenly (the least
-// squares answer), where a rank-revealing factor would put it on a few and
-// push their friction out of the cone.
-//
-// Linear algebra: once a friction row is folded the system is not
-// symmetric (the normal's column carries the friction column, its row
-// does not). The dense path (dense_system.rs) factors every guessed block
-// by LU with partial pivoting (dense_lu.rs). The sparse path
-// (sparse_system.rs) keeps one pattern for every guess so that the
-// symbolic analysis is made once per pattern, and factors a guess without
-// folded rows (a settled pile) by faer's sparse LDL', allocation-free, and
-// one with folded rows by faer's sparse LU.
+// Why proximal subproblems: the redundant contacts make M singular, and
+// block pivoting on M itself cycles between their equally valid load
+// distributions (Judice & Pires's finiteness needs a P-matrix). The
+// proximal term picks, among them, the one nearest the last step's, which
+// is what a warm start wants. Freezing the friction bounds keeps every
+// subproblem symmetric; the coupling becomes exact as the centre
+// converges. Why body space: a contact problem has many more rows than body
+// coordinates (a box resting on two others has 24 rows for 6 coordinates),
+// and the rows' own system couples every pair of rows on a body.
 
-mod active_set;
-mod dense_system;
-mod pivoting;
-mod sparse_system;
-mod system;
+mod body_system;
+mod row_state;
 
-pub use active_set::active_set_of;
+pub use row_state::{RowState, active_set_of};
 
-use crate::box_problem::BoxLcp;
 use crate::error::LcpError;
-use crate::solution::LcpSolution;
-use crate::sparse_box_problem::SparseBoxLcp;
-use dense_system::{DenseSystem, DenseWorkspace};
-use pivoting::Pivoting;
-use sparse_system::{SparseSystem, SparseWorkspace};
+use crate::factored_problem::FactoredBoxLcp;
+use crate::pgs::{PgsParams, ProjectedGaussSeidel};
+use crate::solution::{LcpSolution, Method};
+use crate::verify::VerifyReport;
+use crate::verify::scales;
+use body_system::{BodySystem, Role};
 
-/// Where a row of a box LCP sits: the guess block principal pivoting
-/// starts from, and the active set it ends with.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub enum RowState {
-    /// At the lower bound: `z_i = lo_i`, or `-mu z_j` for a friction row
-    /// coupled to normal row `j`; `w_i >= 0`.
-    #[default]
-    Lower,
-    /// At the upper bound: `z_i = hi_i`, or `+mu z_j`; `w_i <= 0`.
-    Upper,
-    /// Between the bounds: `w_i = 0`.
-    Free,
-}
+/// Iterative refinement steps after each subproblem's pivoting settles.
+const REFINEMENTS: usize = 1;
+/// The proximal weights of a polishing step, relative to the others.
+const POLISH: f64 = 1e-4;
+/// Iterative refinement steps after a polishing step.
+const POLISH_REFINEMENTS: usize = 3;
+/// Murty's one-row exchanges on folded guesses before a subproblem holds
+/// its friction bounds at the centre.
+const FREEZE_AFTER: usize = 8;
+/// Proximal steps on a certified answer's guess (see `finish`).
+const FINISH_STEPS: usize = 2;
+/// Block exchanges allowed without a fall in the number of violated rows
+/// before Murty's one-row rule (Judice & Pires 1994's p).
+const BLOCK_TRIES: usize = 3;
+/// Projected Gauss-Seidel sweeps that make a cold start's first guess.
+const COLD_SWEEPS: usize = 30;
+/// A cold start's row counts as at a bound within this much of the
+/// largest impulse of the sweeps' iterate.
+const COLD_ACTIVE: f64 = 1e-6;
 
 /// Settings of [`BlockPivoting`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct BlockPivotingParams {
-    /// Most linear solves (each a factorisation of a guessed block) per
-    /// call before giving up with [`LcpError::BlockPivotingFailed`].
-    /// Default `50`; at least 1. A right guess takes 1, a cold start on a
-    /// contact problem about 3 to 10.
+    /// Most linear solves (each a factorisation and a solve) per call
+    /// before giving up with [`LcpError::BlockPivotingFailed`]. Default
+    /// `100`; at least 1.
     pub max_solves: usize,
     /// An answer is returned only when its
     /// [`VerifyReport::scaled_max`](crate::VerifyReport::scaled_max) is at
-    /// most this (dimensionless); rows are exchanged only when they
-    /// violate their guess by more than a sixteenth of it. Default `1e-9`;
-    /// sensible range `1e-13..=1e-6`.
+    /// most this. Default `1e-9`; sensible range `1e-13..=1e-6`.
     pub tolerance: f64,
-    /// The shift added to the diagonal of every guessed block, relative to
-    /// `||M||_max` (dimensionless): it makes the blocks of redundant
-    /// contacts factorisable. Its part of the error is about this much of
-    /// the certificate's scale, and is refined away where the tolerance
-    /// asks for less. Default `1e-12`; `0` for positive definite problems.
-    pub regularization: f64,
+    /// `eps`: the proximal weight of each row relative to its diagonal
+    /// entry `M_ii`. Smaller converges in fewer subproblems, larger keeps
+    /// the body-space system better conditioned (its condition number is
+    /// about `1 / eps`). Default `1e-6`; range `1e-12..=1`.
+    pub proximal_weight: f64,
 }
 
 impl Default for BlockPivotingParams {
     fn default() -> Self {
         Self {
-            max_solves: 50,
+            max_solves: 100,
             tolerance: 1e-9,
-            regularization: 1e-12,
+            proximal_weight: 1e-6,
         }
     }
 }
 
 impl BlockPivotingParams {
-    /// The first setting outside its range, as the error to return.
     fn check(&self) -> Result<(), LcpError> {
         let bad = |what, value| Err(LcpError::InvalidParameter { what, value });
         if self.max_solves == 0 {
@@ -140,8 +114,8 @@ impl BlockPivotingParams {
         if !(self.tolerance > 0.0 && self.tolerance.is_finite()) {
             return bad("tolerance", self.tolerance);
         }
-        if !(self.regularization >= 0.0 && self.regularization.is_finite()) {
-            return bad("regularization", self.regularization);
+        if !(1e-12..=1.0).contains(&self.proximal_weight) {
+            return bad("proximal_weight", self.proximal_weight);
         }
         Ok(())
     }
@@ -151,70 +125,73 @@ impl BlockPivotingParams {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct BlockPivotingStats {
-    /// Linear solves: factorisations of a guessed block, each followed by
-    /// one solve (also [`LcpSolution::iterations`]).
+    /// Linear solves (also [`LcpSolution::iterations`]).
     pub solves: usize,
+    /// Factorisations (a solve whose free rows are those of the solve
+    /// before reuses its factor).
+    pub factorizations: usize,
+    /// Proximal subproblems solved.
+    pub subproblems: usize,
     /// Rows whose guess was exchanged (also [`LcpSolution::pivots`]).
     pub exchanges: usize,
-    /// Guesses that exchanged a single row (Murty's rule, after the block
-    /// exchanges stopped reducing the number of violated rows).
+    /// Guesses that exchanged a single row (Murty's rule).
     pub single_exchanges: usize,
+    /// Symbolic factorisations (0 when the contact graph was that of the
+    /// solve before).
+    pub symbolic_factorizations: usize,
     /// Iterative refinement steps (a solve with the last factor).
     pub refinements: usize,
-    /// Linear solves whose guess had folded friction rows (a friction row
-    /// at a bound of a free normal): a non-symmetric system, on the sparse
-    /// path an LU factor rather than the LDL' of the others.
-    pub folded_solves: usize,
-    /// Symbolic factorisations made by this solve on the sparse path (0
-    /// when the pattern was that of the solve before, and on the dense
-    /// path).
-    pub symbolic_factorizations: usize,
-    /// Free rows of the last guessed block.
-    pub free_rows: usize,
+    /// Subproblems that held their friction bounds at the centre's normals
+    /// after Murty's rule stalled on folded guesses.
+    pub frozen_subproblems: usize,
+    /// Polishing steps: a solve of the last guess with proximal weights
+    /// `1e-4` times smaller, when a guess held but its answer did not
+    /// certify.
+    pub polishes: usize,
 }
 
-/// Block principal pivoting for box LCPs with a symmetric positive
-/// semidefinite `M`, dense or sparse, with friction coupling, warm-started
-/// from a guessed active set (Judice & Pires 1994; see the module source).
+/// Block principal pivoting on proximal subproblems, in body space, for box
+/// LCPs with `M = J W J' + C` ([`FactoredBoxLcp`]), warm-started from the
+/// last answer and its active set (Rockafellar 1976; Judice & Pires 1994;
+/// see the module source).
 ///
-/// Owns its workspace: a second solve of the same size (and, on the sparse
-/// path, the same pattern) allocates nothing, except on the sparse path
-/// for guesses with folded friction rows, whose LU factor faer allocates
-/// as it factors (see the module source). Returns
-/// `Ok` only with an answer that certifies at
+/// Returns `Ok` only with an answer that certifies at
 /// [`BlockPivotingParams::tolerance`]; otherwise
-/// [`LcpError::BlockPivotingFailed`] with the best iterate, for a policy to
-/// hand to another solver.
-///
-/// ```
-/// use contact_lcp::{BlockPivoting, BoxLcp, Method, RowState, faer::mat};
-///
-/// let inf = f64::INFINITY;
-/// let m = mat![[2.0, 1.0], [1.0, 2.0]];
-/// let p = BoxLcp::new(m, vec![-1.0, 1.0], vec![0.0; 2], vec![inf; 2], vec![])?;
-/// let mut solver = BlockPivoting::default();
-/// let sol = solver.solve(&p, None)?;
-/// assert_eq!(sol.method, Method::BlockPivoting);
-/// assert!((sol.z[0] - 0.5).abs() < 1e-12 && sol.z[1] == 0.0);
-/// // Warm-started from that answer's active set: one linear solve.
-/// let guess = solver.active_set().to_vec();
-/// assert_eq!(guess, [RowState::Free, RowState::Lower]);
-/// let again = solver.solve(&p, Some(&guess))?;
-/// assert_eq!(solver.last_stats().solves, 1);
-/// assert_eq!(again.z, sol.z);
-/// # Ok::<(), contact_lcp::LcpError>(())
-/// ```
+/// [`LcpError::BlockPivotingFailed`] with the best iterate. A second solve
+/// of a problem with the same contact graph allocates nothing.
 #[derive(Clone, Debug, Default)]
 pub struct BlockPivoting {
     params: BlockPivotingParams,
     stats: BlockPivotingStats,
-    pivoting: Pivoting,
-    dense: DenseWorkspace,
-    sparse: SparseWorkspace,
+    system: BodySystem,
+    states: Vec<RowState>,
+    centre: Vec<f64>,
+    rho: Vec<f64>,
+    d: Vec<f64>,
+    roles: Vec<Role>,
+    factored_roles: Vec<Role>,
+    b: Vec<f64>,
+    z: Vec<f64>,
+    jv: Vec<f64>,
+    w: Vec<f64>,
+    v: Vec<[f64; 6]>,
+    violated: Vec<(usize, RowState)>,
+    correction: Vec<f64>,
+    /// The sweeps of a cold start and their iterate.
+    sweeps: ProjectedGaussSeidel,
+    swept: LcpSolution,
+    last_polished: bool,
+    /// Whether the subproblem holds the friction bounds at the centre's
+    /// normals (after Murty's rule stalled on the folded guesses).
+    frozen: bool,
+    /// The answer before a finishing step.
+    best_z: Vec<f64>,
+    best_w: Vec<f64>,
+    best: LcpSolution,
 }
 
 impl BlockPivoting {
-    /// A solver with the given settings (allocates on the first solve).
+    /// A solver with the given settings.
     #[must_use]
     pub fn new(params: BlockPivotingParams) -> Self {
         Self {
@@ -223,123 +200,521 @@ impl BlockPivoting {
         }
     }
 
-    /// The settings.
-    #[must_use]
-    pub fn params(&self) -> &BlockPivotingParams {
-        &self.params
-    }
-
-    /// Replaces the settings (the workspace is kept).
-    pub fn set_params(&mut self, params: BlockPivotingParams) {
-        self.params = params;
-    }
-
     /// Statistics of the last solve.
     #[must_use]
     pub fn last_stats(&self) -> &BlockPivotingStats {
         &self.stats
     }
 
-    /// The active set of the last solve: of its answer when it succeeded,
-    /// else of its last guess. The guess for the next time step.
-    #[must_use]
-    pub fn active_set(&self) -> &[RowState] {
-        &self.pivoting.set.states
-    }
-
-    /// Solves a dense box LCP from `guess` (one state per row; `None`:
-    /// every row at its lower bound, bilateral rows free).
-    ///
-    /// # Errors
-    ///
-    /// See [`solve_into`](Self::solve_into).
-    pub fn solve(
-        &mut self,
-        problem: &BoxLcp,
-        guess: Option<&[RowState]>,
-    ) -> Result<LcpSolution, LcpError> {
-        let mut out = LcpSolution::default();
-        self.solve_into(problem, guess, &mut out)?;
-        Ok(out)
-    }
-
-    /// [`solve`](Self::solve) into a caller-owned solution (no allocation
-    /// once `out` and the workspace have grown to this size).
+    /// Solves `problem` from a warm start: `guess` the last answer's active
+    /// set and `centre` its `z` (each one entry per row; `None`: every
+    /// row at its lower bound, bilateral rows free, centre 0).
     ///
     /// # Errors
     ///
     /// - [`LcpError::InvalidParameter`] for a setting out of range;
-    /// - [`LcpError::BadLength`] (`what = "guess"`) if the guess has
-    ///   another length than the problem;
+    /// - [`LcpError::BadLength`] (`what = "guess"` or `"centre"`) for a warm
+    ///   start of another length; [`LcpError::NonFinite`] (`what =
+    ///   "centre"`) for a non-finite centre;
     /// - [`LcpError::BlockPivotingFailed`] when no certified answer was
-    ///   found within [`BlockPivotingParams::max_solves`] solves, a guessed
-    ///   block could not be factored, or a settled answer does not certify;
-    ///   with the iterate that violated the fewest rows.
+    ///   found within [`BlockPivotingParams::max_solves`] solves, or the
+    ///   body-space system could not be factored; with the best iterate.
     pub fn solve_into(
         &mut self,
-        problem: &BoxLcp,
-        guess: Option<&[RowState]>,
+        problem: &FactoredBoxLcp,
+        warm: Option<(&[RowState], &[f64])>,
         out: &mut LcpSolution,
     ) -> Result<(), LcpError> {
-        check(&self.params, problem.dim(), guess)?;
-        let mut system = DenseSystem {
-            problem,
-            workspace: &mut self.dense,
+        self.params.check()?;
+        let n = problem.dim();
+        if let Some((guess, centre)) = warm {
+            for (what, len) in [("guess", guess.len()), ("centre", centre.len())] {
+                if len != n {
+                    return Err(LcpError::BadLength {
+                        what,
+                        expected: n,
+                        found: len,
+                    });
+                }
+            }
+            if let Some(row) = centre.iter().position(|x| !x.is_finite()) {
+                return Err(LcpError::NonFinite {
+                    what: "centre",
+                    row,
+                    col: 0,
+                });
+            }
+        }
+        self.stats = BlockPivotingStats::default();
+        let singular = |stats: &BlockPivotingStats| LcpError::BlockPivotingFailed {
+            solves: stats.solves,
+            reason: "singular guessed block",
+            best: None,
         };
-        self.pivoting
-            .run(&mut system, &self.params, guess, &mut self.stats, out)
+        self.stats.symbolic_factorizations = self
+            .system
+            .prepare(problem)
+            .map_err(|_| singular(&self.stats))?;
+        self.start(problem, warm);
+        let bounds = problem.bounds();
+        // The best certified-against-the-LCP iterate so far, kept in the
+        // solver's storage so that a successful solve allocates nothing.
+        let mut have_best = false;
+        let (mut polish, mut held) = (false, false);
+        loop {
+            if polish {
+                if let Err(reason) = self.polish(problem) {
+                    return Err(self.failure(problem, reason, have_best));
+                }
+            } else {
+                let exchanges = self.stats.exchanges;
+                if let Err(reason) = self.solve_subproblem(problem) {
+                    return Err(self.failure(problem, reason, have_best));
+                }
+                self.stats.subproblems += 1;
+                // The guess held twice running: polish on it if the answer
+                // does not certify (a second subproblem on a guess that
+                // held reuses its factor, a polish does not).
+                polish = self.stats.exchanges == exchanges && held;
+                held = self.stats.exchanges == exchanges;
+            }
+            // The subproblem's answer on the LCP's own (coupled) bounds.
+            bounds.project(&mut self.z);
+            problem.affine(&self.z, &mut self.v, &mut self.w);
+            let report = problem.report(&self.z, &self.w, None);
+            let error = report.scaled_max();
+            if !have_best || error < self.best.report.scaled_max() {
+                have_best = true;
+                self.best.z.clone_from(&self.z);
+                self.best.w.clone_from(&self.w);
+                self.best.report = report;
+                self.best.method = Method::BlockPivoting;
+                self.best.pivots = self.stats.exchanges;
+                self.best.iterations = self.stats.solves;
+            }
+            if error <= self.params.tolerance {
+                let report = self.finish(problem, report);
+                out.z.clone_from(&self.z);
+                out.w.clone_from(&self.w);
+                out.report = report;
+                out.method = Method::BlockPivoting;
+                out.pivots = self.stats.exchanges;
+                out.iterations = self.stats.solves;
+                return Ok(());
+            }
+            if self.stats.solves >= self.params.max_solves {
+                return Err(self.failure(problem, "solve limit reached", have_best));
+            }
+            if polish && self.stats.polishes > 0 && self.last_polished {
+                polish = false;
+            }
+            self.last_polished = false;
+            self.centre.clone_from(&self.z);
+        }
     }
 
-    /// Solves a sparse box LCP from `guess`; the symbolic factor is kept
-    /// for the next solve with the same pattern of `M` and couplings.
-    ///
-    /// # Errors
-    ///
-    /// See [`solve_into`](Self::solve_into).
-    pub fn solve_sparse(
+    /// The failure of a solve, with the best iterate: the best subproblem
+    /// answer, or where no subproblem finished, the last guess's `z`
+    /// projected on the bounds.
+    fn failure(
         &mut self,
-        problem: &SparseBoxLcp,
-        guess: Option<&[RowState]>,
-    ) -> Result<LcpSolution, LcpError> {
-        let mut out = LcpSolution::default();
-        self.solve_sparse_into(problem, guess, &mut out)?;
-        Ok(out)
+        problem: &FactoredBoxLcp,
+        reason: &'static str,
+        have_best: bool,
+    ) -> LcpError {
+        if !have_best {
+            problem.bounds().project(&mut self.z);
+            problem.affine(&self.z, &mut self.v, &mut self.w);
+            self.best = LcpSolution {
+                z: self.z.clone(),
+                w: self.w.clone(),
+                report: problem.report(&self.z, &self.w, None),
+                method: Method::BlockPivoting,
+                pivots: self.stats.exchanges,
+                iterations: self.stats.solves,
+            };
+        }
+        LcpError::BlockPivotingFailed {
+            solves: self.stats.solves,
+            reason,
+            best: Some(Box::new(self.best.clone())),
+        }
     }
 
-    /// [`solve_sparse`](Self::solve_sparse) into a caller-owned solution.
-    ///
-    /// # Errors
-    ///
-    /// As [`solve_into`](Self::solve_into).
-    pub fn solve_sparse_into(
-        &mut self,
-        problem: &SparseBoxLcp,
-        guess: Option<&[RowState]>,
-        out: &mut LcpSolution,
-    ) -> Result<(), LcpError> {
-        check(&self.params, problem.dim(), guess)?;
-        let mut system = SparseSystem {
-            problem,
-            workspace: &mut self.sparse,
+    /// The first centre, guess and proximal weights.
+    fn start(&mut self, problem: &FactoredBoxLcp, warm: Option<(&[RowState], &[f64])>) {
+        let n = problem.dim();
+        let bounds = problem.bounds();
+        self.states.clear();
+        self.centre.clear();
+        match warm {
+            Some((guess, centre)) => {
+                self.states.extend_from_slice(guess);
+                self.centre.extend_from_slice(centre);
+                bounds.project(&mut self.centre);
+                // Friction carries no memory: among the equally valid
+                // friction distributions of redundant contacts the first
+                // subproblem then picks the one nearest 0, where the last
+                // step's would carry internal friction forward, step after
+                // step, until rows reach their cone's edge.
+                for c in bounds.couplings() {
+                    self.centre[c.row] = 0.0;
+                }
+            }
+            None => {
+                self.cold_guess(problem);
+            }
+        }
+        let scale = if problem.m_max_abs() > 0.0 {
+            problem.m_max_abs()
+        } else {
+            1.0
         };
-        self.pivoting
-            .run(&mut system, &self.params, guess, &mut self.stats, out)
+        let eps = self.params.proximal_weight;
+        self.rho.clear();
+        self.rho.extend(
+            problem
+                .diagonal()
+                .iter()
+                .map(|&m| eps * if m > 0.0 { m } else { scale }),
+        );
+        self.d.clear();
+        self.d.extend(
+            problem
+                .compliance()
+                .iter()
+                .zip(&self.rho)
+                .map(|(c, r)| c + r),
+        );
+        self.roles.clear();
+        self.roles.resize(n, Role::Free);
+        self.factored_roles.clear();
+        self.z.clear();
+        self.z.resize(n, 0.0);
+        self.jv.clear();
+        self.jv.resize(n, 0.0);
+        self.w.clear();
+        self.w.resize(n, 0.0);
+        self.b.clear();
+        self.b.resize(n, 0.0);
+        self.correction.clear();
+        self.correction.resize(n, 0.0);
     }
-}
 
-/// The input checks of a solve.
-fn check(
-    params: &BlockPivotingParams,
-    n: usize,
-    guess: Option<&[RowState]>,
-) -> Result<(), LcpError> {
-    params.check()?;
-    match guess {
-        Some(g) if g.len() != n => Err(LcpError::BadLength {
-            what: "guess",
-            expected: n,
-            found: g.len(),
-        }),
-        _ => Ok(()),
+    /// Proximal steps on the certified answer's guess with the factor in
+    /// hand (only the centre moves, so each is one solve): the proximal
+    /// term's share of the free rows' `w` shrinks geometrically, so a
+    /// resting contact's answer leaves it as little sink as rounding
+    /// allows. Each step is kept only if its certificate is smaller.
+    fn finish(&mut self, problem: &FactoredBoxLcp, mut report: VerifyReport) -> VerifyReport {
+        let bounds = problem.bounds();
+        for _ in 0..FINISH_STEPS {
+            self.best_z.clone_from(&self.z);
+            self.best_w.clone_from(&self.w);
+            self.centre.clone_from(&self.z);
+            self.set_roles(problem);
+            if self.factored_roles != self.roles {
+                break;
+            }
+            self.system
+                .solve(&self.roles, &self.d, &self.b, &mut self.z, &mut self.jv);
+            self.stats.solves += 1;
+            self.refine(problem);
+            bounds.project(&mut self.z);
+            problem.affine(&self.z, &mut self.v, &mut self.w);
+            let next = problem.report(&self.z, &self.w, None);
+            if next.scaled_max() < report.scaled_max() {
+                report = next;
+            } else {
+                std::mem::swap(&mut self.z, &mut self.best_z);
+                std::mem::swap(&mut self.w, &mut self.best_w);
+                break;
+            }
+        }
+        report
+    }
+
+    /// A Newton step on the last guess: the subproblem around the current
+    /// answer with proximal weights `POLISH` times smaller, which on a
+    /// right guess is the answer of the LCP nearest the current one up to
+    /// a residual that small (the proximal iteration's linear convergence
+    /// in one step); refined `POLISH_REFINEMENTS` times against the
+    /// rounding its conditioning amplifies.
+    fn polish(&mut self, problem: &FactoredBoxLcp) -> Result<(), &'static str> {
+        self.centre.clone_from(&self.z);
+        let compliance = problem.compliance();
+        for ((r, d), c) in self.rho.iter_mut().zip(&mut self.d).zip(compliance) {
+            *r *= POLISH;
+            *d = c + *r;
+        }
+        self.set_roles(problem);
+        let solved = self.system.factor(&self.roles, &self.d);
+        self.stats.factorizations += 1;
+        if solved.is_ok() {
+            self.system
+                .solve(&self.roles, &self.d, &self.b, &mut self.z, &mut self.jv);
+            self.stats.solves += 1;
+            for _ in 0..POLISH_REFINEMENTS {
+                self.refine(problem);
+            }
+        }
+        for ((r, d), c) in self.rho.iter_mut().zip(&mut self.d).zip(compliance) {
+            *r /= POLISH;
+            *d = c + *r;
+        }
+        self.factored_roles.clear();
+        self.stats.polishes += 1;
+        self.last_polished = true;
+        solved.map_err(|_| "singular guessed block")
+    }
+
+    /// The first guess and centre without a warm start: a few sweeps of
+    /// projected Gauss-Seidel on the factored problem (matrix-free, O(rows)
+    /// a sweep) estimate the active set, as in Silcowitz, Niebe & Erleben
+    /// 2010 ("A nonsmooth Newton method with applications to computer
+    /// animation"'s PGS-subspace minimisation); friction rows start free.
+    /// Where the sweeps cannot run (a row with `M_ii` from its compliance
+    /// only), a row that `z = 0` leaves violated (`q_i < 0`) starts free.
+    fn cold_guess(&mut self, problem: &FactoredBoxLcp) {
+        let (n, bounds, q) = (problem.dim(), problem.bounds(), problem.q());
+        self.sweeps.set_params(PgsParams {
+            max_sweeps: COLD_SWEEPS,
+            ..PgsParams::default()
+        });
+        let swept = self
+            .sweeps
+            .solve_matrix_free_into(problem, q, bounds, None, &mut self.swept);
+        let z = match &swept {
+            Ok(()) => Some(&self.swept.z),
+            Err(LcpError::IterationLimit {
+                best: Some(best), ..
+            }) => Some(&best.z),
+            Err(_) => None,
+        };
+        self.centre.clear();
+        match z {
+            Some(z) => self.centre.extend_from_slice(z),
+            None => self.centre.resize(n, 0.0),
+        }
+        let scale = self.centre.iter().fold(0.0_f64, |a, x| a.max(x.abs()));
+        let tiny = COLD_ACTIVE * scale;
+        let centre = &self.centre;
+        self.states.extend((0..n).map(|i| {
+            if z.is_none() {
+                return if bounds.coupling_of(i).is_some() || q[i] < 0.0 {
+                    RowState::Free
+                } else {
+                    RowState::Lower
+                };
+            }
+            if bounds.coupling_of(i).is_some() {
+                // Friction rows start sticking, as after a warm start.
+                return RowState::Free;
+            }
+            let (lo, hi) = bounds.effective(i, centre);
+            if centre[i] <= lo + tiny && lo < hi {
+                RowState::Lower
+            } else if centre[i] >= hi - tiny && lo < hi {
+                RowState::Upper
+            } else {
+                RowState::Free
+            }
+        }));
+        // The centre is 0: of the many answers of redundant contacts the
+        // first subproblem picks the one of least norm (a centre at the
+        // sweeps' normals would make friction make up for their uneven
+        // load, up to the cone's edge).
+        self.centre.fill(0.0);
+    }
+
+    /// Iterative refinement of the subproblem's answer with the last
+    /// factor: the free rows' residual `w'_i`, recomputed from `z` through
+    /// `W J' z` (not from the solve's `v`), is solved away; the rows at a
+    /// bound keep their value. Undoes the rounding that the small
+    /// proximal weights amplify (the system's condition number is about
+    /// `1 / eps`).
+    fn refine(&mut self, problem: &FactoredBoxLcp) {
+        let q = problem.q();
+        {
+            problem.affine(&self.z, &mut self.v, &mut self.w);
+            for i in 0..q.len() {
+                self.b[i] = if self.roles[i] == Role::Free {
+                    self.w[i] + self.rho[i] * (self.z[i] - self.centre[i])
+                } else {
+                    0.0
+                };
+            }
+            self.system.solve(
+                &self.roles,
+                &self.d,
+                &self.b,
+                &mut self.correction,
+                &mut self.jv,
+            );
+            for (z, dz) in self.z.iter_mut().zip(&self.correction) {
+                *z += dz;
+            }
+            self.stats.refinements += 1;
+        }
+    }
+
+    /// Block principal pivoting on the subproblem around the centre (its
+    /// matrix `M + P` positive definite; friction rows at a bound folded
+    /// onto their normal): leaves its answer in `z`.
+    fn solve_subproblem(&mut self, problem: &FactoredBoxLcp) -> Result<(), &'static str> {
+        let (q, compliance, bounds) = (problem.q(), problem.compliance(), problem.bounds());
+        let (lo, hi) = (bounds.lo(), bounds.hi());
+        let mut fewest = usize::MAX;
+        let mut block_tries = 0;
+        let mut single = 0;
+        self.frozen = false;
+        loop {
+            if self.stats.solves >= self.params.max_solves {
+                return Err("solve limit reached");
+            }
+            if !self.frozen && single > FREEZE_AFTER {
+                // Folded friction makes the subproblem non-symmetric, not a
+                // P-matrix problem, and Murty's rule can cycle on it: the
+                // rest of this subproblem holds the friction bounds at the
+                // centre's normals instead, a positive definite problem on
+                // which the rule is finite (Murty 1974).
+                self.frozen = true;
+                self.stats.frozen_subproblems += 1;
+                fewest = usize::MAX;
+                single = 0;
+            }
+            self.set_roles(problem);
+            if self.factored_roles != self.roles {
+                self.system
+                    .factor(&self.roles, &self.d)
+                    .map_err(|_| "singular guessed block")?;
+                self.factored_roles.clone_from(&self.roles);
+                self.stats.factorizations += 1;
+            }
+            self.system
+                .solve(&self.roles, &self.d, &self.b, &mut self.z, &mut self.jv);
+            self.stats.solves += 1;
+            // Thresholds below which a violation is rounding.
+            let z_inf = self.z.iter().fold(0.0_f64, |a, x| a.max(x.abs()));
+            let (scale, z_scale, _) = scales(problem.m_max_abs(), z_inf, problem.q_max_abs());
+            let tol = self.params.tolerance / 16.0;
+            let (tw, tz) = (tol * scale, tol * z_scale);
+            self.violated.clear();
+            for i in 0..q.len() {
+                let zi = self.z[i];
+                let wi =
+                    q[i] + self.jv[i] + compliance[i] * zi + self.rho[i] * (zi - self.centre[i]);
+                let (l, h) = match bounds.coupling_of(i) {
+                    Some(c) => {
+                        let normal = if self.frozen { &self.centre } else { &self.z };
+                        let r = c.mu * normal[c.normal_row].max(0.0);
+                        (-r, r)
+                    }
+                    None => (lo[i], hi[i]),
+                };
+                let state = self.states[i];
+                if self.roles[i] == Role::Fixed && l == h {
+                    // A friction row of an unloaded normal: complementary
+                    // whatever its w; it waits on the side its w points to.
+                    self.states[i] = if wi < 0.0 {
+                        RowState::Upper
+                    } else {
+                        RowState::Lower
+                    };
+                    continue;
+                }
+                let next = match state {
+                    RowState::Free if zi < l - tz => RowState::Lower,
+                    RowState::Free if zi > h + tz => RowState::Upper,
+                    RowState::Lower if wi < -tw => RowState::Free,
+                    RowState::Upper if wi > tw => RowState::Free,
+                    _ => continue,
+                };
+                self.violated.push((i, next));
+            }
+            if self.violated.is_empty() {
+                for _ in 0..REFINEMENTS {
+                    self.refine(problem);
+                }
+                return Ok(());
+            }
+            // Judice & Pires: exchange every violated row while their number
+            // falls (three tries without a fall allowed), else the last one
+            // alone (Murty's rule).
+            let count = self.violated.len();
+            if count < fewest {
+                fewest = count;
+                block_tries = BLOCK_TRIES;
+            }
+            let rows: &[(usize, RowState)] = if block_tries > 0 {
+                block_tries -= 1;
+                &self.violated
+            } else {
+                self.stats.single_exchanges += 1;
+                single += 1;
+                &self.violated[count - 1..]
+            };
+            for &(i, next) in rows {
+                self.states[i] = next;
+                self.stats.exchanges += 1;
+            }
+        }
+    }
+
+    /// The roles and right-hand sides of the guess in `states`.
+    fn set_roles(&mut self, problem: &FactoredBoxLcp) {
+        let (q, bounds) = (problem.q(), problem.bounds());
+        let (lo, hi) = (bounds.lo(), bounds.hi());
+        // Uncoupled rows first: a friction row's role depends on its
+        // normal's.
+        for i in 0..q.len() {
+            if bounds.coupling_of(i).is_some() {
+                continue;
+            }
+            let state = &mut self.states[i];
+            if *state == RowState::Lower && lo[i] == f64::NEG_INFINITY
+                || *state == RowState::Upper && hi[i] == f64::INFINITY
+            {
+                *state = RowState::Free;
+            }
+            (self.roles[i], self.b[i]) = match *state {
+                RowState::Free => (Role::Free, q[i] - self.rho[i] * self.centre[i]),
+                RowState::Lower => (Role::Fixed, lo[i]),
+                RowState::Upper => (Role::Fixed, hi[i]),
+            };
+        }
+        for c in bounds.couplings() {
+            let i = c.row;
+            (self.roles[i], self.b[i]) = if self.frozen {
+                let r = c.mu * self.centre[c.normal_row].max(0.0);
+                match self.states[i] {
+                    _ if r == 0.0 => (Role::Fixed, 0.0),
+                    RowState::Free => (Role::Free, q[i] - self.rho[i] * self.centre[i]),
+                    RowState::Lower => (Role::Fixed, -r),
+                    RowState::Upper => (Role::Fixed, r),
+                }
+            } else if self.roles[c.normal_row] != Role::Free {
+                // The normal is held at 0: so is its friction.
+                (Role::Fixed, 0.0)
+            } else {
+                match self.states[i] {
+                    RowState::Free => (Role::Free, q[i] - self.rho[i] * self.centre[i]),
+                    RowState::Lower => (
+                        Role::Folded {
+                            normal: c.normal_row,
+                            coef: -c.mu,
+                        },
+                        0.0,
+                    ),
+                    RowState::Upper => (
+                        Role::Folded {
+                            normal: c.normal_row,
+                            coef: c.mu,
+                        },
+                        0.0,
+                    ),
+                }
+            };
+        }
     }
 }

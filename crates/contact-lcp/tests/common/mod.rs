@@ -8,6 +8,7 @@ use contact_lcp::faer::Mat;
 use contact_lcp::faer::linalg::solvers::Solve;
 
 pub mod contacts;
+pub mod factored;
 pub mod pyramid;
 
 /// SplitMix64 (Steele, Lea, Flood 2014): tiny, seeded, reproducible across

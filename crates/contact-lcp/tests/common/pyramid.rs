@@ -5,7 +5,7 @@
 
 use super::Rng;
 use super::contacts::{Contacts, block, box_inv_mass};
-use contact_lcp::{BoxBounds, BoxLcp, Coupling, Lcp, SparseBoxLcp};
+use contact_lcp::{BoxBounds, BoxLcp, Coupling, FactoredBoxLcp, Lcp};
 
 /// Gap between neighbouring cubes of a row: they never touch sideways.
 const SPACING: f64 = 1.1;
@@ -89,11 +89,11 @@ pub fn velocities(rng: &mut Rng, bodies: usize, slide: f64, fall: f64) -> Vec<f6
         .collect()
 }
 
-/// The pyramid's box LCP for body velocities `v`, dense and sparse.
-pub fn problems(c: &Contacts, bounds: &BoxBounds, v: &[f64]) -> (BoxLcp, SparseBoxLcp) {
+/// The pyramid's box LCP for body velocities `v`, dense and by its factors.
+pub fn problems(c: &Contacts, bounds: &BoxBounds, v: &[f64]) -> (BoxLcp, FactoredBoxLcp) {
     let q = c.q_of(v);
     let dense =
         BoxLcp::with_bounds(Lcp::new(c.dense(), q.clone()).unwrap(), bounds.clone()).unwrap();
-    let sparse = SparseBoxLcp::from_operator(c, q, bounds.clone()).unwrap();
-    (dense, sparse)
+    let factored = FactoredBoxLcp::from_operator(c, q, bounds.clone()).unwrap();
+    (dense, factored)
 }

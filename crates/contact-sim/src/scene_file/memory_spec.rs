@@ -23,6 +23,11 @@ pub struct StepMemorySpec {
     /// The last step's active sets: `[constraint key, row offset, state]`,
     /// increasing.
     pub active_sets: Vec<(u64, usize, RowStateSpec)>,
+    /// The impulse (N s) of each row of `active_sets`, in its order: the
+    /// centre of the next factored solve (empty in files of earlier
+    /// versions: zeros).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub impulses: Vec<f64>,
 }
 
 /// Where a row of a box problem sat in the last answer.
@@ -38,22 +43,33 @@ pub enum RowStateSpec {
 }
 
 impl StepMemorySpec {
-    pub(crate) fn memory(&self) -> StepMemory {
-        StepMemory {
+    /// The memory described; `path` names this field in an error (the
+    /// lists' order and values are checked by `StepMemory::validate` when
+    /// a stepper takes it).
+    pub(crate) fn memory(&self, path: &JsonPath) -> Result<StepMemory, SceneError> {
+        let (rows, impulses) = (self.active_sets.len(), self.impulses.len());
+        if impulses != 0 && impulses != rows {
+            return Err(path.field("impulses").error(format!(
+                "has {impulses} entries, expected one per active_sets row ({rows}) or none"
+            )));
+        }
+        Ok(StepMemory {
             pending_bounces: self.pending_bounces.clone(),
             active_sets: self
                 .active_sets
                 .iter()
-                .map(|&(key, offset, state)| {
+                .enumerate()
+                .map(|(k, &(key, offset, state))| {
                     let state = match state {
                         RowStateSpec::Lower => RowState::Lower,
                         RowStateSpec::Upper => RowState::Upper,
                         RowStateSpec::Free => RowState::Free,
                     };
-                    (key, offset, state)
+                    let impulse = self.impulses.get(k).copied().unwrap_or(0.0);
+                    (key, offset, state, impulse)
                 })
                 .collect(),
-        }
+        })
     }
 
     pub(crate) fn of(memory: &StepMemory) -> Self {
@@ -62,7 +78,7 @@ impl StepMemorySpec {
             active_sets: memory
                 .active_sets
                 .iter()
-                .map(|&(key, offset, state)| {
+                .map(|&(key, offset, state, _)| {
                     let state = match state {
                         RowState::Lower => RowStateSpec::Lower,
                         RowState::Upper => RowStateSpec::Upper,
@@ -71,6 +87,7 @@ impl StepMemorySpec {
                     (key, offset, state)
                 })
                 .collect(),
+            impulses: memory.active_sets.iter().map(|e| e.3).collect(),
         }
     }
 }
@@ -134,7 +151,7 @@ impl CaMemorySpec {
             Some(cull) => Some(path.field("cull_distance").positive(cull)?),
             None => None,
         };
-        let dynamics = self.dynamics.memory();
+        let dynamics = self.dynamics.memory(&path.field("dynamics"))?;
         dynamics
             .validate()
             .map_err(|e| path.field("dynamics").error(e.to_string()))?;

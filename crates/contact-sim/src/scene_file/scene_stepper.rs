@@ -55,7 +55,7 @@ impl SceneStepper {
                     FixedStepper::new(params).map_err(|e| path.error(e.to_string()))?;
                 if let Some(memory) = &fixed.memory {
                     stepper
-                        .restore_memory(&memory.memory())
+                        .restore_memory(&memory.memory(&path.field("memory"))?)
                         .map_err(|e| path.field("memory").error(e.to_string()))?;
                 }
                 Ok(Self::Fixed(Box::new(stepper)))

@@ -9,7 +9,7 @@
 //! ([`SceneStepper`](super::SceneStepper)): build, spec, nominal step,
 //! step, contacts.
 
-use contact_dynamics::{Formulation, Stabilisation, StepMemory, TimeSteppingParams};
+use contact_dynamics::{Formulation, SPARSE_FROM, Stabilisation, StepMemory, TimeSteppingParams};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -124,8 +124,9 @@ pub struct DynamicsSpec {
     pub restitution_threshold: f64,
     /// Whether each island of touching bodies is solved on its own.
     pub islands: bool,
-    /// Box problems of at least this many rows are solved sparse, warm
-    /// started from the step before (absent: never).
+    /// Islands of at least this many rows are solved in factored form by
+    /// block pivoting, warm started from the step before (absent: 64; a
+    /// number above any island's rows turns it off).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sparse_from: Option<usize>,
 }
@@ -227,7 +228,7 @@ impl DynamicsSpec {
             max_friction_passes: dynamics.max_friction_passes,
             restitution_threshold: dynamics.restitution_threshold,
             islands: dynamics.islands,
-            sparse_from: (dynamics.sparse_from != usize::MAX).then_some(dynamics.sparse_from),
+            sparse_from: (dynamics.sparse_from != SPARSE_FROM).then_some(dynamics.sparse_from),
         }
     }
 
@@ -274,7 +275,7 @@ impl DynamicsSpec {
             .field("restitution_threshold")
             .non_negative(self.restitution_threshold)?;
         dynamics.islands = self.islands;
-        dynamics.sparse_from = self.sparse_from.unwrap_or(usize::MAX);
+        dynamics.sparse_from = self.sparse_from.unwrap_or(SPARSE_FROM);
         dynamics.validate().map_err(|e| path.error(e.to_string()))?;
         Ok(dynamics)
     }
