@@ -27,8 +27,8 @@
 
 use contact_lcp::faer::Mat;
 use contact_lcp::{
-    BlockPivoting, BlockPivotingParams, BoxBounds, BoxLcp, FactoredBoxLcp, FactoredParts, Lcp,
-    LcpError, LcpSolution, Solver, SolverParams,
+    BlockPivoting, BlockPivotingParams, BoxBounds, BoxLcp, Coupling, FactoredBoxLcp, FactoredParts,
+    Lcp, LcpError, LcpSolution, Solver, SolverParams,
 };
 use contact_math::{Pose, Twist, integrate_pose};
 
@@ -84,6 +84,19 @@ pub(crate) struct Projection {
     local_rows: Vec<JacobianRow>,
     local_states: Vec<BodyState>,
     local_free: Vec<bool>,
+}
+
+/// The bounds of a projection's rows: equality rows free, gap rows
+/// `[0, inf)`.
+fn gap_bounds(free: &[bool], lo: &mut Vec<f64>, hi: &mut Vec<f64>, couplings: &mut Vec<Coupling>) {
+    couplings.clear();
+    lo.clear();
+    hi.clear();
+    lo.extend(
+        free.iter()
+            .map(|&f| if f { f64::NEG_INFINITY } else { 0.0 }),
+    );
+    hi.resize(free.len(), f64::INFINITY);
 }
 
 /// How far a row is from holding: `|g|` for an equality, `max(-g, 0)` for
@@ -274,16 +287,7 @@ impl Projection {
         self.offsets.extend(rows.iter().map(|&i| self.errors[i]));
         let free = &self.local_free;
         self.bounds
-            .rebuild(|lo, hi, couplings| {
-                couplings.clear();
-                lo.clear();
-                hi.clear();
-                lo.extend(
-                    free.iter()
-                        .map(|&f| if f { f64::NEG_INFINITY } else { 0.0 }),
-                );
-                hi.resize(free.len(), f64::INFINITY);
-            })
+            .rebuild(|lo, hi, couplings| gap_bounds(free, lo, hi, couplings))
             .map_err(DynamicsError::Projection)?;
         let lcp = Lcp::new(
             std::mem::replace(&mut self.matrix, Mat::new()),
@@ -315,16 +319,9 @@ impl Projection {
         parts.q.clear();
         parts.q.extend(rows.iter().map(|&i| self.errors[i]));
         let free = &self.local_free;
-        parts.bounds.rebuild(|lo, hi, couplings| {
-            couplings.clear();
-            lo.clear();
-            hi.clear();
-            lo.extend(
-                free.iter()
-                    .map(|&f| if f { f64::NEG_INFINITY } else { 0.0 }),
-            );
-            hi.resize(free.len(), f64::INFINITY);
-        })?;
+        parts
+            .bounds
+            .rebuild(|lo, hi, couplings| gap_bounds(free, lo, hi, couplings))?;
         let problem = FactoredBoxLcp::new(parts)?;
         let solved = self
             .block_pivoting

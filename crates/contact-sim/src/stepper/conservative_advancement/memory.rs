@@ -25,7 +25,6 @@
 
 use contact_dynamics::StepMemory;
 
-use super::pairs::Measure;
 use super::{CaStepper, jointed_pairs};
 use crate::{SimError, World};
 
@@ -129,19 +128,7 @@ impl CaStepper {
             jointed_pairs(world, &mut self.jointed);
             self.start_poses.clear();
             self.start_poses.extend(bodies.iter().map(|b| b.pose));
-            let measure = Measure {
-                cull,
-                ..self.measure()
-            };
-            self.start.measure(
-                &mut self.generator.generator,
-                bodies,
-                &self.start_poses,
-                &self.jointed,
-                &self.held,
-                measure,
-            )?;
-            self.check_start()?;
+            self.measure_start(bodies, cull)?;
             self.start_cull = Some(cull);
             self.left
                 .extend(bodies.iter().map(|b| (b.pose, b.shape.clone())));

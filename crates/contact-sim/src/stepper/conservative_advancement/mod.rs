@@ -458,6 +458,12 @@ impl CaStepper {
         }
         let cull = self.cull_distance(world, h_cap);
         self.start_cull = Some(cull);
+        self.measure_start(bodies, cull)
+    }
+
+    /// Measures the pairs at `start_poses` with cull distance `cull`, and
+    /// refuses a start that already breaks the guarantee.
+    fn measure_start(&mut self, bodies: &[RigidBody], cull: f64) -> Result<(), SimError> {
         let measure = Measure {
             cull,
             ..self.measure()
