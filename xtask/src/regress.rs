@@ -50,8 +50,12 @@ struct Case {
     h: Option<f64>,
     /// ...for this long (s)...
     seconds: Option<f64>,
-    /// ...solving this step problem (default: complementarity).
+    /// ...solving this step problem (default: complementarity)...
     formulation: Option<FormulationName>,
+    /// ...with islands of at least this many rows in factored form
+    /// (`TimeSteppingParams::sparse_from`; default its default; a large
+    /// number keeps every island on the dense route).
+    sparse_from: Option<usize>,
     /// Or an LCP in the shared file format (`contact_lcp::ProblemFile`), to
     /// solve with Lemke's method (plain) or projected Gauss-Seidel (box)...
     lcp: Option<ProblemFile>,
@@ -312,7 +316,13 @@ fn load(path: &Path) -> Result<Case, String> {
 /// Runs a case and returns every observable it can measure.
 fn measure(case: &Case) -> Result<Observables, String> {
     match (&case.scene, &case.lcp, &case.lcp_file) {
-        (Some(scene), None, None) => measure_scene(scene, case.h, case.seconds, case.formulation),
+        (Some(scene), None, None) => measure_scene(
+            scene,
+            case.h,
+            case.seconds,
+            case.formulation,
+            case.sparse_from,
+        ),
         (None, Some(lcp), None) => measure_lcp(lcp.clone()),
         (None, None, Some(path)) => {
             let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(path);
@@ -331,6 +341,7 @@ fn measure_scene(
     h: Option<f64>,
     seconds: Option<f64>,
     formulation: Option<FormulationName>,
+    sparse_from: Option<usize>,
 ) -> Result<Observables, String> {
     let h = h.ok_or("a scene case needs `h`")?;
     let seconds = seconds.ok_or("a scene case needs `seconds`")?;
@@ -342,6 +353,7 @@ fn measure_scene(
         h,
         dynamics: TimeSteppingParams {
             formulation,
+            sparse_from: sparse_from.unwrap_or(TimeSteppingParams::default().sparse_from),
             ..TimeSteppingParams::default()
         },
         ..FixedStepParams::default()

@@ -141,6 +141,9 @@ pub struct BlockPivotingStats {
     pub symbolic_factorizations: usize,
     /// Iterative refinement steps (a solve with the last factor).
     pub refinements: usize,
+    /// Proximal steps on the certified answer's guess (a solve with the
+    /// last factor each, not counted in `solves`).
+    pub finishing_steps: usize,
     /// Subproblems that held their friction bounds at the centre's normals
     /// after Murty's rule stalled on folded guesses.
     pub frozen_subproblems: usize,
@@ -418,7 +421,7 @@ impl BlockPivoting {
             }
             self.system
                 .solve(&self.roles, &self.d, &self.b, &mut self.z, &mut self.jv);
-            self.stats.solves += 1;
+            self.stats.finishing_steps += 1;
             self.refine(problem);
             bounds.project(&mut self.z);
             problem.affine(&self.z, &mut self.v, &mut self.w);
