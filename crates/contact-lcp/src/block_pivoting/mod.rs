@@ -14,34 +14,43 @@
 //     w' = (M + P) z + q - P c,  P = diag(rho_i),  rho_i = eps M_ii,
 // whose matrix is positive definite, so each has one answer, and whose
 // answers converge to an answer of the LCP; at a solution c of the LCP the
-// subproblem's answer is c itself. Within a subproblem the friction bounds
-// are frozen at the centre's normals (mu c_j), which makes it a box LCP
-// with fixed bounds and a positive definite matrix, solved exactly by
+// subproblem's answer is c itself. Each subproblem is solved exactly by
 // block principal pivoting (Judice & Pires 1994, "A block principal
 // pivoting algorithm for large-scale strictly monotone linear
 // complementarity problems", Comput. Oper. Res. 21(5)): guess for every
 // row free (w'_i = 0) or at a bound, solve the one linear system the guess
 // defines, exchange every row that violates its guess, with Murty's one-row
-// rule once the number of violations stops falling; finite for P-matrices.
-// Each linear system is solved in body space (body_system.rs): one sparse
-// Cholesky factor of size 6 x bodies, with the symbolic analysis kept while
-// the contact graph stays.
+// rule once the number of violations stops falling. A friction row at a
+// bound of a free normal is folded onto it (z_t = +-mu z_n, Baraff 1994
+// sec. 5), so the coupling is exact within the subproblem; that makes the
+// guessed system non-symmetric and the subproblem no longer a P-matrix
+// problem, so when Murty's rule stalls (FREEZE_AFTER one-row exchanges)
+// the rest of the subproblem holds the friction bounds at the centre's
+// normals instead: a positive definite box problem with fixed bounds, on
+// which the rule is finite, the outer loop making the coupling exact. Each
+// linear system is solved in body space (body_system.rs): one sparse
+// factor of size 6 x bodies (Cholesky, LU with folded rows), with the
+// symbolic analysis kept while the contact graph stays.
 //
 // After each subproblem the answer is certified against the LCP itself,
 // with the coupled bounds at its own normals; an answer is returned only if
-// it passes. Warm start: the centre is the last step's impulses and the
-// first guess its active set; on a pile at rest the subproblem's answer is
-// the centre, found with one factorisation and one solve.
+// it passes, after at most FINISH_STEPS proximal steps on its guess (one
+// solve each with the factor in hand) that shrink the proximal term's
+// share of w. A guess that held in two subproblems running without
+// certifying gets one polishing step (proximal weights POLISH times
+// smaller). Warm start: the last step's active set and normal impulses,
+// friction centred at 0 (friction carries no memory from step to step);
+// on a pile at rest that is one or two subproblems on one factor. Cold
+// start: projected Gauss-Seidel sweeps guess the normals' active set.
 //
 // Why proximal subproblems: the redundant contacts make M singular, and
 // block pivoting on M itself cycles between their equally valid load
 // distributions (Judice & Pires's finiteness needs a P-matrix). The
-// proximal term picks, among them, the one nearest the last step's, which
-// is what a warm start wants. Freezing the friction bounds keeps every
-// subproblem symmetric; the coupling becomes exact as the centre
-// converges. Why body space: a contact problem has many more rows than body
-// coordinates (a box resting on two others has 24 rows for 6 coordinates),
-// and the rows' own system couples every pair of rows on a body.
+// proximal term picks, among them, the one nearest the centre, which is
+// what a warm start wants. Why body space: a contact problem has many more
+// rows than body coordinates (a box resting on two others has 24 rows for
+// 6 coordinates), and the rows' own system couples every pair of rows on a
+// body.
 
 mod body_system;
 mod row_state;
