@@ -236,8 +236,12 @@ impl VelocityProblem {
         self.build_rows(set, bodies, cone);
         self.assemble(set, velocities, h, &params.stabilisation, cone)?;
         let sparse = !cone && large;
+        let n = self.offsets.len();
         let solved_sparse = sparse && self.solve_sparse(set, bodies, warm).is_ok();
         if !solved_sparse {
+            if self.offsets.len() != n {
+                self.assemble(set, velocities, h, &params.stabilisation, cone)?;
+            }
             self.fill_matrix();
             let lcp = Lcp::new(
                 std::mem::replace(&mut self.matrix, Mat::new()),
@@ -459,10 +463,9 @@ impl VelocityProblem {
         parts.compliance.resize(self.offsets.len(), 0.0);
         parts.q = std::mem::take(&mut self.offsets);
         parts.bounds = std::mem::replace(&mut self.bounds, BoxBounds::unilateral(0));
-        let problem = match FactoredBoxLcp::new(parts) {
-            Ok(problem) => problem,
-            Err(e) => unreachable!("the step's rows and masses are finite: {e}"),
-        };
+        // An error (an overflowing entry of M) drops q and the bounds with
+        // the parts; `solve` assembles them again for the dense route.
+        let problem = FactoredBoxLcp::new(parts)?;
         let solved = self.block_pivoting.solve_into(
             &problem,
             guess.then_some((self.guess.as_slice(), self.centre.as_slice())),

@@ -317,9 +317,8 @@ impl BodySystem {
                 }
             }
         }
-        let n = 6 * self.mass.len();
         if self.folded {
-            return self.factor_lu(n);
+            return self.factor_lu();
         }
         for (u, &f) in self.upper.values.iter_mut().zip(&self.upper_from_full) {
             *u = self.full.values[f];
@@ -346,8 +345,7 @@ impl BodySystem {
     }
 
     /// The LU factor of the whole `K` (faer allocates as it factors).
-    fn factor_lu(&mut self, n: usize) -> Result<(), Singular> {
-        let _ = n;
+    fn factor_lu(&mut self) -> Result<(), Singular> {
         if self.lu.is_none() {
             let params = LuSymbolicParams {
                 supernodal_flop_ratio_threshold: SupernodalThreshold::FORCE_SUPERNODAL,

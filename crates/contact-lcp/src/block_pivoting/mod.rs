@@ -192,13 +192,9 @@ pub struct BlockPivoting {
     /// The sweeps of a cold start and their iterate.
     sweeps: ProjectedGaussSeidel,
     swept: LcpSolution,
-    last_polished: bool,
     /// Whether the subproblem holds the friction bounds at the centre's
     /// normals (after Murty's rule stalled on the folded guesses).
     frozen: bool,
-    /// The answer before a finishing step.
-    best_z: Vec<f64>,
-    best_w: Vec<f64>,
     best: LcpSolution,
 }
 
@@ -219,8 +215,10 @@ impl BlockPivoting {
     }
 
     /// Solves `problem` from a warm start: `guess` the last answer's active
-    /// set and `centre` its `z` (each one entry per row; `None`: every
-    /// row at its lower bound, bilateral rows free, centre 0).
+    /// set and `centre` its `z` (each one entry per row; friction rows are
+    /// centred at 0 whatever `centre` says). `None`: a cold start, the
+    /// normals' active set guessed by projected Gauss-Seidel sweeps,
+    /// friction rows free, centre 0.
     ///
     /// # Errors
     ///
@@ -278,6 +276,7 @@ impl BlockPivoting {
                 if let Err(reason) = self.polish(problem) {
                     return Err(self.failure(problem, reason, have_best));
                 }
+                polish = false;
             } else {
                 let exchanges = self.stats.exchanges;
                 if let Err(reason) = self.solve_subproblem(problem) {
@@ -317,10 +316,6 @@ impl BlockPivoting {
             if self.stats.solves >= self.params.max_solves {
                 return Err(self.failure(problem, "solve limit reached", have_best));
             }
-            if polish && self.stats.polishes > 0 && self.last_polished {
-                polish = false;
-            }
-            self.last_polished = false;
             self.centre.clone_from(&self.z);
         }
     }
@@ -377,27 +372,7 @@ impl BlockPivoting {
                 self.cold_guess(problem);
             }
         }
-        let scale = if problem.m_max_abs() > 0.0 {
-            problem.m_max_abs()
-        } else {
-            1.0
-        };
-        let eps = self.params.proximal_weight;
-        self.rho.clear();
-        self.rho.extend(
-            problem
-                .diagonal()
-                .iter()
-                .map(|&m| eps * if m > 0.0 { m } else { scale }),
-        );
-        self.d.clear();
-        self.d.extend(
-            problem
-                .compliance()
-                .iter()
-                .zip(&self.rho)
-                .map(|(c, r)| c + r),
-        );
+        self.set_weights(problem, self.params.proximal_weight);
         self.roles.clear();
         self.roles.resize(n, Role::Free);
         self.factored_roles.clear();
@@ -420,9 +395,11 @@ impl BlockPivoting {
     /// allows. Each step is kept only if its certificate is smaller.
     fn finish(&mut self, problem: &FactoredBoxLcp, mut report: VerifyReport) -> VerifyReport {
         let bounds = problem.bounds();
+        // `best` keeps the answer before each step (a certified answer is
+        // returned, so the best iterate of a failure is not needed).
         for _ in 0..FINISH_STEPS {
-            self.best_z.clone_from(&self.z);
-            self.best_w.clone_from(&self.w);
+            self.best.z.clone_from(&self.z);
+            self.best.w.clone_from(&self.w);
             self.centre.clone_from(&self.z);
             self.set_roles(problem);
             if self.factored_roles != self.roles {
@@ -438,8 +415,8 @@ impl BlockPivoting {
             if next.scaled_max() < report.scaled_max() {
                 report = next;
             } else {
-                std::mem::swap(&mut self.z, &mut self.best_z);
-                std::mem::swap(&mut self.w, &mut self.best_w);
+                std::mem::swap(&mut self.z, &mut self.best.z);
+                std::mem::swap(&mut self.w, &mut self.best.w);
                 break;
             }
         }
@@ -454,11 +431,7 @@ impl BlockPivoting {
     /// rounding its conditioning amplifies.
     fn polish(&mut self, problem: &FactoredBoxLcp) -> Result<(), &'static str> {
         self.centre.clone_from(&self.z);
-        let compliance = problem.compliance();
-        for ((r, d), c) in self.rho.iter_mut().zip(&mut self.d).zip(compliance) {
-            *r *= POLISH;
-            *d = c + *r;
-        }
+        self.set_weights(problem, POLISH * self.params.proximal_weight);
         self.set_roles(problem);
         let solved = self.system.factor(&self.roles, &self.d);
         self.stats.factorizations += 1;
@@ -470,14 +443,35 @@ impl BlockPivoting {
                 self.refine(problem);
             }
         }
-        for ((r, d), c) in self.rho.iter_mut().zip(&mut self.d).zip(compliance) {
-            *r /= POLISH;
-            *d = c + *r;
-        }
+        self.set_weights(problem, self.params.proximal_weight);
         self.factored_roles.clear();
         self.stats.polishes += 1;
-        self.last_polished = true;
         solved.map_err(|_| "singular guessed block")
+    }
+
+    /// The proximal weights `rho_i = eps M_ii` (`eps ||M||_max` for a row
+    /// with `M_ii = 0`) and the rows' `d_i = C_i + rho_i`.
+    fn set_weights(&mut self, problem: &FactoredBoxLcp, eps: f64) {
+        let scale = if problem.m_max_abs() > 0.0 {
+            problem.m_max_abs()
+        } else {
+            1.0
+        };
+        self.rho.clear();
+        self.rho.extend(
+            problem
+                .diagonal()
+                .iter()
+                .map(|&m| eps * if m > 0.0 { m } else { scale }),
+        );
+        self.d.clear();
+        self.d.extend(
+            problem
+                .compliance()
+                .iter()
+                .zip(&self.rho)
+                .map(|(c, r)| c + r),
+        );
     }
 
     /// The first guess and centre without a warm start: a few sweeps of
@@ -547,27 +541,25 @@ impl BlockPivoting {
     /// `1 / eps`).
     fn refine(&mut self, problem: &FactoredBoxLcp) {
         let q = problem.q();
-        {
-            problem.affine(&self.z, &mut self.v, &mut self.w);
-            for i in 0..q.len() {
-                self.b[i] = if self.roles[i] == Role::Free {
-                    self.w[i] + self.rho[i] * (self.z[i] - self.centre[i])
-                } else {
-                    0.0
-                };
-            }
-            self.system.solve(
-                &self.roles,
-                &self.d,
-                &self.b,
-                &mut self.correction,
-                &mut self.jv,
-            );
-            for (z, dz) in self.z.iter_mut().zip(&self.correction) {
-                *z += dz;
-            }
-            self.stats.refinements += 1;
+        problem.affine(&self.z, &mut self.v, &mut self.w);
+        for i in 0..q.len() {
+            self.b[i] = if self.roles[i] == Role::Free {
+                self.w[i] + self.rho[i] * (self.z[i] - self.centre[i])
+            } else {
+                0.0
+            };
         }
+        self.system.solve(
+            &self.roles,
+            &self.d,
+            &self.b,
+            &mut self.correction,
+            &mut self.jv,
+        );
+        for (z, dz) in self.z.iter_mut().zip(&self.correction) {
+            *z += dz;
+        }
+        self.stats.refinements += 1;
     }
 
     /// Block principal pivoting on the subproblem around the centre (its
