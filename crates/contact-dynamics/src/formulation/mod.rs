@@ -494,7 +494,14 @@ impl VelocityProblem {
                 if let Ok(k) = warm.binary_search_by(|&(a, b, _, _)| (a, b).cmp(&key)) {
                     let u = self.unknown_of_row[i];
                     self.guess[u] = warm[k].2;
-                    self.centre[u] = warm[k].3;
+                    // Friction carries no memory: among the equally valid
+                    // friction distributions of redundant contacts the
+                    // solver then picks the one nearest 0, where the last
+                    // step's would carry internal friction forward, step
+                    // after step, until rows reach their cone's edge.
+                    if self.bounds.coupling_of(u).is_none() {
+                        self.centre[u] = warm[k].3;
+                    }
                     found = true;
                 }
             }

@@ -11,7 +11,8 @@
 // operators and the proximal point algorithm"; for LCPs Bertsekas 1982,
 // "Constrained optimization and Lagrange multiplier methods", sec. 5.2)
 // solves a sequence of subproblems around a centre c,
-//     w' = (M + P) z + q - P c,  P = diag(rho_i),  rho_i = eps M_ii,
+//     w' = (M + P) z + q - P c,  P = diag(rho_i),  rho_i = eps M_ii
+// (a hundred times that on friction rows, FRICTION_WEIGHT),
 // whose matrix is positive definite, so each has one answer, and whose
 // answers converge to an answer of the LCP; at a solution c of the LCP the
 // subproblem's answer is c itself. Each subproblem is solved exactly by
@@ -36,12 +37,13 @@
 // with the coupled bounds at its own normals; an answer is returned only if
 // it passes, after at most FINISH_STEPS proximal steps on its guess (one
 // solve each with the factor in hand) that shrink the proximal term's
-// share of w. A guess that held in two subproblems running without
-// certifying gets one polishing step (proximal weights POLISH times
-// smaller). Warm start: the last step's active set and normal impulses,
-// friction centred at 0 (friction carries no memory from step to step);
-// on a pile at rest that is one or two subproblems on one factor. Cold
-// start: projected Gauss-Seidel sweeps guess the normals' active set.
+// share of w. A guess that held in POLISH_AFTER subproblems running
+// without certifying gets one polishing step (proximal weights POLISH
+// times smaller). Warm start: a guessed active set and centre (a
+// simulator passes the last step's active set and normal impulses, its
+// friction centred at 0); on a pile at rest that is one subproblem on one
+// factor. Cold start: projected Gauss-Seidel sweeps guess the normals'
+// active set.
 //
 // Why proximal subproblems: the redundant contacts make M singular, and
 // block pivoting on M itself cycles between their equally valid load
@@ -69,8 +71,16 @@ use body_system::{BodySystem, Role};
 const REFINEMENTS: usize = 1;
 /// The proximal weights of a polishing step, relative to the others.
 const POLISH: f64 = 1e-4;
+/// Subproblems a guess holds in, running, before a polishing step.
+const POLISH_AFTER: usize = 3;
 /// Iterative refinement steps after a polishing step.
 const POLISH_REFINEMENTS: usize = 3;
+/// The proximal weight of a friction row relative to a normal row's: among
+/// the equally valid load distributions of redundant contacts the
+/// subproblem then moves normal loads before it adds friction, so nearly
+/// unloaded corners of a resting pile do not sit at their cone's edge (a
+/// folded row, an LU factor instead of a Cholesky one).
+const FRICTION_WEIGHT: f64 = 100.0;
 /// Murty's one-row exchanges on folded guesses before a subproblem holds
 /// its friction bounds at the centre.
 const FREEZE_AFTER: usize = 8;
@@ -98,7 +108,7 @@ pub struct BlockPivotingParams {
     /// most this. Default `1e-9`; sensible range `1e-13..=1e-6`.
     pub tolerance: f64,
     /// `eps`: the proximal weight of each row relative to its diagonal
-    /// entry `M_ii`. Smaller converges in fewer subproblems, larger keeps
+    /// entry `M_ii` (a friction row's is a hundred times larger). Smaller converges in fewer subproblems, larger keeps
     /// the body-space system better conditioned (its condition number is
     /// about `1 / eps`). Default `1e-6`; range `1e-12..=1`.
     pub proximal_weight: f64,
@@ -215,8 +225,8 @@ impl BlockPivoting {
     }
 
     /// Solves `problem` from a warm start: `guess` the last answer's active
-    /// set and `centre` its `z` (each one entry per row; friction rows are
-    /// centred at 0 whatever `centre` says). `None`: a cold start, the
+    /// set and `centre` the answer to stay nearest to, usually its `z`
+    /// (each one entry per row). `None`: a cold start, the
     /// normals' active set guessed by projected Gauss-Seidel sweeps,
     /// friction rows free, centre 0.
     ///
@@ -270,7 +280,7 @@ impl BlockPivoting {
         // The best certified-against-the-LCP iterate so far, kept in the
         // solver's storage so that a successful solve allocates nothing.
         let mut have_best = false;
-        let (mut polish, mut held) = (false, false);
+        let (mut polish, mut held) = (false, 0);
         loop {
             if polish {
                 if let Err(reason) = self.polish(problem) {
@@ -286,8 +296,12 @@ impl BlockPivoting {
                 // The guess held twice running: polish on it if the answer
                 // does not certify (a second subproblem on a guess that
                 // held reuses its factor, a polish does not).
-                polish = self.stats.exchanges == exchanges && held;
-                held = self.stats.exchanges == exchanges;
+                held = if self.stats.exchanges == exchanges {
+                    held + 1
+                } else {
+                    0
+                };
+                polish = held >= POLISH_AFTER;
             }
             // The subproblem's answer on the LCP's own (coupled) bounds.
             bounds.project(&mut self.z);
@@ -359,14 +373,6 @@ impl BlockPivoting {
                 self.states.extend_from_slice(guess);
                 self.centre.extend_from_slice(centre);
                 bounds.project(&mut self.centre);
-                // Friction carries no memory: among the equally valid
-                // friction distributions of redundant contacts the first
-                // subproblem then picks the one nearest 0, where the last
-                // step's would carry internal friction forward, step after
-                // step, until rows reach their cone's edge.
-                for c in bounds.couplings() {
-                    self.centre[c.row] = 0.0;
-                }
             }
             None => {
                 self.cold_guess(problem);
@@ -450,7 +456,8 @@ impl BlockPivoting {
     }
 
     /// The proximal weights `rho_i = eps M_ii` (`eps ||M||_max` for a row
-    /// with `M_ii = 0`) and the rows' `d_i = C_i + rho_i`.
+    /// with `M_ii = 0`; `FRICTION_WEIGHT` times that for a friction row)
+    /// and the rows' `d_i = C_i + rho_i`.
     fn set_weights(&mut self, problem: &FactoredBoxLcp, eps: f64) {
         let scale = if problem.m_max_abs() > 0.0 {
             problem.m_max_abs()
@@ -464,6 +471,9 @@ impl BlockPivoting {
                 .iter()
                 .map(|&m| eps * if m > 0.0 { m } else { scale }),
         );
+        for c in problem.bounds().couplings() {
+            self.rho[c.row] *= FRICTION_WEIGHT;
+        }
         self.d.clear();
         self.d.extend(
             problem
