@@ -56,6 +56,11 @@ struct Case {
     /// (`TimeSteppingParams::sparse_from`; default its default; a large
     /// number keeps every island on the dense route).
     sparse_from: Option<usize>,
+    /// ...and this many friction directions of the complementarity
+    /// formulation (`TimeSteppingParams::friction_directions`; default its
+    /// default, 4, which is solved as a box problem; other counts go to
+    /// Lemke's method).
+    friction_directions: Option<usize>,
     /// Or an LCP in the shared file format (`contact_lcp::ProblemFile`), to
     /// solve with Lemke's method (plain) or projected Gauss-Seidel (box)...
     lcp: Option<ProblemFile>,
@@ -322,6 +327,7 @@ fn measure(case: &Case) -> Result<Observables, String> {
             case.seconds,
             case.formulation,
             case.sparse_from,
+            case.friction_directions,
         ),
         (None, Some(lcp), None) => measure_lcp(lcp.clone()),
         (None, None, Some(path)) => {
@@ -342,6 +348,7 @@ fn measure_scene(
     seconds: Option<f64>,
     formulation: Option<FormulationName>,
     sparse_from: Option<usize>,
+    friction_directions: Option<usize>,
 ) -> Result<Observables, String> {
     let h = h.ok_or("a scene case needs `h`")?;
     let seconds = seconds.ok_or("a scene case needs `seconds`")?;
@@ -354,6 +361,8 @@ fn measure_scene(
         dynamics: TimeSteppingParams {
             formulation,
             sparse_from: sparse_from.unwrap_or(TimeSteppingParams::default().sparse_from),
+            friction_directions: friction_directions
+                .unwrap_or(TimeSteppingParams::default().friction_directions),
             ..TimeSteppingParams::default()
         },
         ..FixedStepParams::default()

@@ -24,7 +24,9 @@
 //!   an interval), `E` a column of ones per contact and `mu_n` picks the
 //!   contact's normal row. Solved by Lemke's method on the problem's standard
 //!   form (`contact_lcp::Lemke::solve_box_into`); it always has a solution
-//!   when the equality rows are consistent (Anitescu and Potra 1997).
+//!   when the equality rows are consistent (Anitescu and Potra 1997). With
+//!   four directions (the default) it is solved as a box problem instead
+//!   (below).
 //!   With no contact it is the symmetric problem `J W J' + C` of the box
 //!   formulation and is solved as such.
 //! - [`Formulation::BoxFriction`]: every row is an unknown, `M = J W J' + C`
@@ -54,8 +56,9 @@
 //! `|f_1| + |f_2| <= mu lambda_n`, which is the box `|f_u|, |f_v| <= mu
 //! lambda_n / sqrt 2` on the tangents `u, v = (t1 +- t2) / sqrt 2`; both
 //! problems state maximal dissipation over that one set with the same
-//! normal complementarity, so their answers are the same impulses. Large
-//! islands solve it as that turned box problem, in factored form.
+//! normal complementarity, so their answers are the same impulses. It is
+//! solved as that turned box problem (dense or factored like
+//! `BoxFriction`); Lemke's method answers the other direction counts.
 
 pub(crate) mod delassus;
 pub(crate) mod factored;
@@ -79,8 +82,9 @@ use crate::{BodyState, JacobianRow, TimeSteppingParams};
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Formulation {
     /// Anitescu-Potra with a `k`-direction polyhedral friction cone, as an
-    /// LCP solved by Lemke's method (Cline 2002, eq. 2.49). Always has a
-    /// solution; the default.
+    /// LCP solved by Lemke's method (Cline 2002, eq. 2.49); with four
+    /// directions (the default) as the equivalent box problem on tangents
+    /// turned by 45 degrees. Always has a solution; the default.
     #[default]
     Complementarity,
     /// Every row an unknown with box bounds, friction bounded by `mu`
@@ -221,10 +225,9 @@ impl VelocityProblem {
         }
         let large = set.len() >= params.sparse_from;
         // A four-direction cone is the square box turned by 45 degrees
-        // (see the module comment): large islands solve it as such.
-        self.turned = params.formulation == Formulation::Complementarity
-            && params.friction_directions == 4
-            && large;
+        // (see the module comment): solved as such.
+        self.turned =
+            params.formulation == Formulation::Complementarity && params.friction_directions == 4;
         let cone = match params.formulation {
             Formulation::Complementarity if !self.turned => {
                 friction_generators(params.friction_directions, &mut self.generators);
