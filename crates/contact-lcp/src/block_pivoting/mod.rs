@@ -108,9 +108,10 @@ pub struct BlockPivotingParams {
     /// most this. Default `1e-9`; sensible range `1e-13..=1e-6`.
     pub tolerance: f64,
     /// `eps`: the proximal weight of each row relative to its diagonal
-    /// entry `M_ii` (a friction row's is a hundred times larger). Smaller converges in fewer subproblems, larger keeps
-    /// the body-space system better conditioned (its condition number is
-    /// about `1 / eps`). Default `1e-6`; range `1e-12..=1`.
+    /// entry `M_ii` (a friction row's is a hundred times larger). Smaller
+    /// converges in fewer subproblems, larger keeps the body-space system
+    /// better conditioned (its condition number is about `1 / eps`).
+    /// Default `1e-6`; range `1e-12..=1`.
     pub proximal_weight: f64,
 }
 
@@ -293,9 +294,10 @@ impl BlockPivoting {
                     return Err(self.failure(problem, reason, have_best));
                 }
                 self.stats.subproblems += 1;
-                // The guess held twice running: polish on it if the answer
-                // does not certify (a second subproblem on a guess that
-                // held reuses its factor, a polish does not).
+                // The guess held POLISH_AFTER subproblems running: polish
+                // on it if the answer does not certify (another subproblem
+                // on a guess that held reuses its factor, a polish does
+                // not).
                 held = if self.stats.exchanges == exchanges {
                     held + 1
                 } else {
