@@ -19,6 +19,7 @@
 //! Problem `i` depends only on `(S, i)`, and each is solved by fresh
 //! solvers, so the counts do not depend on the number of threads.
 
+mod box_families;
 mod certify;
 mod factored;
 mod generate;
