@@ -43,7 +43,8 @@
 //!   off (`dantzig_pivoting`), against faer's Cholesky of `M + delta I` as
 //!   in `lcp_contact_psd`.
 //! - `lcp_box_stack`: the non-symmetric Anitescu-Potra LCP of a settled
-//!   stack of 1, 3, 11, 43 boxes (n = 24, 72, 264, 1032); Lemke against
+//!   stack of 1, 3, 11, 43 boxes (eight friction directions: n = 40, 120,
+//!   440, 1720); Lemke against
 //!   faer's partial-pivoting LU.
 //! - `lcp_pyramid_step`: the box-friction step problem of wall pyramids of
 //!   unit cubes (`pyramid_step`: base 6 and 10, n = 432 and 1200; sliding

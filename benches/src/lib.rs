@@ -147,7 +147,7 @@ pub fn random_positive_definite_set(n: usize, count: usize) -> Vec<(Mat<f64>, Ve
 /// contacts).
 ///
 /// # Panics
-/// If the default stack fails to step, which the stack tests rule out.
+/// If the stack fails to step (the test below steps the 3-box one).
 #[must_use]
 pub fn box_stack_lcp(boxes: usize) -> (Mat<f64>, Vec<f64>) {
     let stack = BoxStack {
@@ -163,4 +163,24 @@ pub fn box_stack_lcp(boxes: usize) -> (Mat<f64>, Vec<f64>) {
     }
     let (m, q) = stepper.last_problem(0);
     (m.to_owned(), q.to_vec())
+}
+
+#[cfg(test)]
+mod tests {
+    use contact_lcp::{Lemke, verify_z};
+
+    use super::*;
+
+    /// The stack LCP of 3 boxes has 40 unknowns a box (4 contacts, each a
+    /// normal, 8 friction generators and a sliding speed), and Lemke's
+    /// answer passes an independent certificate.
+    #[test]
+    fn the_stack_lcp_has_eight_directions_and_lemke_solves_it() {
+        let (m, q) = box_stack_lcp(3);
+        assert_eq!(q.len(), 3 * 40);
+        let lcp = Lcp::new(m, q).unwrap();
+        let solution = Lemke::default().solve(&lcp).unwrap();
+        let report = verify_z(&lcp, &solution.z);
+        assert!(report.scaled_max() <= 1e-9, "{report:?}");
+    }
 }
