@@ -43,7 +43,8 @@ pub struct PyramidStep {
     /// The active set of the answer of the step before (block pivoting's,
     /// or Dantzig's where block pivoting gave up).
     pub previous: Vec<RowState>,
-    /// The impulses `z` of that answer (block pivoting's warm-start centre).
+    /// The impulses `z` of that answer with its friction rows at 0 (block
+    /// pivoting's warm-start centre, as the simulator makes it).
     pub previous_z: Vec<f64>,
 }
 
@@ -88,6 +89,11 @@ pub fn pyramid_step(base: usize, step: usize) -> PyramidStep {
         }
         active_set_of(factored.bounds(), &out.z, &out.w, &mut previous);
         previous_z.clone_from(&out.z);
+        // Friction centred at 0, as the simulator does (friction carries
+        // no memory from step to step).
+        for c in factored.bounds().couplings() {
+            previous_z[c.row] = 0.0;
+        }
         pyramid.apply(&out.z, &mut v);
     }
     unreachable!("the loop returns at its last step")

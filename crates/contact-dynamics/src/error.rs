@@ -119,7 +119,8 @@ pub enum DynamicsError {
         bodies: usize,
         /// Its number of constraint rows.
         rows: usize,
-        /// The formulation, which names the solvers that were tried.
+        /// The formulation (with the friction directions of the step
+        /// settings, it names the solvers that were tried).
         formulation: crate::Formulation,
         /// The last solver's error.
         #[source]

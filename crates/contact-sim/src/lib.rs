@@ -5,7 +5,7 @@
 //! The default stepper, [`FixedStepper`], takes fixed steps of the
 //! velocity-level Anitescu-Potra scheme (Cline 2002, sec. 2.7.3): contacts
 //! within a margin are found, the step's complementarity problem over every
-//! contact's and joint's rows is solved exactly (Lemke's method), positions
+//! contact's and joint's rows is solved exactly (with a certificate), positions
 //! are integrated with the new velocities and projected back onto the
 //! constraints (post-stabilisation, Cline ch. 3). See [`guide_mechanisms`]
 //! for joints, forces and stabilisation.

@@ -165,7 +165,7 @@ fn planar_blocks_come_to_rest_in_their_plane() {
         assert!(body.twist.linear.length() < 1e-6, "{:?}", body.twist);
     }
     assert!(deepest < 1e-9, "{deepest}");
-    // Lemke's answers hold the free rows to its certificate's tolerance;
+    // The step's answers hold the free rows to their certificate's tolerance;
     // the projection keeps the planar errors below its own (1e-10).
     assert!(off_plane <= 2e-10, "{off_plane}");
     // Every corner force points out of the surface it acts through.

@@ -1,6 +1,6 @@
 //! Guards the rule that hot loops allocate nothing after warm-up: once the
 //! stepper has seen a scene's contact count, a step of the box stack
-//! (collision pass, assembly, Lemke, integration) touches no allocator.
+//! (collision pass, assembly, the solve, integration) touches no allocator.
 
 use contact_sim::scenes::{BoxStack, box_stack};
 use contact_sim::{FixedStepParams, FixedStepper};

@@ -450,7 +450,8 @@ impl VelocityProblem {
     /// The box problem solved in factored form by block pivoting on
     /// proximal subproblems (`contact_lcp::BlockPivoting`), warm-started
     /// from the last step's answer: every row of a constraint seen before
-    /// takes its old state and impulse; new rows are guessed free with no
+    /// takes its old state and (a normal or other non-friction row) its
+    /// impulse as the centre; new rows are guessed free with no
     /// impulse (a contact found within the margin usually carries load, and
     /// sticks).
     fn solve_sparse(

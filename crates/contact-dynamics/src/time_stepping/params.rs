@@ -10,13 +10,15 @@ pub struct TimeSteppingParams {
     /// Number of tangent directions of the polyhedral friction cone per
     /// contact (even, >= 4; default 4). More directions approximate the
     /// circular Coulomb cone better at the cost of a larger LCP: each
-    /// contact adds `k + 2` unknowns.
+    /// contact adds `k + 2` unknowns (3 with four directions, which are
+    /// solved as the turned box problem).
     pub friction_directions: usize,
     /// The problem solved each step.
     pub formulation: Formulation,
     /// How joint drift and contact penetration are removed.
     pub stabilisation: StabilisationParams,
-    /// Settings of the Lemke solver (complementarity formulation).
+    /// Settings of the Lemke solver (complementarity formulation with other
+    /// than four friction directions).
     pub lcp: LemkeParams,
     /// Whether friction is made isotropic (`time_stepping/isotropic_friction.rs`):
     /// each contact's first tangent along its sliding velocity, and a
@@ -44,7 +46,8 @@ pub struct TimeSteppingParams {
     /// about that the dense solvers are faster; `usize::MAX` turns the
     /// factored route off.
     pub sparse_from: usize,
-    /// Settings of the box formulation's solvers and of the projection's:
+    /// Settings of the box problems' solvers (`BoxFriction`, and
+    /// `Complementarity` with four directions) and of the projection's:
     /// Dantzig, and the projected Gauss-Seidel fail-safe, which may take
     /// 20 000 sweeps by default (a cold start on a stack needs thousands:
     /// the slow convergence Preda & Florian report).

@@ -38,8 +38,8 @@
 // it passes, after at most FINISH_STEPS proximal steps on its guess (one
 // solve each with the factor in hand) that shrink the proximal term's
 // share of w. A guess that held in POLISH_AFTER subproblems running
-// without certifying gets one polishing step (proximal weights POLISH
-// times smaller). Warm start: a guessed active set and centre (a
+// without certifying gets a polishing step (proximal weights POLISH times
+// smaller), and another each time it holds again. Warm start: a guessed active set and centre (a
 // simulator passes the last step's active set and normal impulses, its
 // friction centred at 0); on a pile at rest that is one subproblem on one
 // factor. Cold start: projected Gauss-Seidel sweeps guess the normals'

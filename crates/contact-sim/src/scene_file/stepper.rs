@@ -145,8 +145,10 @@ fn is_default_dynamics(dynamics: &DynamicsSpec) -> bool {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum FormulationSpec {
-    /// Anitescu-Potra's LCP with a polyhedral friction cone, by Lemke's
-    /// method: always solvable.
+    /// Anitescu-Potra's LCP with a polyhedral friction cone: always
+    /// solvable; with four directions (the default) solved as the
+    /// equivalent box problem on tangents turned by 45 degrees, otherwise
+    /// by Lemke's method.
     #[default]
     Complementarity,
     /// Box friction bounded by the normal impulse (a square cone), by the
