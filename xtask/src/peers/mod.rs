@@ -251,7 +251,7 @@ fn compare(setup: &Setup, quick: bool) -> Result<PathBuf, String> {
         // and ours both took twice as long for seconds at a time), so each
         // ratio compares two runs taken back to back.
         let yardstick = if ours::Ours::Dantzig
-            .not_applicable(problem.problem(), problem.symmetric)
+            .not_applicable(problem.problem(), problem.symmetric, false)
             .is_none()
         {
             ours::Ours::Dantzig
@@ -296,20 +296,27 @@ fn compare(setup: &Setup, quick: bool) -> Result<PathBuf, String> {
 }
 
 fn run_ours(solver: ours::Ours, problem: &Problem, repeat: usize) -> Row {
-    let outcome = match solver.not_applicable(problem.problem(), problem.symmetric) {
-        Some(reason) => Outcome::NotApplicable(reason.into()),
-        None => {
-            let timed = ours::time(solver, &problem.instances, repeat);
-            Outcome::Ran {
-                seconds: vec![timed.seconds],
-                clock: timed.clock.into_iter().collect(),
-                paired: Vec::new(),
-                paired_clock: Vec::new(),
-                report: problem.certify(&timed.z),
-                claim: timed.failure.map_or(Claim::Solved, Claim::Failed),
+    let factored = problem.factored.as_deref();
+    let outcome =
+        match solver.not_applicable(problem.problem(), problem.symmetric, factored.is_some()) {
+            Some(reason) => Outcome::NotApplicable(reason.into()),
+            None => {
+                let timed = match factored {
+                    Some(step) if solver == ours::Ours::BlockPivoting => {
+                        ours::time_factored(step, repeat)
+                    }
+                    _ => ours::time(solver, &problem.instances, repeat),
+                };
+                Outcome::Ran {
+                    seconds: vec![timed.seconds],
+                    clock: timed.clock.into_iter().collect(),
+                    paired: Vec::new(),
+                    paired_clock: Vec::new(),
+                    report: problem.certify(&timed.z),
+                    claim: timed.failure.map_or(Claim::Solved, Claim::Failed),
+                }
             }
-        }
-    };
+        };
     Row {
         problem: problem.name.clone(),
         n: problem.problem().dim(),

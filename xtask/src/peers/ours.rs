@@ -2,7 +2,10 @@
 //! `K` solve calls after one warm-up, the solve call alone (the timing of
 //! `cargo xtask solve-lcp --repeat K`, which this reuses).
 
-use contact_lcp::LcpProblem;
+use std::time::Instant;
+
+use contact_benches::PyramidStep;
+use contact_lcp::{BlockPivoting, LcpProblem, LcpSolution};
 
 use contact_cli::solve_lcp::{Choice, Failure, solve_set};
 
@@ -16,10 +19,13 @@ pub enum Ours {
     Lemke,
     /// `contact_lcp::ProjectedGaussSeidel` (any problem).
     Pgs,
+    /// `contact_lcp::BlockPivoting` on the factored form, warm-started
+    /// from the step before's answer (pyramid step problems).
+    BlockPivoting,
 }
 
 /// Ours, in report order (Dantzig first: it is the yardstick).
-pub const ALL: [Ours; 3] = [Ours::Dantzig, Ours::Lemke, Ours::Pgs];
+pub const ALL: [Ours; 4] = [Ours::Dantzig, Ours::Lemke, Ours::Pgs, Ours::BlockPivoting];
 
 impl Ours {
     /// Its name in the report.
@@ -28,15 +34,57 @@ impl Ours {
             Self::Dantzig => "ours_dantzig",
             Self::Lemke => "ours_lemke",
             Self::Pgs => "ours_pgs",
+            Self::BlockPivoting => "ours_bpp_warm",
         }
     }
 
-    /// Why it does not apply to a problem, if it does not.
-    pub fn not_applicable(self, problem: &LcpProblem, symmetric: bool) -> Option<&'static str> {
+    /// Why it does not apply to a problem, if it does not (`factored`:
+    /// whether the problem also comes by its factors).
+    pub fn not_applicable(
+        self,
+        problem: &LcpProblem,
+        symmetric: bool,
+        factored: bool,
+    ) -> Option<&'static str> {
         match (self, problem) {
             (Self::Dantzig, _) if !symmetric => Some("M is not symmetric"),
+            (Self::BlockPivoting, _) if !factored => Some("no factored form"),
             _ => None,
         }
+    }
+}
+
+/// Solves `step`'s factored problem with block pivoting from the step
+/// before's answer, once to warm up and `repeat` timed times (each solve
+/// from the same warm start, the symbolic analysis kept as in the
+/// simulator): the answer and the median time of one solve.
+pub fn time_factored(step: &PyramidStep, repeat: usize) -> Timed {
+    let mut solver = BlockPivoting::default();
+    let mut out = LcpSolution::default();
+    let warm = Some((step.previous.as_slice(), step.previous_z.as_slice()));
+    let mut times = Vec::with_capacity(repeat);
+    let clock = Instant::now();
+    let clock = clock.elapsed().as_secs_f64();
+    for k in 0..=repeat {
+        let start = Instant::now();
+        if let Err(e) = solver.solve_into(&step.factored, warm, &mut out) {
+            return Timed {
+                z: Vec::new(),
+                seconds: start.elapsed().as_secs_f64(),
+                clock: None,
+                failure: Some(e.to_string()),
+            };
+        }
+        if k > 0 {
+            times.push(start.elapsed().as_secs_f64());
+        }
+    }
+    times.sort_by(f64::total_cmp);
+    Timed {
+        z: out.z,
+        seconds: times[times.len() / 2],
+        clock: Some(clock),
+        failure: None,
     }
 }
 
@@ -81,6 +129,14 @@ pub fn time(solver: Ours, set: &[LcpProblem], repeat: usize) -> Timed {
         Ours::Dantzig => Choice::Dantzig,
         Ours::Lemke => Choice::Lemke,
         Ours::Pgs => Choice::Pgs,
+        Ours::BlockPivoting => {
+            return Timed {
+                z: Vec::new(),
+                seconds: 0.0,
+                clock: None,
+                failure: Some("block pivoting takes the factored form (time_factored)".into()),
+            };
+        }
     };
     match solve_set(set, choice, repeat, copies_for(n, set.len())) {
         Ok((lines, clock)) => Timed {
@@ -126,8 +182,8 @@ mod tests {
         // examples/lcp/two_contacts.json.
         let lcp = Lcp::from_row_major(2, &[2.0, 1.0, 1.0, 2.0], &[-5.0, -6.0]).unwrap();
         let problem = LcpProblem::Plain(lcp.clone());
-        for solver in ALL {
-            assert_eq!(solver.not_applicable(&problem, true), None);
+        for solver in ALL.into_iter().filter(|&s| s != Ours::BlockPivoting) {
+            assert_eq!(solver.not_applicable(&problem, true, false), None);
             let timed = time(solver, std::slice::from_ref(&problem), 3);
             assert_eq!(timed.failure, None, "{}", solver.name());
             assert!(
@@ -138,6 +194,25 @@ mod tests {
             assert!((timed.z[0] - 4.0 / 3.0).abs() < 1e-7 && (timed.z[1] - 7.0 / 3.0).abs() < 1e-7);
             assert!(timed.seconds >= 0.0);
         }
-        assert!(Ours::Dantzig.not_applicable(&problem, false).is_some());
+        assert!(Ours::Dantzig.not_applicable(&problem, false, false).is_some());
+    }
+
+    /// Block pivoting applies only with a factored form, and its answer to
+    /// a pyramid's step problem passes the dense problem's certificate.
+    #[test]
+    fn block_pivoting_solves_the_factored_pyramid_step() {
+        let step = contact_benches::pyramid_step(3, 10);
+        let dense = LcpProblem::Box(step.dense.clone());
+        assert!(
+            Ours::BlockPivoting
+                .not_applicable(&dense, true, false)
+                .is_some()
+        );
+        assert_eq!(Ours::BlockPivoting.not_applicable(&dense, true, true), None);
+        let timed = time_factored(&step, 3);
+        assert_eq!(timed.failure, None);
+        let report = contact_lcp::verify_box_z(&step.dense, &timed.z);
+        assert!(report.scaled_max() <= 1e-9, "{report:?}");
+        assert!(timed.seconds > 0.0);
     }
 }

@@ -6,9 +6,9 @@
 use std::path::{Path, PathBuf};
 
 use contact_benches::{
-    SLIDING_SEED, SLIDING_STACK_CUBES, SLIDING_STACK_SET_SIZE, box_stack_lcp,
-    random_positive_definite, random_positive_definite_set, settled_stack, sliding_box_set,
-    sliding_stack_sets,
+    PyramidStep, SLIDING_SEED, SLIDING_STACK_CUBES, SLIDING_STACK_SET_SIZE, box_stack_lcp,
+    pyramid_step, random_positive_definite, random_positive_definite_set, settled_stack,
+    sliding_box_set, sliding_stack_sets,
 };
 use contact_lcp::faer::Mat;
 use contact_lcp::{Lcp, LcpProblem, ProblemFile, VerifyReport};
@@ -29,6 +29,9 @@ pub struct Problem {
     pub symmetric: bool,
     /// Anything unusual about how it was made, for the report.
     pub note: Option<String>,
+    /// The problem by the factors of `M` with the answer of the step
+    /// before, for our block pivoting (pyramid step problems only).
+    pub factored: Option<Box<PyramidStep>>,
 }
 
 /// The kinds of problem in the set.
@@ -56,6 +59,11 @@ pub enum Family {
     /// `FrictionBox` problems of stacks of cubes each sliding and spinning
     /// on the one below (`contact_benches::sliding_stack_set`), in turn.
     SlidingStackSet,
+    /// The box-friction step problem of a wall pyramid with sliding and
+    /// sticking contacts (`contact_benches::pyramid_step`), also by its
+    /// factors with the step before's answer: our block pivoting's
+    /// warm-started solve, the simulator's own.
+    PyramidStep,
 }
 
 impl Family {
@@ -69,6 +77,9 @@ impl Family {
             Self::RandomSpdSet => "different random SPD problems of one size, solved in turn",
             Self::SlidingBoxSet => "box-friction LCPs of one cube sliding and spinning, in turn",
             Self::SlidingStackSet => "box-friction LCPs of sliding, spinning cube stacks, in turn",
+            Self::PyramidStep => {
+                "box-friction step problem of a wall pyramid (PSD, singular, coupled bounds)"
+            }
         }
     }
 }
@@ -77,6 +88,10 @@ impl Family {
 /// `lcp_random_pd_set` criterion group
 /// (`contact_benches::random_positive_definite_set`).
 const SETS: [(usize, usize); 2] = [(16, 64), (64, 16)];
+
+/// The step of the pyramids whose problem is taken (some contacts slide,
+/// the others stick).
+const PYRAMID_STEP: usize = 10;
 
 /// Problems in the sliding-box set (n = 12 each).
 const SLIDING_BOXES: usize = 64;
@@ -97,6 +112,7 @@ pub fn generate(quick: bool) -> Result<Vec<Problem>, String> {
     };
     let ap_boxes: &[usize] = if quick { &[1, 3] } else { &[1, 3, 11] };
     let stack_boxes: &[usize] = if quick { &[1, 5] } else { &[1, 5, 20, 50] };
+    let pyramid_bases: &[usize] = if quick { &[6] } else { &[6, 10, 15] };
     let mut set = Vec::new();
     for &n in spd_sizes {
         // The seed of benches/benches/lcp.rs, so the sizes match its groups.
@@ -115,6 +131,7 @@ pub fn generate(quick: bool) -> Result<Vec<Problem>, String> {
             instances: lcps.into_iter().map(LcpProblem::Plain).collect(),
             symmetric,
             note: Some(format!("{count} problems")),
+            factored: None,
         });
     }
     for &boxes in ap_boxes {
@@ -139,6 +156,7 @@ pub fn generate(quick: bool) -> Result<Vec<Problem>, String> {
         instances: sliding.into_iter().map(LcpProblem::Box).collect(),
         symmetric,
         note: Some(format!("{SLIDING_BOXES} problems")),
+        factored: None,
     });
     for (boxes, stacks) in SLIDING_STACK_CUBES.into_iter().zip(sliding_stack_sets()?) {
         let symmetric = stacks.iter().all(|p| p.lcp().is_symmetric());
@@ -148,6 +166,19 @@ pub fn generate(quick: bool) -> Result<Vec<Problem>, String> {
             instances: stacks.into_iter().map(LcpProblem::Box).collect(),
             symmetric,
             note: Some(format!("{SLIDING_STACK_SET_SIZE} problems")),
+            factored: None,
+        });
+    }
+    for &base in pyramid_bases {
+        let step = pyramid_step(base, PYRAMID_STEP);
+        let symmetric = step.dense.lcp().is_symmetric();
+        set.push(Problem {
+            name: format!("pyramid_step_{base}"),
+            family: Family::PyramidStep,
+            instances: vec![LcpProblem::Box(step.dense.clone())],
+            symmetric,
+            note: Some(format!("step {PYRAMID_STEP} of a base-{base} pyramid")),
+            factored: Some(Box::new(step)),
         });
     }
     Ok(set)
@@ -162,6 +193,7 @@ fn plain(name: String, family: Family, m: Mat<f64>, q: Vec<f64>) -> Result<Probl
         instances: vec![LcpProblem::Plain(lcp)],
         symmetric,
         note: None,
+        factored: None,
     })
 }
 
@@ -216,6 +248,7 @@ fn friction_stack(boxes: usize) -> Result<(Problem, Problem), String> {
         instances: vec![LcpProblem::Box(stack.friction)],
         symmetric,
         note: stack.failed_step,
+        factored: None,
     };
     Ok((normal, friction))
 }
