@@ -194,7 +194,11 @@ mod tests {
             assert!((timed.z[0] - 4.0 / 3.0).abs() < 1e-7 && (timed.z[1] - 7.0 / 3.0).abs() < 1e-7);
             assert!(timed.seconds >= 0.0);
         }
-        assert!(Ours::Dantzig.not_applicable(&problem, false, false).is_some());
+        assert!(
+            Ours::Dantzig
+                .not_applicable(&problem, false, false)
+                .is_some()
+        );
     }
 
     /// Block pivoting applies only with a factored form, and its answer to
