@@ -1,8 +1,8 @@
 //! Guards both step formulations on one box against closed-form answers: a
 //! resting box's contacts carry exactly its weight, a sliding box loses
 //! exactly mu g h of speed per step, and a box on a slope gentler than the
-//! friction cone sticks. The pivoting answers are exact to round-off (tolerance
-//! 1e-9 relative); projected Gauss-Seidel stops at a scaled residual of
+//! friction cone sticks. The pivoting answers are exact to round-off
+//! (tolerance 1e-9 relative); projected Gauss-Seidel stops at a scaled residual of
 //! 1e-8, so its answers are checked to 1e-6 relative.
 
 use contact_dynamics::{

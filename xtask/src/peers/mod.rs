@@ -259,7 +259,7 @@ fn compare(setup: &Setup, quick: bool) -> Result<PathBuf, String> {
             ours::Ours::Lemke
         };
         let yardstick_run = || {
-            let timed = ours::time(yardstick, &problem.instances, repeat);
+            let timed = ours::time(yardstick, problem, repeat);
             (timed.seconds, timed.clock)
         };
         let mut merged: Vec<Row> = Vec::new();
@@ -296,27 +296,21 @@ fn compare(setup: &Setup, quick: bool) -> Result<PathBuf, String> {
 }
 
 fn run_ours(solver: ours::Ours, problem: &Problem, repeat: usize) -> Row {
-    let factored = problem.factored.as_deref();
-    let outcome =
-        match solver.not_applicable(problem.problem(), problem.symmetric, factored.is_some()) {
-            Some(reason) => Outcome::NotApplicable(reason.into()),
-            None => {
-                let timed = match factored {
-                    Some(step) if solver == ours::Ours::BlockPivoting => {
-                        ours::time_factored(step, repeat)
-                    }
-                    _ => ours::time(solver, &problem.instances, repeat),
-                };
-                Outcome::Ran {
-                    seconds: vec![timed.seconds],
-                    clock: timed.clock.into_iter().collect(),
-                    paired: Vec::new(),
-                    paired_clock: Vec::new(),
-                    report: problem.certify(&timed.z),
-                    claim: timed.failure.map_or(Claim::Solved, Claim::Failed),
-                }
+    let factored = problem.factored.is_some();
+    let outcome = match solver.not_applicable(problem.problem(), problem.symmetric, factored) {
+        Some(reason) => Outcome::NotApplicable(reason.into()),
+        None => {
+            let timed = ours::time(solver, problem, repeat);
+            Outcome::Ran {
+                seconds: vec![timed.seconds],
+                clock: timed.clock.into_iter().collect(),
+                paired: Vec::new(),
+                paired_clock: Vec::new(),
+                report: problem.certify(&timed.z),
+                claim: timed.failure.map_or(Claim::Solved, Claim::Failed),
             }
-        };
+        }
+    };
     Row {
         problem: problem.name.clone(),
         n: problem.problem().dim(),

@@ -39,11 +39,11 @@
 // solve each with the factor in hand) that shrink the proximal term's
 // share of w. A guess that held in POLISH_AFTER subproblems running
 // without certifying gets a polishing step (proximal weights POLISH times
-// smaller), and another each time it holds again. Warm start: a guessed active set and centre (a
-// simulator passes the last step's active set and normal impulses, its
-// friction centred at 0); on a pile at rest that is one subproblem on one
-// factor. Cold start: projected Gauss-Seidel sweeps guess the normals'
-// active set.
+// smaller), and another each time it holds again. Warm start: a guessed
+// active set and centre (a simulator passes the last step's active set and
+// normal impulses, its friction centred at 0); on a pile at rest that is
+// one subproblem on one factor. Cold start: projected Gauss-Seidel sweeps
+// guess the normals' active set.
 //
 // Why proximal subproblems: the redundant contacts make M singular, and
 // block pivoting on M itself cycles between their equally valid load
