@@ -276,7 +276,7 @@ fn plain_lu_solve(lu: &[f64], k: usize, perm: &[usize], work: &mut Vec<f64>, b: 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dantzig::next_uniform;
+    use crate::next_uniform;
     use faer::Mat;
 
     fn filled(c: &Mat<f64>) -> BlockLu {

@@ -197,27 +197,6 @@ impl Lcp {
         self.q[i] + row_dot_z
     }
 
-    /// `out = M z + q` for a `z` that is 0 outside `columns` (ascending),
-    /// with the bits of [`Lcp::affine`] (each `out_i` adds `M_ij z_j` for
-    /// the nonzero `z_j` in the order of `j`): a plain loop over a few
-    /// columns, without the vector dispatch and the listing of nonzero
-    /// columns that `affine` spends on the whole of `z` (a box's 4 normal
-    /// columns of a 12-row problem: 335 -> 226 instructions).
-    ///
-    /// Preconditions: `z.len() == out.len() == self.dim()`, `columns` in
-    /// range and ascending.
-    pub(crate) fn affine_on_columns(&self, columns: &[usize], z: &[f64], out: &mut [f64]) {
-        out.copy_from_slice(&self.q);
-        for &j in columns {
-            let zj = z[j];
-            if zj != 0.0 {
-                for (o, &m) in out.iter_mut().zip(self.col(j)) {
-                    *o += zj * m;
-                }
-            }
-        }
-    }
-
     /// `out = M z + q`.
     ///
     /// Preconditions: `z.len() == out.len() == self.dim()`.
@@ -225,8 +204,7 @@ impl Lcp {
         with_best_lanes(Affine { lcp: self, z, out });
     }
 
-    /// [`Lcp::affine`] on given lanes, for a caller already inside a
-    /// dispatch (small_guess.rs): column by column (columns with `z_j = 0`
+    /// [`Lcp::affine`] on given lanes: column by column (columns with `z_j = 0`
     /// skipped, without a branch on `z_j`), four rows at a time; each
     /// `out_i` adds `M_ij z_j` in the order of `j`, as a scalar loop would,
     /// so the bits are those of [`Lcp::affine`] on any machine.
@@ -447,15 +425,6 @@ mod tests {
         let mut by_arrays = vec![f64::NAN; n];
         lcp.affine_in(crate::lanes::ArrayLanes, &z, &mut by_arrays);
         assert_eq!(by_arrays, reference);
-        // On listed columns: every column, or only those where z_j != 0.
-        let nonzero: Vec<usize> = (0..n).filter(|&j| z[j] != 0.0).collect();
-        let all: Vec<usize> = (0..n).collect();
-        for columns in [&all, &nonzero] {
-            let mut on_columns = vec![f64::NAN; n];
-            lcp.affine_on_columns(columns, &z, &mut on_columns);
-            let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
-            assert_eq!(bits(&on_columns), bits(&reference));
-        }
     }
 
     #[test]

@@ -21,7 +21,6 @@ const INF: f64 = f64::INFINITY;
 fn pivoting_only() -> Dantzig {
     Dantzig::new(DantzigParams {
         block_guess_from: usize::MAX,
-        small_guess_up_to: 0,
         ..DantzigParams::default()
     })
 }
@@ -236,7 +235,6 @@ fn a_repeated_solve_allocates_nothing_on_either_path() {
 fn guessing_always() -> Dantzig {
     Dantzig::new(DantzigParams {
         block_guess_from: 1,
-        small_guess_up_to: 0,
         ..DantzigParams::default()
     })
 }

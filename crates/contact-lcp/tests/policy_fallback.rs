@@ -63,7 +63,6 @@ fn lemke_then_pgs_take_over_when_dantzig_gives_up() {
         // pivot budget holds Dantzig back.
         let dantzig = DantzigParams {
             max_pivots: limit,
-            small_guess_up_to: 0,
             ..DantzigParams::default()
         };
         let m = random_pd(&mut rng, 6);
@@ -134,7 +133,6 @@ fn dantzig_runs_again_with_its_full_budget_only_when_lemke_fails_too() {
     // capped budget holds Dantzig back.
     let capped = SolverParams {
         dantzig: DantzigParams {
-            small_guess_up_to: 0,
             ..DantzigParams::default()
         },
         dantzig_first_pivots: 1,
@@ -237,7 +235,6 @@ fn the_fail_safe_starts_from_the_better_pivoting_answer() {
         // The small problems' block guess (no pivots) is off.
         dantzig: DantzigParams {
             max_pivots: 1,
-            small_guess_up_to: 0,
             ..DantzigParams::default()
         },
         pgs: PgsParams {

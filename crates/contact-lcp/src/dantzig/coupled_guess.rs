@@ -561,8 +561,8 @@ impl RowState {
 
 #[cfg(test)]
 mod tests {
-    use super::super::small_guess::next_uniform;
     use super::*;
+    use crate::next_uniform;
 
     /// The rank of `A A'` (`A` of `k x r` seeded numbers) is `r`, and the
     /// rows from position `r` on are those that depend on the others: the

@@ -109,13 +109,13 @@
 
 use super::block_guess::Outcome;
 use super::pivot::{Settings, State, Stop};
-use super::tiny_coupled::FIRST_GUESS_W;
-use super::{Dantzig, accept_guess};
+use super::{Dantzig, DantzigEvent, DantzigStep, accept_guess};
 use crate::box_problem::{BoxBounds, BoxLcp};
 use crate::box_verify::finish_box_answer;
 use crate::error::LcpError;
 use crate::problem::Lcp;
 use crate::solution::LcpSolution;
+use crate::tuning::FRICTION_START_W;
 use crate::verify::max_abs;
 
 /// Smallest relaxation factor of the radii: Aitken's estimate can drop
@@ -163,16 +163,14 @@ impl Dantzig {
         self.radius.resize(n, 0.0);
         let limit = params.pivot_limit(n);
         // The block guesses (of a pass, and of the coupled problem from
-        // scratch) need a symmetric M, enough rows to pay off, and no
-        // pivot trace.
-        let guesses_apply = symmetric && n >= params.block_guess_from && !params.record_trace;
+        // scratch) need a symmetric M and enough rows to pay off.
+        let guesses_apply = symmetric && n >= params.block_guess_from;
         let try_coupled_guess = coupled && guesses_apply;
         // The coupled guess from a pass that kept its clamped set, at any
         // size: one folded solve where the passes would go on converging
         // linearly, or flip between two sets of sliding contacts (module
         // comment).
-        let restart_from_passes =
-            coupled && symmetric && params.block_guess_from != usize::MAX && !params.record_trace;
+        let restart_from_passes = coupled && symmetric && params.block_guess_from != usize::MAX;
         let max_rounds = if coupled {
             params.max_coupling_rounds.max(2)
         } else {
@@ -201,7 +199,7 @@ impl Dantzig {
                 max_pivots: limit.min(left),
                 symmetric,
             };
-            let trace = params.record_trace.then_some(&mut self.trace);
+            let mut trace = params.record_trace.then_some(&mut self.trace);
             // With couplings too: the first pass (friction rows held at 0)
             // is a frictionless stack, where the guess settles in a few
             // factorisations (peers' friction_stack_50: 2734 pivots, 40 ms
@@ -218,6 +216,13 @@ impl Dantzig {
                 // (module comment).
                 self.guess.run_from_pass(&mut self.core, lcp, &set)
             };
+            if let Some(trace) = trace.as_deref_mut() {
+                match guess {
+                    Outcome::Solved(guesses) => trace.push(guess_step(guesses, true, false)),
+                    Outcome::Warm(guesses) => trace.push(guess_step(guesses, false, false)),
+                    Outcome::Cold => {}
+                }
+            }
             let run = match guess {
                 Outcome::Solved(guesses) => {
                     self.stats.block_guesses += guesses;
@@ -390,10 +395,9 @@ impl Dantzig {
 
     /// Before the second coupling pass: each coupled (friction) row at the
     /// bound that opposes its `w` at the first pass's answer, by more than
-    /// `FIRST_GUESS_W` of `||q||` (the whole guess's first-guess threshold,
-    /// tiny_coupled.rs); the others keep their state.
+    /// `FRICTION_START_W` of `||q||`; the others keep their state.
     fn start_friction_against_w(&mut self, lcp: &Lcp, bounds: &BoxBounds) {
-        let push = FIRST_GUESS_W * lcp.q_max_abs();
+        let push = FRICTION_START_W * lcp.q_max_abs();
         let core = &mut self.core;
         let symmetric = lcp.is_symmetric();
         for c in bounds.couplings() {
@@ -413,16 +417,18 @@ impl Dantzig {
         }
     }
 
+    /// Records the coupled guess just run in the trace, if one is kept.
+    fn trace_coupled_guess(&mut self, solved: bool) {
+        if self.params.record_trace {
+            let guesses = self.coupled_guess.guesses;
+            self.trace.push(guess_step(guesses, solved, true));
+        }
+    }
+
     /// Puts the coupled guess's settled `z` in `out` with its certificate;
     /// true when it certifies to `COUPLED_GUESS_ACCEPT`.
     fn accept_coupled_guess(&self, problem: &BoxLcp, out: &mut LcpSolution) -> bool {
-        accept_guess(
-            problem,
-            &self.coupled_guess.z,
-            None,
-            COUPLED_GUESS_ACCEPT,
-            out,
-        )
+        accept_guess(problem, &self.coupled_guess.z, COUPLED_GUESS_ACCEPT, out)
     }
 
     /// Runs the coupled guess; true when it settled on an answer that
@@ -437,7 +443,9 @@ impl Dantzig {
         let settled = self
             .coupled_guess
             .run(problem.lcp(), problem.bounds(), w_tol);
-        if settled && self.accept_coupled_guess(problem, out) {
+        let solved = settled && self.accept_coupled_guess(problem, out);
+        self.trace_coupled_guess(solved);
+        if solved {
             // Added to the first pass's block guesses, if any.
             self.stats.block_guesses += self.coupled_guess.guesses;
             self.stats.rounds = 1;
@@ -464,11 +472,26 @@ impl Dantzig {
             &self.core.state,
             max_guesses,
         );
-        if settled && self.accept_coupled_guess(problem, out) {
+        let solved = settled && self.accept_coupled_guess(problem, out);
+        self.trace_coupled_guess(solved);
+        if solved {
             self.stats.block_guesses += self.coupled_guess.guesses;
             return true;
         }
         false
+    }
+}
+
+/// The trace step of a run of block guesses.
+fn guess_step(guesses: usize, solved: bool, coupled: bool) -> DantzigStep {
+    DantzigStep {
+        driven: usize::MAX,
+        event: DantzigEvent::BlockGuess {
+            guesses,
+            solved,
+            coupled,
+        },
+        step: 0.0,
     }
 }
 
