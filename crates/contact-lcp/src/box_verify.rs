@@ -34,7 +34,7 @@
 //! scales, and the same report when `w >= 0`.
 
 use crate::box_problem::{BoxBounds, BoxLcp};
-use crate::lane_scan::max_abs_if_finite;
+use crate::linalg::lane_scan::max_abs_if_finite;
 use crate::rescaled_verify::check;
 use crate::solution::LcpSolution;
 use crate::verify::{VerifyReport, scales};

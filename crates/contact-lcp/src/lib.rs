@@ -71,17 +71,13 @@ mod block_pivoting;
 mod box_problem;
 mod box_verify;
 mod dantzig;
-mod dense_kernels;
-mod dense_lu;
 mod error;
 mod exhaustive;
-mod faer_scratch;
 #[cfg(feature = "serde")]
 mod file_format;
-mod lane_scan;
-mod lanes;
 mod lemke;
 mod lemke_howson;
+mod linalg;
 mod pgs;
 mod policy;
 mod problem;
@@ -91,6 +87,9 @@ mod scaling;
 mod solution;
 mod sparse_box_problem;
 mod tuning;
+// Block pivoting's paths to the shared kernels (block_pivoting/ names them
+// at the crate root).
+use linalg::{faer_scratch, lu as dense_lu};
 mod verify;
 
 /// Test support: the next number of a seeded linear congruential sequence,

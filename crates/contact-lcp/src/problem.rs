@@ -5,10 +5,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use faer::{Mat, MatRef};
 
-use crate::dense_kernels::dot;
 use crate::error::LcpError;
-use crate::lane_scan::{max_abs, max_abs_if_finite};
-use crate::lanes::{Lanes, LanesOp, add_column, add_four_columns, with_best_lanes};
+use crate::linalg::kernels::dot;
+use crate::linalg::lane_scan::{max_abs, max_abs_if_finite};
+use crate::linalg::lanes::{Lanes, LanesOp, add_column, add_four_columns, with_best_lanes};
 
 /// A linear complementarity problem LCP(M, q): find `z` with
 ///
@@ -423,7 +423,7 @@ mod tests {
         lcp.affine(&z, &mut out);
         assert_eq!(out, reference);
         let mut by_arrays = vec![f64::NAN; n];
-        lcp.affine_in(crate::lanes::ArrayLanes, &z, &mut by_arrays);
+        lcp.affine_in(crate::linalg::lanes::ArrayLanes, &z, &mut by_arrays);
         assert_eq!(by_arrays, reference);
     }
 

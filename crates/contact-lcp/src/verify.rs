@@ -196,7 +196,7 @@ pub(crate) fn verify_into(
     let exact: &[f64] = scratch;
     // M z + q can overflow (or be inf - inf = NaN) for a finite z; the
     // maxima below would pass over a NaN.
-    if crate::lane_scan::max_abs_if_finite(exact).is_none() {
+    if crate::linalg::lane_scan::max_abs_if_finite(exact).is_none() {
         return VerifyReport::infinite();
     }
     let given = w;
@@ -249,7 +249,7 @@ pub(crate) fn certified(out: &crate::LcpSolution) -> Result<(), crate::LcpError>
 }
 
 /// `max_i |x_i|` (0 for an empty slice): one scan, in four lanes.
-pub(crate) use crate::lane_scan::max_abs;
+pub(crate) use crate::linalg::lane_scan::max_abs;
 
 /// `(scale, z_scale, c)` from `||M||_max`, `||z||_inf` and `||q||_inf`, as
 /// described in the module doc: each scale replaced by 1 when it is 0 or

@@ -14,7 +14,7 @@
 // block (level-3 speed). Where Judice & Pires switch to Murty's one-row
 // rule once the number of violated rows fails to drop for a few guesses
 // (finite for P-matrices, but one factorisation per exchanged row), this
-// hands the problem to the pivoting after `STALL` such guesses (measured
+// hands the problem to the pivoting after `BLOCK_GUESS_STALL` such guesses (measured
 // on the frictionless 50-box stack, n = 200: the Murty phase cost 30 % on
 // top of the pivoting). A guess that exchanges a single row is not counted
 // as a stall: it is Murty's step already, and it costs an update of the
@@ -23,7 +23,7 @@
 // after the third single exchange left 4 pivots, which cost more than the
 // 4 single-exchange guesses that now finish it (callgrind, whole solve,
 // with the updates of the strict phase below: 5.01M -> 4.70M
-// instructions). `MAX_GUESSES` still bounds them.
+// instructions). `BLOCK_GUESS_MAX` still bounds them.
 //
 // First guess: the rows whose q fits z = 0 at a bound by more than
 // `RESTING_Q` ||q||_inf stay there, all others (q = 0 included: a resting
@@ -35,7 +35,7 @@
 // Redundant rows (singular PSD M): a guessed block whose Cholesky meets a
 // pivot L_ii^2 at most the pivoting's own singularity tolerance is
 // factored again leaving the dependent rows out, as the pivoting does
-// (factor.rs). A refused row i keeps z_i = 0 (at its bound, or parked
+// (linalg/cholesky.rs). A refused row i keeps z_i = 0 (at its bound, or parked
 // inside it). Why that still gives a solution: its Schur complement
 // s = M_ii - M_iC M_CC^-1 M_Ci is 0, so x = e_i - a with a = M_CC^-1 M_Ci
 // has x'M x = s = 0, and for a PSD M that means M x = 0: column i of M is
@@ -92,31 +92,18 @@
 // pivoting rebuilds it from C when it starts (`Core::rerun`).
 
 use super::pivot::{Core, Settings, State};
-use crate::dense_kernels::dot;
-use crate::faer_scratch::FaerScratch;
+use crate::linalg::faer_scratch::FaerScratch;
+use crate::linalg::kernels::dot;
 use crate::problem::Lcp;
+use crate::tuning::BLOCK_GUESS_MAX;
+use crate::tuning::BLOCK_GUESS_STALL;
+use crate::tuning::DEPENDENT_W;
+use crate::tuning::RESTING_Q;
+use crate::tuning::UPDATE_AT_MOST;
 use crate::verify::max_abs;
 use faer::Par;
 use faer::linalg::cholesky::ldlt::factor::cholesky_in_place_scratch;
 use faer::linalg::cholesky::llt::factor::cholesky_in_place_scratch as llt_scratch;
-
-/// Rows with `|q_i|` at most this times `||q||_inf` start clamped, as
-/// resting contacts (module comment).
-const RESTING_Q: f64 = 1e-6;
-/// Most guesses before giving the problem to the pivoting.
-const MAX_GUESSES: usize = 24;
-/// A guess updates the last factor instead of refactoring when at most
-/// `1 / UPDATE_AT_MOST` of its rows changed (see `update_factor`).
-const UPDATE_AT_MOST: usize = 16;
-/// Guesses without fewer violated rows before the hand-over.
-const STALL: usize = 3;
-/// While guessing, a row's `w` of the wrong sign is ignored up to this
-/// times the certificate's scale `max(||M|| ||z||, ||q||)` (verify.rs): the
-/// rounding of a dependent row's `w` (see the module comment; its true
-/// value, however small, is settled by the exchange with a partner). An
-/// answer that needs this slack goes through the strict phase or the
-/// pivoting, so it never loosens the result.
-const DEPENDENT_W: f64 = 1e-14;
 
 /// How the guess ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -303,7 +290,7 @@ impl BlockGuess {
         let mut progress = Progress::default();
         let mut strict = false;
         self.priority.clear();
-        for guess in 1..=MAX_GUESSES {
+        for guess in 1..=BLOCK_GUESS_MAX {
             if !self.solve_guess(core, m, set, guess > 1, strict) {
                 return Outcome::Cold;
             }
@@ -325,19 +312,19 @@ impl BlockGuess {
                 continue;
             }
             // A single exchange is a pivot of Murty's rule done as an
-            // update of the factor: not a stall (MAX_GUESSES bounds it).
-            if violated > 1 && progress.stalled_after(violated) >= STALL {
+            // update of the factor: not a stall (BLOCK_GUESS_MAX bounds it).
+            if violated > 1 && progress.stalled_after(violated) >= BLOCK_GUESS_STALL {
                 // Not settling: each further guess costs a factorisation,
                 // the pivoting is the cheaper way from here.
                 return Outcome::Warm(guess);
             }
             continue_flips(core, set, &self.flips, &self.leaving, &mut self.priority);
         }
-        Outcome::Warm(MAX_GUESSES)
+        Outcome::Warm(BLOCK_GUESS_MAX)
     }
 
     /// Brings the factor of the last guess's C to the clamped rows of
-    /// `core.state` by removals and appends (factor.rs; a refused append
+    /// `core.state` by removals and appends (linalg/cholesky.rs; a refused append
     /// goes to `refused`, the rule `factor_block` applies) when few rows
     /// changed; false, with the factor untouched, when refactoring is
     /// cheaper. In the `strict` phase also false, with the factor half
@@ -436,7 +423,7 @@ impl BlockGuess {
             core.factor
                 .idx
                 .extend((0..n).filter(|&i| core.state[i] == State::Clamped && !member[i]));
-            // faer's LL' and LDL' (factor.rs) need the same scratch.
+            // faer's LL' and LDL' (linalg/cholesky.rs) need the same scratch.
             let req = cholesky_in_place_scratch::<f64>(n, Par::Seq, Default::default())
                 .or(llt_scratch::<f64>(n, Par::Seq, Default::default()));
             let stack = self.scratch.stack(req);

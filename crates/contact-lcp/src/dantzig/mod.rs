@@ -12,7 +12,7 @@
 // fdirection, maxstep), generalised to bounds as in the Dantzig solvers of
 // ODE and Bullet, written afresh. One route: the pivoting of one
 // fixed-bound problem (pivot.rs) on an updatable Cholesky factor of the
-// clamped block (factor.rs), the packed block of the rows whose w the
+// clamped block (linalg/cholesky.rs), the packed block of the rows whose w the
 // pivoting watches (active_block.rs), and the coupling passes for friction
 // (coupling_passes.rs). The one fast path: problems of dimension >=
 // `block_guess_from` first try a block principal pivoting guess of the
@@ -25,7 +25,7 @@
 //
 // Non-symmetric M (dynamic friction, Baraff 1994 sec. 5-6) is pivoted the
 // same way with the clamped block kept as an explicit inverse updated by
-// bordering (inverse.rs) instead of a Cholesky factor, and without the
+// bordering (linalg/inverse.rs) instead of a Cholesky factor, and without the
 // block guess. Baraff's termination argument needs symmetry: on a
 // non-symmetric M the driven row may find no event that bounds its step
 // (Painleve's configurations), reported as `LcpError::NoSolutionOnPath`;
@@ -36,8 +36,6 @@ mod active_block;
 mod block_guess;
 mod coupled_guess;
 mod coupling_passes;
-mod factor;
-mod inverse;
 mod pivot;
 
 use crate::box_problem::BoxLcp;
@@ -393,7 +391,7 @@ fn accept_guess(problem: &BoxLcp, z: &[f64], accept: f64, out: &mut LcpSolution)
 /// Test support of the module's factor kernels: an `n x n` (n <= 6) SPD
 /// matrix `A A' + I` from the leading rows of one fixed `6 x 3` A, q = 0.
 #[cfg(test)]
-fn spd_fixture(n: usize) -> crate::problem::Lcp {
+pub(crate) fn spd_fixture(n: usize) -> crate::problem::Lcp {
     let a = [
         [1.0, 2.0, 0.5],
         [-1.0, 0.3, 2.0],

@@ -21,7 +21,7 @@
 // ray), or at the pivot limit. Scaling, the tableau [y | B^-1] (stored as
 // its k dense columns, k = number of basic z-type variables) and its
 // per-pivot update are in tableau.rs, refactorisation in tableau.rs and
-// dense_lu.rs (Cline sec. 4.8.1); tolerances in ratio_test.rs (Cline
+// linalg/lu.rs (Cline sec. 4.8.1); tolerances in ratio_test.rs (Cline
 // sec. 4.8.3).
 //
 // Warm start (`solve_warm_into`, `solve_box_warm_into`): the method may
@@ -61,17 +61,10 @@ use crate::error::LcpError;
 use crate::problem::Lcp;
 use crate::pyramid_lift::PyramidLift;
 use crate::solution::{LcpSolution, Method};
+use crate::tuning::RETRY_ABOVE;
+use crate::tuning::SMALL_PIVOT;
 use crate::verify::{ACCEPT, certified, verify_into};
 use tableau::Tableau;
-
-/// A result whose [`VerifyReport::scaled_max`](crate::VerifyReport::scaled_max)
-/// exceeds this triggers the retries (see `fallback_zero_tolerance`); the
-/// bar of an answer returned as a solution.
-const RETRY_ABOVE: f64 = ACCEPT;
-
-/// Pivots with `u_r < SMALL_PIVOT * max_j |(B^-1)_rj| * max_i |c_i|` are only
-/// taken from a freshly factorised basis.
-const SMALL_PIVOT: f64 = 1e-6;
 
 /// Settings of [`Lemke`]. All tolerances are relative: the solver first
 /// equilibrates the problem (`D M D`, `D q` with D diagonal, see the module

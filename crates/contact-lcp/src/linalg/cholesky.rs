@@ -1,10 +1,10 @@
 // An updatable Cholesky factor L L' = M_CC of the clamped block (or, for a
-// non-symmetric M, its explicit inverse: inverse.rs).
+// non-symmetric M, its explicit inverse: linalg/inverse.rs).
 //
 // The clamped set C is an ordered list of rows of M (in the order they
 // entered). L is stored column-major in an n x n buffer (column c holds
 // L[c..k, c] at c * n + c..), so the solves and the removal walk contiguous
-// columns and the large solves go to faer's kernels (dense_kernels.rs):
+// columns and the large solves go to faer's kernels (linalg/kernels.rs):
 //
 // - append row/column i: solve L l = M_C,i (forward substitution, k^2
 //   flops; skipped when the caller already has l, see `try_append_solved`)
@@ -27,9 +27,11 @@
 // removal costs far less than the direction update of the same pivot, so
 // one code path serves every size.
 
-use super::inverse;
-use crate::dense_kernels::{dot, gemv, solve_lower_in_place, solve_lower_transpose_in_place};
+use crate::linalg::inverse;
+use crate::linalg::kernels::{dot, gemv, solve_lower_in_place, solve_lower_transpose_in_place};
 use crate::problem::Lcp;
+use crate::tuning::REFUSED_PIVOT;
+use crate::tuning::SHORT_RUNS;
 use faer::dyn_stack::MemStack;
 use faer::linalg::cholesky::ldlt::factor::{
     LdltRegularization, cholesky_in_place as ldlt_in_place,
@@ -39,15 +41,6 @@ use faer::linalg::triangular_solve::{
     solve_lower_triangular_in_place, solve_upper_triangular_in_place,
 };
 use faer::{MatMut, MatRef, Par};
-
-/// The pivot a refused row gets in `Factor::factor_block`, relative to the
-/// largest diagonal entry of the block (its square root divides the row's
-/// column: 1e-100 of it is below the rounding of any update).
-const REFUSED_PIVOT: f64 = 1e200;
-
-/// `copy_block` copies slices when C's runs of consecutive rows are on
-/// average at least this long, and gathers entry by entry otherwise.
-const SHORT_RUNS: usize = 4;
 
 /// Cholesky factor of `M_CC` (explicit inverse when M is not symmetric)
 /// with append and delete.
@@ -326,7 +319,7 @@ impl Factor {
 
     /// Removes the row/column at position `p` of C. False (C unchanged)
     /// only for an explicit inverse whose block would be singular without
-    /// `p` (inverse.rs); a Cholesky factor always allows it.
+    /// `p` (linalg/inverse.rs); a Cholesky factor always allows it.
     pub(crate) fn remove(&mut self, p: usize) -> bool {
         let k = self.idx.len();
         let ld = self.ld;
@@ -443,7 +436,7 @@ mod tests {
 
     #[test]
     fn append_and_remove_keep_the_factor_exact() {
-        let m = super::super::spd_fixture(5);
+        let m = crate::dantzig::spd_fixture(5);
         let mut f = Factor::default();
         f.reset(5, true);
         for i in [3, 0, 4, 1, 2] {

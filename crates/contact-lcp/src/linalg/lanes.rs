@@ -152,8 +152,8 @@ pub(crate) fn add_four_columns<L: Lanes>(l: L, w: &mut [f64], d: [f64; 4], cols:
     let n = w.len();
     let (w4, w_rest) = pulp::as_arrays_mut::<4, f64>(w);
     // Written out, not by `<[T; 4]>::map`: whether the compiler inlines
-    // that map's closures changed with unrelated code (problem.rs,
-    // tiny_guess.rs), and a call per entry costs more than the loop.
+    // that map's closures changed with unrelated code,
+    // and a call per entry costs more than the loop.
     let c4 = [
         pulp::as_arrays::<4, f64>(&cols[0][..n]).0,
         pulp::as_arrays::<4, f64>(&cols[1][..n]).0,
