@@ -292,7 +292,7 @@ impl ExhaustiveSearch {
         out.method = Method::ExhaustiveSearch;
         out.pivots = 0;
         out.iterations = self.bases;
-        if out.report.within(ACCEPT) {
+        if out.report.is_solution(ACCEPT) {
             Candidate::Solution
         } else {
             Candidate::Unsure

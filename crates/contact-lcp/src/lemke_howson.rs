@@ -281,7 +281,7 @@ impl LemkeHowson {
         out.method = Method::LemkeHowson;
         out.pivots = self.pivots;
         out.iterations = 1;
-        out.report.within(ACCEPT)
+        out.report.is_solution(ACCEPT)
     }
 }
 

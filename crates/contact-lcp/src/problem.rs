@@ -25,8 +25,8 @@ pub struct Lcp {
     m: Mat<f64>,
     q: Vec<f64>,
     /// `||M||_max`, found in the finiteness scan of the constructor: every
-    /// solver and certificate scales by it, and a second O(n^2) pass per
-    /// solve measured 5 % of a Dantzig solve at n = 64.
+    /// solver and certificate scales by it, so it is not scanned again per
+    /// solve.
     m_max_abs: f64,
     /// `||q||_inf`, kept for the same reason: the tolerances and every
     /// certificate scale by it, and on small problems each scan of q is a
@@ -34,9 +34,8 @@ pub struct Lcp {
     q_max_abs: f64,
     /// The first pair `(i, j)`, `i < j`, in column order with
     /// `|M_ij - M_ji| > SYMMETRY_TOLERANCE ||M||_max` (`None`: symmetric),
-    /// found on first use: Dantzig asks on every solve, and the transposed
-    /// scan repeated per solve measured 6 % of a solve at n = 16. `M` never
-    /// changes after construction, so the answer stays true.
+    /// found on first use: Dantzig asks on every solve. `M` never changes
+    /// after construction, so the answer stays true.
     asymmetry: OnceLock<Option<(usize, usize)>>,
     /// See [`Lcp::matrix_id`].
     matrix_id: u64,
@@ -170,8 +169,7 @@ impl Lcp {
     /// and clones keep it (`M` never changes after construction). Caches
     /// of values derived from `M` check it instead of comparing the matrix:
     /// the projected Gauss-Seidel sweep's coefficients (`omega / M_ii` and
-    /// the in-block chains), whose check of the diagonal alone measured
-    /// 10 % of a sweep at n = 16.
+    /// the in-block chains).
     pub(crate) fn matrix_id(&self) -> u64 {
         self.matrix_id
     }
@@ -217,10 +215,7 @@ impl Lcp {
         // time, without a branch per column: the index is always written,
         // the count moves past it only for a nonzero. Which z_j are 0
         // follows the data, so a branch on it is mispredicted on problems
-        // that differ from one solve to the next. Measured (Dantzig on 64
-        // different random SPD problems in turn, 60 alternating runs,
-        // median ratio): n = 16 0.93x, n = 32 0.92x; on one problem solved
-        // over and over, whose branches the predictor learns, 1.03x.
+        // that differ from one solve to the next.
         const CHUNK: usize = 64;
         let mut nonzero = [0_u32; CHUNK];
         for (first, chunk) in (0..).step_by(CHUNK).zip(z.chunks(CHUNK)) {
@@ -232,16 +227,12 @@ impl Lcp {
             // Four columns at a time: each row's sum still adds its
             // products one by one in the order of j (the bits of one
             // column at a time), with one load and store of `out` per four
-            // columns instead of one per column. Measured (callgrind, the
-            // certificate's product on the peers' normal_stack_5, n = 20,
-            // 15 columns): 1163 -> 993 instructions.
+            // columns instead of one per column.
             let quads = nonzero[..count].chunks_exact(4);
             let rest = quads.remainder();
             for quad in quads {
                 // Written out: the closures of `<[T; 4]>::map` were left
-                // uninlined here, a call per quad (measured: spd_16 of the
-                // peers 11.18k -> 10.81k instructions a solve, 0.95x the
-                // time).
+                // uninlined here, a call per quad.
                 let (j0, j1, j2, j3) = (
                     first + quad[0] as usize,
                     first + quad[1] as usize,

@@ -87,7 +87,7 @@ pub struct DantzigParams {
     /// previous one (rows at a bound follow their new bounds, only rows made
     /// infeasible are driven again) instead of from `z = 0`. Default `true`;
     /// `false` gives the plain ODE-like restart, several times slower on
-    /// stacks (measured: 60-264 rows).
+    /// stacks.
     pub warm_start_rounds: bool,
     /// Record every step, readable with [`Dantzig::last_trace`]: each
     /// pivot, and each guess of the block guess as a
@@ -261,9 +261,7 @@ pub struct DantzigStats {
 pub struct Dantzig {
     params: DantzigParams,
     /// `params.first_invalid()`, found when the settings are set, not on
-    /// every solve (the check of three numbers took 60 instructions, 8 %
-    /// of a one-row solve: LLVM compiles `x >= 0 && x.is_finite()` to
-    /// integer tests of the bits). `None` for the default settings.
+    /// every solve. `None` for valid settings.
     invalid_param: Option<(&'static str, f64)>,
     core: Core,
     guess: BlockGuess,
@@ -381,7 +379,7 @@ fn accept_guess(problem: &BoxLcp, z: &[f64], accept: f64, out: &mut LcpSolution)
     out.z.extend_from_slice(z);
     finish_box_answer(problem, out);
     out.method = Method::Dantzig;
-    let solved = out.report.within(accept);
+    let solved = out.report.is_solution(accept);
     if solved {
         out.iterations = 1;
     }

@@ -18,14 +18,10 @@
 //   after p move up/left by one;
 // - solve M_CC x = b: one forward and one backward substitution.
 //
-// Nothing is ever refactorised from scratch (the counters in DantzigStats
-// let tests check that). Removal is hand-written rather than faer 0.24's
-// `ldlt::update::delete_rows_and_cols_clobber`: measured here (release,
-// removing position n/3 of a dense SPD factor, copies subtracted) a
-// hand-written removal took 0.18 / 1.1 / 3.8 / 6.7 / 10.3 us at n = 8 / 16 /
-// 32 / 64 / 100 against faer's 0.92 / 2.3 / 4.5 / 6.0 / 7.7 us, and a
-// removal costs far less than the direction update of the same pivot, so
-// one code path serves every size.
+// The pivoting only ever updates the factor; a whole block is factored at
+// once only for the block guess (`factor_block`). Removal is hand-written
+// rather than faer 0.24's `ldlt::update::delete_rows_and_cols_clobber`,
+// which was slower at the sizes of contact problems (docs/benchmarks.md).
 
 use crate::linalg::inverse;
 use crate::linalg::kernels::{dot, gemv, solve_lower_in_place, solve_lower_transpose_in_place};
@@ -167,9 +163,7 @@ impl Factor {
     /// rounding of every later update, so the other rows are factored as if
     /// it were not there, in the same order and by the same test as
     /// `try_append`. The refused rows are then cut out and each kept column
-    /// is scaled by sqrt(D) into L, O(k^2). Measured on the frictionless
-    /// 50-box stack (k = 200, 50 redundant rows): 0.10 ms against 0.35 ms
-    /// for the appends this replaced. (faer 0.24's LL' with the same
+    /// is scaled by sqrt(D) into L, O(k^2). (faer 0.24's LL' with the same
     /// regularisation is not usable: its blocked path divides by the
     /// diagonal entry it stores for a replaced pivot, which is not the
     /// replaced value.) Should `huge` not be representable (or `tol` be 0),
@@ -269,10 +263,8 @@ impl Factor {
     ///
     /// C is mostly runs of consecutive rows (a guess clamps most rows of a
     /// contact problem, in index order), so each column is copied as one
-    /// slice per run instead of one gathered entry per row: measured on the
-    /// frictionless 50-box stack of the peers' problems (k = 139-200,
-    /// three copies a solve), callgrind instructions of the copies 0.57M ->
-    /// 0.22M a solve. Scattered rows (a random problem's C) keep the
+    /// slice per run instead of one gathered entry per row. Scattered rows
+    /// (a random problem's C) keep the
     /// gather, as the slices' setup would cost more than they save.
     fn copy_block(&mut self, m: &Lcp) -> f64 {
         let ld = self.ld;
