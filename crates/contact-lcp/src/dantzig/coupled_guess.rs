@@ -52,10 +52,10 @@ use faer::linalg::cholesky::llt_pivoting::factor::{cholesky_in_place, cholesky_i
 use faer::{MatMut, Par};
 
 /// Marks "not coupled" / "not free".
-pub(super) const NONE: usize = usize::MAX;
+const NONE: usize = usize::MAX;
 /// What a row is guessed to be.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Guess {
+enum Guess {
     Lower,
     Upper,
     Free,
@@ -206,10 +206,20 @@ impl CoupledGuess {
         self.guesses = 0;
     }
 
-    /// The coefficient of a friction row's z in its normal's z under the
-    /// current guess, or None (see [`folded`]).
+    /// The coefficient of friction row `i`'s z in its normal's z under the
+    /// current guess (`sigma mu`: -mu at the lower bound, +mu at the upper,
+    /// with the normal free), with that normal, or None (not coupled, not
+    /// at a bound, or the normal not free).
     fn folded(&self, i: usize) -> Option<(usize, f64)> {
-        folded(&self.guess, &self.normal_of, &self.mu, i)
+        let j = self.normal_of[i];
+        if j == NONE || self.guess[j] != Guess::Free {
+            return None;
+        }
+        match self.guess[i] {
+            Guess::Lower => Some((j, -self.mu[i])),
+            Guess::Upper => Some((j, self.mu[i])),
+            _ => None,
+        }
     }
 
     /// Solves the current guess for z, then computes w. Free rows that
@@ -284,12 +294,15 @@ impl CoupledGuess {
     fn solve_block(&mut self, m: &Lcp, bounds: &BoxBounds) -> bool {
         let n = m.dim();
         let (lo, hi) = (bounds.lo(), bounds.hi());
-        Guesses {
-            guess: &self.guess,
-            normal_of: &self.normal_of,
-            mu: &self.mu,
+        // z of the rows at a constant bound (uncoupled, at lo or hi), 0
+        // elsewhere: the right-hand side's fixed part.
+        for (i, zi) in self.z.iter_mut().enumerate() {
+            *zi = match self.guess[i] {
+                Guess::Lower if self.normal_of[i] == NONE => lo[i],
+                Guess::Upper if self.normal_of[i] == NONE => hi[i],
+                _ => 0.0,
+            };
         }
-        .fixed_values(&mut self.z, lo, hi);
         let k = self.free.len();
         self.folds.clear();
         for i in 0..n {
@@ -346,132 +359,37 @@ impl CoupledGuess {
         true
     }
 
-    /// Lists the rows that violate their guess, with the guess they take.
+    /// Lists the rows that violate their guess, with the guess they take: a
+    /// free row outside its bounds (a friction row's are `+-mu z_j` of its
+    /// normal j) goes to the bound it crossed; a row at a bound whose w has
+    /// the wrong sign, or a parked row whose w is not 0, becomes free. A
+    /// friction row whose normal carries no load is complementary whatever
+    /// its w.
     fn find_flips(&mut self, bounds: &BoxBounds, w_tol: f64) {
         let (lo, hi) = (bounds.lo(), bounds.hi());
         let z_norm = self.z.iter().fold(0.0_f64, |a, x| a.max(x.abs()));
         let z_tol = 1e-12 * z_norm;
         self.flips.clear();
-        let g = Guesses {
-            guess: &self.guess,
-            normal_of: &self.normal_of,
-            mu: &self.mu,
-        };
         for i in 0..self.z.len() {
-            let row = g.row_state(i, &self.z, &self.w, lo, hi);
-            if let Some(g) = row.violation(z_tol, w_tol, false) {
+            let j = self.normal_of[i];
+            let (l, h, active) = if j == NONE {
+                (lo[i], hi[i], true)
+            } else {
+                let r = self.mu[i] * self.z[j].max(0.0);
+                (-r, r, self.z[j] > 0.0)
+            };
+            let (zi, wi) = (self.z[i], self.w[i]);
+            let flip = match self.guess[i] {
+                Guess::Free if zi < l - z_tol => Some(Guess::Lower),
+                Guess::Free if zi > h + z_tol => Some(Guess::Upper),
+                Guess::Lower if l < h && active && wi < -w_tol => Some(Guess::Free),
+                Guess::Upper if l < h && active && wi > w_tol => Some(Guess::Free),
+                Guess::Parked if wi.abs() > w_tol => Some(Guess::Free),
+                _ => None,
+            };
+            if let Some(g) = flip {
                 self.flips.push((i, g));
             }
-        }
-    }
-}
-
-/// The coefficient of friction row `i`'s z in its normal's z under the
-/// guesses `guess` (`sigma mu`: -mu at the lower bound, +mu at the upper,
-/// with the normal free), with that normal, or None (not coupled, not at
-/// a bound, or the normal not free).
-pub(super) fn folded(
-    guess: &[Guess],
-    normal_of: &[usize],
-    mu: &[f64],
-    i: usize,
-) -> Option<(usize, f64)> {
-    let j = normal_of[i];
-    if j == NONE || guess[j] != Guess::Free {
-        return None;
-    }
-    match guess[i] {
-        Guess::Lower => Some((j, -mu[i])),
-        Guess::Upper => Some((j, mu[i])),
-        _ => None,
-    }
-}
-
-/// The guesses of a coupled problem with its couplings (`normal_of[i]`:
-/// row i's normal, or `NONE`; `mu[i]`: its friction coefficient).
-pub(super) struct Guesses<'a> {
-    pub(super) guess: &'a [Guess],
-    pub(super) normal_of: &'a [usize],
-    pub(super) mu: &'a [f64],
-}
-
-impl Guesses<'_> {
-    /// `z` of the rows at a constant bound (uncoupled, at `lo` or `hi`),
-    /// 0 elsewhere: the right-hand side's fixed part of a guess's solve.
-    pub(super) fn fixed_values(&self, z: &mut [f64], lo: &[f64], hi: &[f64]) {
-        for (i, zi) in z.iter_mut().enumerate() {
-            *zi = match self.guess[i] {
-                Guess::Lower if self.normal_of[i] == NONE => lo[i],
-                Guess::Upper if self.normal_of[i] == NONE => hi[i],
-                _ => 0.0,
-            };
-        }
-    }
-
-    /// Row `i` after a solve that gave `z`, `w`: its bounds `lo`, `hi` if
-    /// uncoupled, else `+-mu z_j` of its normal j.
-    pub(super) fn row_state(
-        &self,
-        i: usize,
-        z: &[f64],
-        w: &[f64],
-        lo: &[f64],
-        hi: &[f64],
-    ) -> RowState {
-        let j = self.normal_of[i];
-        let (l, h) = if j == NONE {
-            (lo[i], hi[i])
-        } else {
-            let r = self.mu[i] * z[j].max(0.0);
-            (-r, r)
-        };
-        RowState {
-            guess: self.guess[i],
-            z: z[i],
-            w: w[i],
-            lo: l,
-            hi: h,
-            active: j == NONE || z[j] > 0.0,
-        }
-    }
-}
-
-/// One row after a guess's solve: its guess, z, w, its bounds (a friction
-/// row's from its normal's z) and whether they are in force (a friction
-/// row whose normal carries no load is complementary whatever its w).
-pub(super) struct RowState {
-    pub(super) guess: Guess,
-    pub(super) z: f64,
-    pub(super) w: f64,
-    pub(super) lo: f64,
-    pub(super) hi: f64,
-    pub(super) active: bool,
-}
-
-impl RowState {
-    /// The guess the row takes if it violates its own, else None: a free
-    /// row outside its bounds goes to the bound it crossed; a row at a
-    /// bound whose w has the wrong sign becomes free; a parked row whose w
-    /// is not 0 becomes free, or, with `parked_to_bound`, goes to the
-    /// bound its w asks for where that bound is finite and in force
-    /// (tiny_coupled.rs).
-    pub(super) fn violation(&self, z_tol: f64, w_tol: f64, parked_to_bound: bool) -> Option<Guess> {
-        let (l, h, zi, wi, active) = (self.lo, self.hi, self.z, self.w, self.active);
-        match self.guess {
-            Guess::Free if zi < l - z_tol => Some(Guess::Lower),
-            Guess::Free if zi > h + z_tol => Some(Guess::Upper),
-            Guess::Lower if l < h && active && wi < -w_tol => Some(Guess::Free),
-            Guess::Upper if l < h && active && wi > w_tol => Some(Guess::Free),
-            Guess::Parked if wi.abs() > w_tol => Some(if !parked_to_bound || !active {
-                Guess::Free
-            } else if wi > 0.0 && l.is_finite() {
-                Guess::Lower
-            } else if wi < 0.0 && h.is_finite() {
-                Guess::Upper
-            } else {
-                Guess::Free
-            }),
-            _ => None,
         }
     }
 }
