@@ -183,19 +183,8 @@ fn friction_stacks_agree_with_pgs_and_certify() {
             dist(&dv, &dv_ref)
         );
         let stats = *dantzig.last_stats();
-        // From `block_guess_from` (48) rows the first pass is the block
-        // guess's; below it the passes are pivoted, and a guess can only be
-        // the coupled guess restarted from a pass after the first (one that
-        // kept its clamped set).
-        if p.dim() >= DantzigParams::default().block_guess_from {
-            assert!(stats.block_guesses > 0, "boxes {boxes}: {stats:?}");
-        } else {
-            assert!(stats.pivots > 0, "boxes {boxes}: {stats:?}");
-            assert!(
-                stats.block_guesses == 0 || stats.rounds >= 2,
-                "boxes {boxes}: {stats:?}"
-            );
-        }
+        // The first pass is the block guess's (every size by default).
+        assert!(stats.block_guesses > 0, "boxes {boxes}: {stats:?}");
         // Cold passes (the ODE-like restart from z = 0) reach a certified
         // answer too, with at least as many pivots.
         let mut cold = Dantzig::new(DantzigParams {
@@ -218,9 +207,9 @@ fn friction_stacks_agree_with_pgs_and_certify() {
 fn resting_stacks_are_solved_by_the_block_guess_of_the_first_pass() {
     // Centred boxes of 2 kg falling at 0.1 m/s onto each other and the
     // ground: no friction is needed, so the first coupling pass (friction
-    // rows held at 0) is the answer. With the block guess on at every size
-    // it is solved by the guess, with no pivot, and must give the
-    // velocities of the pivoting passes.
+    // rows held at 0) is the answer. The block guess (on at every size by
+    // default) solves it with no pivot, and must give the velocities of
+    // the pivoting passes.
     for boxes in [1_usize, 3, 5] {
         let mut c = Contacts::default();
         let (mut lo, mut hi, mut cp) = (vec![], vec![], vec![]);
@@ -234,10 +223,7 @@ fn resting_stacks_are_solved_by_the_block_guess_of_the_first_pass() {
             .collect();
         let p = BoxLcp::with_bounds(Lcp::new(c.dense(), c.q_of(&v)).unwrap(), bounds(lo, hi, cp))
             .unwrap();
-        let mut d = Dantzig::new(DantzigParams {
-            block_guess_from: 1,
-            ..DantzigParams::default()
-        });
+        let mut d = Dantzig::default();
         let (z, stats) = solved_by_passes(&mut d, &p);
         assert_eq!(
             (stats.rounds, stats.pivots),
@@ -410,7 +396,7 @@ fn a_resting_tower_certifies_after_its_first_coupling_pass() {
     let dv = c.velocity_change(&sol.z);
     let dv_lemke = c.velocity_change(&by_lemke.z);
     assert!(dist(&dv, &dv_lemke) <= 1e-8, "{}", dist(&dv, &dv_lemke));
-    // With the defaults (n = 144 >= `block_guess_from`) the block guess
+    // With the defaults the block guess
     // solves the first pass (no pivot), and the coupled guess, tried only
     // after a first pass that does not certify, is not tried. The normal
     // forces of a stack are not unique, its velocities are.
@@ -434,11 +420,13 @@ fn a_resting_tower_certifies_after_its_first_coupling_pass() {
 fn the_factor_is_updated_not_rebuilt() {
     // Every pivot changes the clamped set by exactly one append, one removal
     // or one refused append, plus at most one append per driven row that was
-    // already complementary; the factor is never rebuilt.
+    // already complementary; the pivoting (block guess off) never
+    // rebuilds the factor.
     let mut rng = Rng::new(47);
     let (_, p) = random_stack(&mut rng, 4, false);
     let mut d = Dantzig::new(DantzigParams {
         record_trace: true,
+        block_guess_from: usize::MAX,
         ..DantzigParams::default()
     });
     let sol = d.solve(&p).unwrap();

@@ -188,10 +188,11 @@ fn pivot_limit_returns_the_best_iterate() {
     let q = vec![-1.0; 6];
     let p = BoxLcp::new(m, q, vec![0.0; 6], vec![INF; 6], vec![]).unwrap();
     for limit in [0, 1, 2] {
-        // The pivot limit is the pivoting's: the small problems' guess,
-        // which needs no pivot here, is off.
+        // The pivot limit is the pivoting's: the block guess, which needs
+        // no pivot here, is off.
         let mut d = Dantzig::new(DantzigParams {
             max_pivots: limit,
+            block_guess_from: usize::MAX,
             ..DantzigParams::default()
         });
         let mut out = LcpSolution::default();

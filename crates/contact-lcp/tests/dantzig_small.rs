@@ -1,6 +1,6 @@
-//! Dantzig on small problems, by the pivoting alone (below
-//! `block_guess_from`) and with the block guess forced on
-//! (`block_guess_from: 1`): the unique solution that brute-force
+//! Dantzig on small problems, with the block guess (the default) and by
+//! the pivoting alone (`block_guess_from: usize::MAX`): the unique
+//! solution that brute-force
 //! enumeration finds, the same answer by both routes, certified answers
 //! on singular problems (rank deficient, duplicated rows), a trace that
 //! shows the guesses that ran, and no allocation on a repeated solve.
@@ -21,10 +21,15 @@ fn guessed(d: &Dantzig) -> bool {
     d.last_stats().block_guesses > 0 && d.last_stats().pivots == 0
 }
 
-/// Dantzig with the block guess tried at every size.
+/// Dantzig with the block guess tried at every size (the default).
 fn guessing() -> Dantzig {
+    Dantzig::default()
+}
+
+/// Dantzig with the block guess off: the one-row pivoting alone.
+fn pivoting() -> Dantzig {
     Dantzig::new(DantzigParams {
-        block_guess_from: 1,
+        block_guess_from: usize::MAX,
         ..DantzigParams::default()
     })
 }
@@ -68,7 +73,7 @@ fn positive_definite_box_problems_settle_on_the_unique_solution() {
 fn plain_lcps_match_brute_force_and_the_pivoting() {
     let mut rng = Rng::new(0x5A11_0002);
     let mut d = guessing();
-    let mut pivoting = Dantzig::default();
+    let mut pivoting = pivoting();
     for trial in 0..200 {
         let n = 1 + trial % 9;
         let lcp = Lcp::new(
@@ -172,8 +177,8 @@ fn a_repeated_solve_allocates_nothing() {
     let (q, _) = feasible_q(&mut rng, &m);
     let psd = BoxLcp::from_lcp(&Lcp::new(m, q).unwrap());
     for (p, mut d) in [
-        (pd.clone(), Dantzig::default()),
-        (psd.clone(), Dantzig::default()),
+        (pd.clone(), pivoting()),
+        (psd.clone(), pivoting()),
         (pd, guessing()),
         (psd, guessing()),
     ] {
@@ -194,7 +199,7 @@ fn a_repeated_solve_allocates_nothing() {
     let m = random_pd(&mut rng, n);
     let few = BoxLcp::from_lcp(&Lcp::new(m.clone(), vec![1.0; n]).unwrap());
     let all = BoxLcp::from_lcp(&Lcp::new(m, vec![-1.0; n]).unwrap());
-    for mut d in [Dantzig::default(), guessing()] {
+    for mut d in [pivoting(), guessing()] {
         let mut out = LcpSolution::default();
         d.solve_into(&all, &mut out).unwrap();
         d.solve_into(&few, &mut out).unwrap();
