@@ -1,6 +1,7 @@
 // The coupling passes of the Dantzig solver: fixed-bound box LCPs solved
-// one after the other by the pivoting of pivot.rs (from `block_guess_from`
-// rows, symmetric M, each pass first by the block guess of block_guess.rs),
+// one after the other by the pivoting of pivot.rs (symmetric M, from
+// `block_guess_from` rows: each pass first by the block guess of
+// block_guess.rs),
 // the friction radii of each pass set from the normals of the one before,
 // up to their fixed point. Without coupling this is a single pass.
 //
@@ -10,7 +11,7 @@
 // projected on the bounds of its own normals, is certified against the
 // coupled problem and accepted at `COUPLING_PASS_ACCEPT`: on straight
 // towers, settled or just released, no friction is needed and it is the
-// answer. Otherwise, from `block_guess_from` rows, the coupled guess
+// answer. Otherwise (symmetric M, from `block_guess_from` rows) the coupled guess
 // (coupled_guess.rs) tries the whole coupled problem; when it hands over,
 // the friction bounds are set from the solved normals and the problem is
 // solved again with those bounds fixed. Unlike ODE, which stops there (its
