@@ -12,6 +12,14 @@
 /// times `||q||_inf` (a sticking contact, `w` about 0, keeps its state).
 pub(crate) const FRICTION_START_W: f64 = 1e-9;
 
+/// Coupled problems of at least this many rows whose first coupling pass
+/// does not certify try the coupled guess (dantzig/coupled_guess.rs) of
+/// the whole problem before the further passes; smaller ones, where it
+/// mostly hands over (the sliding sets of the lcp bench, 12-36 rows, ran
+/// 2-7x slower with it), go on with the passes (whose restarts of the
+/// coupled guess from a settled clamped set run at every size).
+pub(crate) const COUPLED_GUESS_FROM: usize = 48;
+
 /// Most guesses of the coupled guess (dantzig/coupled_guess.rs) before it
 /// hands over to the coupling passes.
 pub(crate) const COUPLED_GUESS_MAX: usize = 24;

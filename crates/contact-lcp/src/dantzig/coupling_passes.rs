@@ -11,7 +11,7 @@
 // projected on the bounds of its own normals, is certified against the
 // coupled problem and accepted at `COUPLING_PASS_ACCEPT`: on straight
 // towers, settled or just released, no friction is needed and it is the
-// answer. Otherwise (symmetric M, from `block_guess_from` rows) the coupled guess
+// answer. Otherwise (symmetric M, from `COUPLED_GUESS_FROM` rows) the coupled guess
 // (coupled_guess.rs) tries the whole coupled problem; when it hands over,
 // the friction bounds are set from the solved normals and the problem is
 // solved again with those bounds fixed. Unlike ODE, which stops there (its
@@ -59,11 +59,11 @@ use crate::problem::Lcp;
 use crate::solution::LcpSolution;
 use crate::tuning::COUPLED_GUESS_ACCEPT;
 use crate::tuning::COUPLING_PASS_ACCEPT;
-use crate::tuning::FRICTION_START_W;
 use crate::tuning::MAX_COUPLED_RESTARTS;
 use crate::tuning::MAX_RESTART_GUESSES;
 use crate::tuning::MIN_RELAX;
 use crate::tuning::NON_SYMMETRIC_ACCEPT;
+use crate::tuning::{COUPLED_GUESS_FROM, FRICTION_START_W};
 use crate::verify::max_abs;
 
 impl Dantzig {
@@ -108,7 +108,9 @@ impl Dantzig {
         // The block guesses (of a pass, and of the coupled problem from
         // scratch) need a symmetric M and enough rows to pay off.
         let guesses_apply = symmetric && n >= params.block_guess_from;
-        let try_coupled_guess = coupled && guesses_apply;
+        // The coupled guess from scratch pays only on larger problems: on
+        // small sliding ones it mostly hands over (COUPLED_GUESS_FROM).
+        let try_coupled_guess = coupled && guesses_apply && n >= COUPLED_GUESS_FROM;
         // The coupled guess from a pass that kept its clamped set, at any
         // size: one folded solve where the passes would go on converging
         // linearly, or flip between two sets of sliding contacts (module
