@@ -73,6 +73,9 @@ use crate::tuning::DEPENDENT_W;
 use crate::tuning::RESTING_Q;
 use crate::tuning::UPDATE_AT_MOST;
 use crate::verify::max_abs;
+use faer::Par;
+use faer::linalg::cholesky::ldlt::factor::cholesky_in_place_scratch;
+use faer::linalg::cholesky::llt::factor::cholesky_in_place_scratch as llt_scratch;
 
 /// How the guess ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -389,8 +392,12 @@ impl BlockGuess {
             core.factor
                 .idx
                 .extend((0..n).filter(|&i| core.state[i] == State::Clamped && !member[i]));
+            // faer's LL' and LDL' (linalg/cholesky.rs) need the same scratch.
+            let req = cholesky_in_place_scratch::<f64>(n, Par::Seq, Default::default())
+                .or(llt_scratch::<f64>(n, Par::Seq, Default::default()));
+            let stack = self.scratch.stack(req);
             core.factor
-                .factor_block(m, set.pivot_tol, &mut self.scratch, &mut self.refused);
+                .factor_block(m, set.pivot_tol, stack, &mut self.refused);
         }
         // A refused (redundant) row keeps z = 0 where 0 is feasible, as the
         // pivoting leaves it: at a bound, or parked inside. Its w is then

@@ -23,22 +23,16 @@
 // rather than faer 0.24's `ldlt::update::delete_rows_and_cols_clobber`,
 // which was slower at the sizes of contact problems (docs/benchmarks.md).
 
-use crate::linalg::faer_scratch::FaerScratch;
 use crate::linalg::inverse;
-use crate::linalg::kernels::{
-    axpy, dot, gemv, solve_lower_in_place, solve_lower_transpose_in_place,
-};
+use crate::linalg::kernels::{dot, gemv, solve_lower_in_place, solve_lower_transpose_in_place};
 use crate::problem::Lcp;
 use crate::tuning::REFUSED_PIVOT;
 use crate::tuning::SHORT_RUNS;
-use crate::tuning::SMALL_BLOCK_UP_TO;
+use faer::dyn_stack::MemStack;
 use faer::linalg::cholesky::ldlt::factor::{
     LdltRegularization, cholesky_in_place as ldlt_in_place,
-    cholesky_in_place_scratch as ldlt_scratch,
 };
-use faer::linalg::cholesky::llt::factor::{
-    LltRegularization, cholesky_in_place as llt_in_place, cholesky_in_place_scratch as llt_scratch,
-};
+use faer::linalg::cholesky::llt::factor::{LltRegularization, cholesky_in_place as llt_in_place};
 use faer::linalg::triangular_solve::{
     solve_lower_triangular_in_place, solve_upper_triangular_in_place,
 };
@@ -178,7 +172,7 @@ impl Factor {
         &mut self,
         m: &Lcp,
         tol: f64,
-        scratch: &mut FaerScratch,
+        stack: &mut MemStack,
         refused: &mut Vec<usize>,
     ) {
         refused.clear();
@@ -187,17 +181,6 @@ impl Factor {
             return;
         }
         let diag_max = self.copy_block(m);
-        if k <= SMALL_BLOCK_UP_TO {
-            self.factor_small(tol, refused);
-            return;
-        }
-        // faer's LL' and LDL' need the same scratch.
-        let req = ldlt_scratch::<f64>(k, Par::Seq, Default::default()).or(llt_scratch::<f64>(
-            k,
-            Par::Seq,
-            Default::default(),
-        ));
-        let stack = scratch.stack(req);
         let view = MatMut::from_column_major_slice_with_stride_mut(
             &mut self.l[..(k - 1) * ld + k],
             k,
@@ -273,62 +256,6 @@ impl Factor {
             }
         }
         self.pending = wanted;
-    }
-
-    /// `factor_block` of a small block, already copied by `copy_block`:
-    /// the left-looking ("gaxpy") Cholesky of Golub & Van Loan, Matrix
-    /// Computations, 4th ed., Algorithm 4.2.1, in plain loops (faer's
-    /// blocked LL' costs more in dispatch and setup than the whole
-    /// factorisation of a few dozen rows). A pivot at most `tol` (or not
-    /// finite) refuses its row, as `try_append` does: its column is zeroed,
-    /// so the later columns are factored without it, and the refused rows
-    /// are cut out at the end.
-    fn factor_small(&mut self, tol: f64, refused: &mut Vec<usize>) {
-        let (k, ld) = (self.idx.len(), self.ld);
-        for c in 0..k {
-            let (done, rest) = self.l.split_at_mut(c * ld);
-            let col = &mut rest[c..k];
-            for j in 0..c {
-                let lcj = done[j * ld + c];
-                if lcj != 0.0 {
-                    axpy(-lcj, &done[j * ld + c..j * ld + k], col);
-                }
-            }
-            let d = col[0];
-            if d > tol && d.is_finite() {
-                let root = d.sqrt();
-                let inv = 1.0 / root;
-                col[0] = root;
-                col[1..].iter_mut().for_each(|x| *x *= inv);
-                self.inv_diag[c] = inv;
-            } else {
-                col.fill(0.0);
-                self.inv_diag[c] = 0.0;
-                refused.push(self.idx[c]);
-            }
-        }
-        if refused.is_empty() {
-            return;
-        }
-        // Column c moves to `kept` and its rows up past the refused ones
-        // (a destination never passes its source).
-        let mut kept = 0;
-        for c in 0..k {
-            if self.inv_diag[c] == 0.0 {
-                continue;
-            }
-            let mut to = kept;
-            for r in c..k {
-                if self.inv_diag[r] != 0.0 {
-                    self.l[kept * ld + to] = self.l[c * ld + r];
-                    to += 1;
-                }
-            }
-            self.inv_diag[kept] = self.inv_diag[c];
-            self.idx[kept] = self.idx[c];
-            kept += 1;
-        }
-        self.idx.truncate(kept);
     }
 
     /// Copies the lower triangle of `M_CC` (C = `self.idx`) into L's storage;
