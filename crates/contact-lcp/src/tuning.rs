@@ -98,6 +98,13 @@ pub(crate) const COUPLING_PASS_ACCEPT: f64 = 1e-10;
 /// a solve of a few rows.
 pub(crate) const PLAIN_SOLVE_UP_TO: usize = 8;
 
+/// Blocks of the block guess up to this size are factored by the plain
+/// left-looking loops of `Factor::factor_small` (linalg/cholesky.rs), which
+/// keep the leading columns of the last guess's factor; larger ones by
+/// faer's blocked Cholesky, whose dispatch and setup cost more than a
+/// small factorisation.
+pub(crate) const SMALL_BLOCK_UP_TO: usize = 64;
+
 /// Sizes from which the dense kernels (linalg/kernels.rs) call faer instead
 /// of their plain loops.
 pub(crate) const FAER_FROM: usize = 32;

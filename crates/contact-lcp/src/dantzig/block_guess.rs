@@ -65,7 +65,6 @@
 
 use super::pivot::{Core, Settings, State};
 use crate::linalg::faer_scratch::FaerScratch;
-use crate::linalg::kernels::dot;
 use crate::problem::Lcp;
 use crate::tuning::BLOCK_GUESS_MAX;
 use crate::tuning::BLOCK_GUESS_STALL;
@@ -73,9 +72,6 @@ use crate::tuning::DEPENDENT_W;
 use crate::tuning::RESTING_Q;
 use crate::tuning::UPDATE_AT_MOST;
 use crate::verify::max_abs;
-use faer::Par;
-use faer::linalg::cholesky::ldlt::factor::cholesky_in_place_scratch;
-use faer::linalg::cholesky::llt::factor::cholesky_in_place_scratch as llt_scratch;
 
 /// How the guess ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -351,6 +347,48 @@ impl BlockGuess {
         true
     }
 
+    /// Lists C (the clamped rows of `core.state`) in the factor's order and
+    /// returns how many leading positions hold the same rows as the last
+    /// factor (whose columns `factor_block` keeps). With `reuse`, the rows
+    /// of the last factor still clamped, in their order, then those that
+    /// join in index order; otherwise (the first guess, the strict phase)
+    /// the rows that joined C in the last exchange (`priority`) first, so
+    /// that a dependent group refuses another of its rows, then the others
+    /// in index order.
+    fn order_block(&mut self, core: &mut Core, reuse: bool) -> usize {
+        let n = core.state.len();
+        self.member.clear();
+        self.member.resize(n, false);
+        let idx = &mut core.factor.idx;
+        let mut kept = 0;
+        if reuse {
+            kept = idx.len();
+            let mut to = 0;
+            for p in 0..idx.len() {
+                let i = idx[p];
+                if core.state[i] == State::Clamped {
+                    idx[to] = i;
+                    to += 1;
+                    self.member[i] = true;
+                } else {
+                    kept = kept.min(p);
+                }
+            }
+            idx.truncate(to);
+        } else {
+            idx.clear();
+            for &i in &self.priority {
+                if core.state[i] == State::Clamped {
+                    idx.push(i);
+                    self.member[i] = true;
+                }
+            }
+        }
+        let member = &self.member;
+        idx.extend((0..n).filter(|&i| core.state[i] == State::Clamped && !member[i]));
+        kept
+    }
+
     /// Factors `M_CC` for the clamped rows of `core.state` into the core's
     /// factor (with `update`, by updating the last guess's factor when few
     /// rows changed), solves for `z_C` and recomputes `w = M z + q` outside
@@ -379,25 +417,9 @@ impl BlockGuess {
             }
         }
         if !(update && self.update_factor(core, m, set, strict)) {
-            core.factor.idx.clear();
-            self.member.clear();
-            self.member.resize(n, false);
-            for &i in &self.priority {
-                if core.state[i] == State::Clamped {
-                    core.factor.idx.push(i);
-                    self.member[i] = true;
-                }
-            }
-            let member = &self.member;
+            let kept = self.order_block(core, update && !strict);
             core.factor
-                .idx
-                .extend((0..n).filter(|&i| core.state[i] == State::Clamped && !member[i]));
-            // faer's LL' and LDL' (linalg/cholesky.rs) need the same scratch.
-            let req = cholesky_in_place_scratch::<f64>(n, Par::Seq, Default::default())
-                .or(llt_scratch::<f64>(n, Par::Seq, Default::default()));
-            let stack = self.scratch.stack(req);
-            core.factor
-                .factor_block(m, set.pivot_tol, stack, &mut self.refused);
+                .factor_block(m, set.pivot_tol, kept, &mut self.scratch, &mut self.refused);
         }
         // A refused (redundant) row keeps z = 0 where 0 is feasible, as the
         // pivoting leaves it: at a bound, or parked inside. Its w is then
@@ -437,19 +459,10 @@ impl BlockGuess {
         if core.z.iter().any(|z| !z.is_finite()) {
             return false;
         }
-        // w only where `violations` reads it: a clamped row is judged by its
-        // z (its w is 0 by the solve), and a fixed row (lo >= hi: the
-        // friction rows of a coupled problem's first pass) is never
-        // exchanged, so their O(n) products are skipped. Whoever goes on from the
-        // guess (the pivoting's `polish`, the certificate) recomputes w
-        // in full.
-        for i in 0..n {
-            core.w[i] = if core.state[i] == State::Clamped || set.lo[i] >= set.hi[i] {
-                0.0
-            } else {
-                m.q()[i] + dot(m.col(i), &core.z)
-            };
-        }
+        // w = M z + q on every row, column by column over the nonzero z
+        // (`violations` reads it only outside C: a clamped row is judged
+        // by its z).
+        m.affine(&core.z, &mut core.w);
         true
     }
 

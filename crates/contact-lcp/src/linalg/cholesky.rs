@@ -23,16 +23,21 @@
 // rather than faer 0.24's `ldlt::update::delete_rows_and_cols_clobber`,
 // which was slower at the sizes of contact problems (docs/benchmarks.md).
 
+use crate::linalg::faer_scratch::FaerScratch;
 use crate::linalg::inverse;
 use crate::linalg::kernels::{dot, gemv, solve_lower_in_place, solve_lower_transpose_in_place};
+use crate::linalg::lanes::{Lanes, LanesOp, add_column, add_four_columns, with_best_lanes};
 use crate::problem::Lcp;
 use crate::tuning::REFUSED_PIVOT;
 use crate::tuning::SHORT_RUNS;
-use faer::dyn_stack::MemStack;
+use crate::tuning::SMALL_BLOCK_UP_TO;
 use faer::linalg::cholesky::ldlt::factor::{
     LdltRegularization, cholesky_in_place as ldlt_in_place,
+    cholesky_in_place_scratch as ldlt_scratch,
 };
-use faer::linalg::cholesky::llt::factor::{LltRegularization, cholesky_in_place as llt_in_place};
+use faer::linalg::cholesky::llt::factor::{
+    LltRegularization, cholesky_in_place as llt_in_place, cholesky_in_place_scratch as llt_scratch,
+};
 use faer::linalg::triangular_solve::{
     solve_lower_triangular_in_place, solve_upper_triangular_in_place,
 };
@@ -149,14 +154,17 @@ impl Factor {
         true
     }
 
-    /// Factors `M_CC` from scratch for C = `self.idx` (set by the caller).
+    /// Factors `M_CC` for C = `self.idx` (set by the caller), keeping the
+    /// first `kept` columns of the factor when the block is small (the
+    /// caller keeps those positions of C unchanged since the last factor).
     /// Used only by the block guess (block_guess.rs), never by the
     /// pivoting. A redundant row (pivot at most `tol`, the append rule) is
     /// left out, as the pivoting leaves it out of C, and listed in
     /// `refused`; the others keep their order.
     ///
-    /// First faer's blocked LL' of the whole block (the fast path when no
-    /// row is redundant). When a pivot is at most `tol`, faer's blocked
+    /// Up to `SMALL_BLOCK_UP_TO` rows, the plain loops of `factor_small`.
+    /// Larger blocks are factored whole, first by faer's blocked LL' (the
+    /// fast path when no row is redundant). When a pivot is at most `tol`, faer's blocked
     /// LDL' instead, with every such pivot replaced by `huge`
     /// (`REFUSED_PIVOT` times the largest diagonal entry): that row's column
     /// of the unit factor is then its entries over `huge`, below the
@@ -172,7 +180,8 @@ impl Factor {
         &mut self,
         m: &Lcp,
         tol: f64,
-        stack: &mut MemStack,
+        kept: usize,
+        scratch: &mut FaerScratch,
         refused: &mut Vec<usize>,
     ) {
         refused.clear();
@@ -180,7 +189,19 @@ impl Factor {
         if k == 0 {
             return;
         }
-        let diag_max = self.copy_block(m);
+        if k <= SMALL_BLOCK_UP_TO {
+            self.copy_block(m, kept);
+            self.factor_small(tol, kept, refused);
+            return;
+        }
+        let diag_max = self.copy_block(m, 0);
+        // faer's LL' and LDL' need the same scratch.
+        let req = ldlt_scratch::<f64>(k, Par::Seq, Default::default()).or(llt_scratch::<f64>(
+            k,
+            Par::Seq,
+            Default::default(),
+        ));
+        let stack = scratch.stack(req);
         let view = MatMut::from_column_major_slice_with_stride_mut(
             &mut self.l[..(k - 1) * ld + k],
             k,
@@ -202,7 +223,7 @@ impl Factor {
         }
         let huge = REFUSED_PIVOT * diag_max;
         if tol > 0.0 && huge.is_finite() && huge > tol {
-            self.copy_block(m);
+            self.copy_block(m, 0);
             self.signs.clear();
             self.signs.resize(k, 1);
             let view = MatMut::from_column_major_slice_with_stride_mut(
@@ -258,15 +279,75 @@ impl Factor {
         self.pending = wanted;
     }
 
-    /// Copies the lower triangle of `M_CC` (C = `self.idx`) into L's storage;
-    /// returns its largest diagonal entry.
+    /// `factor_block` of a small block whose columns from `kept` on were
+    /// copied by `copy_block` (the columns before are the last factor's:
+    /// a factor's leading block depends on its leading rows only). The
+    /// left-looking ("gaxpy") Cholesky of Golub & Van Loan, Matrix
+    /// Computations, 4th ed., Algorithm 4.2.1, four columns at a time on the
+    /// best lanes of the machine: faer's blocked LL' costs more in dispatch
+    /// and setup than the whole factorisation of a few dozen rows. A pivot at
+    /// most `tol` (or not finite) refuses its row, as `try_append` does: its
+    /// column is zeroed, so the later columns are factored without it, and
+    /// the refused rows are cut out at the end.
+    fn factor_small(&mut self, tol: f64, kept: usize, refused: &mut Vec<usize>) {
+        let k = self.idx.len();
+        with_best_lanes(LeftLooking {
+            l: &mut self.l,
+            ld: self.ld,
+            inv_diag: &mut self.inv_diag[..k],
+            from: kept,
+            tol,
+        });
+        for c in kept..k {
+            if self.inv_diag[c] == 0.0 {
+                refused.push(self.idx[c]);
+            }
+        }
+        if refused.is_empty() {
+            return;
+        }
+        // The rows of the kept columns move up past the refused ones, then
+        // column c moves to `to_col` with its rows (a destination never
+        // passes its source).
+        let ld = self.ld;
+        for c in 0..kept {
+            let mut to = kept;
+            for r in kept..k {
+                if self.inv_diag[r] != 0.0 {
+                    self.l[c * ld + to] = self.l[c * ld + r];
+                    to += 1;
+                }
+            }
+        }
+        let mut to_col = kept;
+        for c in kept..k {
+            if self.inv_diag[c] == 0.0 {
+                continue;
+            }
+            let mut to = to_col;
+            for r in c..k {
+                if self.inv_diag[r] != 0.0 {
+                    self.l[to_col * ld + to] = self.l[c * ld + r];
+                    to += 1;
+                }
+            }
+            self.inv_diag[to_col] = self.inv_diag[c];
+            self.idx[to_col] = self.idx[c];
+            to_col += 1;
+        }
+        self.idx.truncate(to_col);
+    }
+
+    /// Copies the lower triangle of `M_CC` (C = `self.idx`) into L's storage,
+    /// from row `from` on (the rows before are the last factor's, see
+    /// `factor_small`); returns the largest diagonal entry copied.
     ///
     /// C is mostly runs of consecutive rows (a guess clamps most rows of a
     /// contact problem, in index order), so each column is copied as one
     /// slice per run instead of one gathered entry per row. Scattered rows
-    /// (a random problem's C) keep the
-    /// gather, as the slices' setup would cost more than they save.
-    fn copy_block(&mut self, m: &Lcp) -> f64 {
+    /// (a random problem's C) keep the gather, as the slices' setup would
+    /// cost more than they save.
+    fn copy_block(&mut self, m: &Lcp, from: usize) -> f64 {
         let ld = self.ld;
         let runs = &mut self.runs;
         runs.clear();
@@ -279,31 +360,31 @@ impl Factor {
         }
         let k = self.idx.len();
         let mut diag_max = 0.0_f64;
-        if SHORT_RUNS * runs.len() > k {
-            // Scattered rows (a random problem): one gather per entry.
-            for (c, &j) in self.idx.iter().enumerate() {
-                let col = m.col(j);
-                diag_max = diag_max.max(col[j]);
-                for (r, &i) in self.idx.iter().enumerate().skip(c) {
-                    self.l[c * ld + r] = col[i];
-                }
-            }
-            return diag_max;
-        }
+        let scattered = SHORT_RUNS * runs.len() > k;
         let mut run = 0;
         for (c, &j) in self.idx.iter().enumerate() {
             let col = m.col(j);
-            diag_max = diag_max.max(col[j]);
-            // The run holding position c, then every run after it.
-            while run + 1 < runs.len() && runs[run + 1].0 <= c {
-                run += 1;
+            let top = c.max(from);
+            if c >= from {
+                diag_max = diag_max.max(col[j]);
             }
             let dst = &mut self.l[c * ld..c * ld + k];
+            if scattered {
+                // One gather per entry.
+                for (d, &i) in dst[top..].iter_mut().zip(&self.idx[top..]) {
+                    *d = col[i];
+                }
+                continue;
+            }
+            // The run holding position top, then every run after it.
+            while run + 1 < runs.len() && runs[run + 1].0 <= top {
+                run += 1;
+            }
             for (t, &(start, first)) in runs.iter().enumerate().skip(run) {
                 let end = runs.get(t + 1).map_or(k, |&(next, _)| next);
-                let from = start.max(c);
-                let src = first + (from - start);
-                dst[from..end].copy_from_slice(&col[src..src + (end - from)]);
+                let begin = start.max(top);
+                let src = first + (begin - start);
+                dst[begin..end].copy_from_slice(&col[src..src + (end - begin)]);
             }
         }
         diag_max
@@ -410,6 +491,63 @@ impl Factor {
     }
 }
 
+/// The left-looking Cholesky of `Factor::factor_small` on the rows from
+/// `from` on (k = `inv_diag.len()`) of the column-major `l` (leading
+/// dimension `ld`), as a lanes operation: column c gets
+/// `-L[c, j] L[.., j]` of every earlier column j, four columns at a time,
+/// then is scaled by `1 / L_cc`: the kept `L_cc` of a column before `from`,
+/// else `sqrt(pivot)`, or the column is zeroed (`inv_diag[c] = 0`) when the
+/// pivot is at most `tol` or not finite.
+struct LeftLooking<'a> {
+    l: &'a mut [f64],
+    ld: usize,
+    inv_diag: &'a mut [f64],
+    from: usize,
+    tol: f64,
+}
+
+impl LanesOp for LeftLooking<'_> {
+    type Output = ();
+    #[inline(always)]
+    fn run<L: Lanes>(self, lanes: L) {
+        let (ld, k) = (self.ld, self.inv_diag.len());
+        for c in 0..k {
+            // Rows from `top` on: the kept columns' rows of the new rows,
+            // every row of a new column.
+            let top = c.max(self.from);
+            let (done, rest) = self.l.split_at_mut(c * ld);
+            let col = &mut rest[top..k];
+            let mut j = 0;
+            while j + 4 <= c {
+                let d = [0, 1, 2, 3].map(|t| -done[(j + t) * ld + c]);
+                let cols = [0, 1, 2, 3].map(|t| &done[(j + t) * ld + top..(j + t) * ld + k]);
+                add_four_columns(lanes, col, d, cols);
+                j += 4;
+            }
+            for j in j..c {
+                let d = -done[j * ld + c];
+                add_column(lanes, col, d, &done[j * ld + top..j * ld + k]);
+            }
+            if c < self.from {
+                let inv = self.inv_diag[c];
+                col.iter_mut().for_each(|x| *x *= inv);
+                continue;
+            }
+            let pivot = col[0];
+            if pivot > self.tol && pivot.is_finite() {
+                let root = pivot.sqrt();
+                let inv = 1.0 / root;
+                col[0] = root;
+                col[1..].iter_mut().for_each(|x| *x *= inv);
+                self.inv_diag[c] = inv;
+            } else {
+                col.fill(0.0);
+                self.inv_diag[c] = 0.0;
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -446,6 +584,59 @@ mod tests {
         check(&mut f, &m);
     }
 
+    /// `B B'` for a fixed `n x r` B: PSD of rank `r`.
+    fn low_rank(n: usize, r: usize) -> Lcp {
+        let b = |i: usize, t: usize| {
+            ((i * 7 + t * 3) % 11) as f64 / 5.0 - 1.0 + f64::from(u8::from(i == t))
+        };
+        let entries: Vec<f64> = (0..n * n)
+            .map(|e| (0..r).map(|t| b(e / n, t) * b(e % n, t)).sum())
+            .collect();
+        Lcp::from_row_major(n, &entries, &vec![0.0; n]).unwrap()
+    }
+
+    #[test]
+    fn a_small_block_keeps_its_leading_columns_and_refuses_dependent_rows() {
+        let (n, rank) = (12, 7);
+        let m = low_rank(n, rank);
+        let mut scratch = FaerScratch::default();
+        let mut refused = Vec::new();
+        let mut fresh = Factor::default();
+        let mut kept = Factor::default();
+        fresh.reset(n, true);
+        kept.reset(n, true);
+        // A first block, then one whose first 3 rows are the first's: the
+        // factor kept from position 3 equals the one factored afresh, and
+        // the rows beyond the rank are refused by both, as appends would.
+        kept.idx = vec![4, 0, 9, 2, 7];
+        kept.factor_block(&m, 1e-10, 0, &mut scratch, &mut refused);
+        assert!(refused.is_empty());
+        let next = vec![4, 0, 9, 1, 3, 5, 6, 8, 10, 11];
+        kept.idx.clone_from(&next);
+        kept.factor_block(&m, 1e-10, 3, &mut scratch, &mut refused);
+        let kept_refused = refused.clone();
+        fresh.idx.clone_from(&next);
+        fresh.factor_block(&m, 1e-10, 0, &mut scratch, &mut refused);
+        assert_eq!(kept_refused, refused);
+        assert_eq!(kept.idx, fresh.idx);
+        assert_eq!(kept.len(), rank);
+        let mut appended = Factor::default();
+        appended.reset(n, true);
+        let by_appends: Vec<usize> = next
+            .iter()
+            .copied()
+            .filter(|&i| appended.try_append(&m, i, 1e-10))
+            .collect();
+        assert_eq!(by_appends, fresh.idx);
+        for c in 0..rank {
+            for r in c..rank {
+                let (a, b) = (kept.l[c * n + r], fresh.l[c * n + r]);
+                assert!((a - b).abs() <= 1e-12 * (1.0 + b.abs()), "({r}, {c})");
+            }
+        }
+        check(&mut kept, &m);
+    }
+
     #[test]
     fn a_duplicated_row_is_refused() {
         // Rows 0 and 1 are equal: M_{01,01} is singular.
@@ -476,7 +667,7 @@ mod tests {
             let mut f = Factor::default();
             f.reset(n, true);
             f.idx.clone_from(&idx);
-            let diag_max = f.copy_block(&m);
+            let diag_max = f.copy_block(&m, 0);
             let expected = idx.iter().map(|&i| m.col(i)[i]).fold(0.0, f64::max);
             assert_eq!(diag_max, expected);
             for (c, &j) in idx.iter().enumerate() {
