@@ -26,7 +26,7 @@
 use crate::linalg::faer_scratch::FaerScratch;
 use crate::linalg::inverse;
 use crate::linalg::kernels::{dot, gemv, solve_lower_in_place, solve_lower_transpose_in_place};
-use crate::linalg::lanes::{Lanes, LanesOp, add_column, add_four_columns, with_best_lanes};
+use crate::linalg::lanes::{Lanes, LanesOp, add_column, with_best_lanes};
 use crate::problem::Lcp;
 use crate::tuning::REFUSED_PIVOT;
 use crate::tuning::SHORT_RUNS;
@@ -75,15 +75,17 @@ impl Factor {
     /// grows; stale entries are never read: every entry of L that a solve
     /// touches was written by an append or a removal of this run).
     pub(crate) fn reset(&mut self, n: usize, symmetric: bool) {
-        self.ld = n;
+        // Four rows of padding: the small-block kernel works on whole tiles
+        // of four rows (`LeftLooking`).
+        self.ld = n + 4;
         self.symmetric = symmetric;
         for v in &mut self.border {
             if v.len() < n {
                 v.resize(n, 0.0);
             }
         }
-        if self.l.len() < n * n {
-            self.l.resize(n * n, 0.0);
+        if self.l.len() < n * self.ld {
+            self.l.resize(n * self.ld, 0.0);
         }
         if self.row.len() < n {
             self.row.resize(n, 0.0);
@@ -493,11 +495,15 @@ impl Factor {
 
 /// The left-looking Cholesky of `Factor::factor_small` on the rows from
 /// `from` on (k = `inv_diag.len()`) of the column-major `l` (leading
-/// dimension `ld`), as a lanes operation: column c gets
-/// `-L[c, j] L[.., j]` of every earlier column j, four columns at a time,
-/// then is scaled by `1 / L_cc`: the kept `L_cc` of a column before `from`,
-/// else `sqrt(pivot)`, or the column is zeroed (`inv_diag[c] = 0`) when the
-/// pivot is at most `tol` or not finite.
+/// dimension `ld >= k + 4`), as a lanes operation, by panels of four
+/// columns (Golub & Van Loan sec. 4.2.9, the gaxpy form blocked): each
+/// panel first gets `-L[rows, j] L[panel, j]'` of every column j before
+/// it, a tile of four rows by four columns in registers at a time (rows
+/// past k and entries above the diagonal are computed too and never read),
+/// then its own columns are factored one after the other. A column is
+/// scaled by `1 / L_cc`: the kept `L_cc` of a column before `from`, else
+/// `sqrt(pivot)`, or zeroed (`inv_diag[c] = 0`) when the pivot is at most
+/// `tol` or not finite.
 struct LeftLooking<'a> {
     l: &'a mut [f64],
     ld: usize,
@@ -510,39 +516,53 @@ impl LanesOp for LeftLooking<'_> {
     type Output = ();
     #[inline(always)]
     fn run<L: Lanes>(self, lanes: L) {
-        let (ld, k) = (self.ld, self.inv_diag.len());
-        for c in 0..k {
-            // Rows from `top` on: the kept columns' rows of the new rows,
-            // every row of a new column.
-            let top = c.max(self.from);
-            let (done, rest) = self.l.split_at_mut(c * ld);
-            let col = &mut rest[top..k];
-            let mut j = 0;
-            while j + 4 <= c {
-                let d = [0, 1, 2, 3].map(|t| -done[(j + t) * ld + c]);
-                let cols = [0, 1, 2, 3].map(|t| &done[(j + t) * ld + top..(j + t) * ld + k]);
-                add_four_columns(lanes, col, d, cols);
-                j += 4;
+        let (l, ld, k, from) = (self.l, self.ld, self.inv_diag.len(), self.from);
+        let tile = |l: &[f64], at: usize| -> L::V {
+            lanes.load(l[at..at + 4].try_into().expect("four entries"))
+        };
+        for c0 in (0..k).step_by(4) {
+            let width = (k - c0).min(4);
+            let mut r = c0.max(from);
+            while r < k {
+                let mut acc = [0, 1, 2, 3].map(|t| tile(l, (c0 + t).min(k - 1) * ld + r));
+                for j in 0..c0 {
+                    let a = tile(l, j * ld + r);
+                    for (t, acc) in acc.iter_mut().enumerate() {
+                        let b = lanes.splat(l[j * ld + c0 + t]);
+                        *acc = lanes.sub(*acc, lanes.mul(a, b));
+                    }
+                }
+                for (t, acc) in acc.iter().enumerate().take(width) {
+                    let at = (c0 + t) * ld + r;
+                    let out: &mut [f64; 4] = (&mut l[at..at + 4]).try_into().expect("four");
+                    lanes.store(out, *acc);
+                }
+                r += 4;
             }
-            for j in j..c {
-                let d = -done[j * ld + c];
-                add_column(lanes, col, d, &done[j * ld + top..j * ld + k]);
-            }
-            if c < self.from {
-                let inv = self.inv_diag[c];
-                col.iter_mut().for_each(|x| *x *= inv);
-                continue;
-            }
-            let pivot = col[0];
-            if pivot > self.tol && pivot.is_finite() {
-                let root = pivot.sqrt();
-                let inv = 1.0 / root;
-                col[0] = root;
-                col[1..].iter_mut().for_each(|x| *x *= inv);
-                self.inv_diag[c] = inv;
-            } else {
-                col.fill(0.0);
-                self.inv_diag[c] = 0.0;
+            for c in c0..c0 + width {
+                let top = c.max(from);
+                let (done, rest) = l.split_at_mut(c * ld);
+                let col = &mut rest[top..k];
+                for j in c0..c {
+                    let d = -done[j * ld + c];
+                    add_column(lanes, col, d, &done[j * ld + top..j * ld + k]);
+                }
+                if c < from {
+                    let inv = self.inv_diag[c];
+                    col.iter_mut().for_each(|x| *x *= inv);
+                    continue;
+                }
+                let pivot = col[0];
+                if pivot > self.tol && pivot.is_finite() {
+                    let root = pivot.sqrt();
+                    let inv = 1.0 / root;
+                    col[0] = root;
+                    col[1..].iter_mut().for_each(|x| *x *= inv);
+                    self.inv_diag[c] = inv;
+                } else {
+                    col.fill(0.0);
+                    self.inv_diag[c] = 0.0;
+                }
             }
         }
     }
@@ -630,7 +650,7 @@ mod tests {
         assert_eq!(by_appends, fresh.idx);
         for c in 0..rank {
             for r in c..rank {
-                let (a, b) = (kept.l[c * n + r], fresh.l[c * n + r]);
+                let (a, b) = (kept.l[c * kept.ld + r], fresh.l[c * fresh.ld + r]);
                 assert!((a - b).abs() <= 1e-12 * (1.0 + b.abs()), "({r}, {c})");
             }
         }
@@ -672,7 +692,7 @@ mod tests {
             assert_eq!(diag_max, expected);
             for (c, &j) in idx.iter().enumerate() {
                 for (r, &i) in idx.iter().enumerate().skip(c) {
-                    assert_eq!(f.l[c * n + r], m.col(j)[i], "{idx:?}: ({r}, {c})");
+                    assert_eq!(f.l[c * f.ld + r], m.col(j)[i], "{idx:?}: ({r}, {c})");
                 }
             }
         }
