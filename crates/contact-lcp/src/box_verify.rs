@@ -101,10 +101,22 @@ pub(crate) fn verify_box_into(
 /// certificate would use, so the residual field is 0 by construction and
 /// the other fields are checked in full.
 pub(crate) fn finish_box_answer(problem: &BoxLcp, out: &mut LcpSolution) {
-    problem.bounds().project(&mut out.z);
+    finish_box_answer_with(problem, out, None);
+}
+
+/// [`finish_box_answer`] given `w = M z + q` as `Lcp::affine` computed it
+/// for the `z` in `out` before its projection: used as it is when the
+/// projection moves nothing (the same bits), recomputed otherwise.
+pub(crate) fn finish_box_answer_with(problem: &BoxLcp, out: &mut LcpSolution, w: Option<&[f64]>) {
+    let moved = problem.bounds().project(&mut out.z);
     out.w.clear();
-    out.w.resize(problem.dim(), 0.0);
-    problem.lcp().affine(&out.z, &mut out.w);
+    match w {
+        Some(w) if !moved => out.w.extend_from_slice(w),
+        _ => {
+            out.w.resize(problem.dim(), 0.0);
+            problem.lcp().affine(&out.z, &mut out.w);
+        }
+    }
 
     let report = box_report(
         problem.bounds(),

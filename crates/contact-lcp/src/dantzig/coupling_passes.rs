@@ -53,7 +53,7 @@ use super::block_guess::Outcome;
 use super::pivot::{Settings, State, Stop};
 use super::{Dantzig, DantzigEvent, DantzigStep, accept_guess};
 use crate::box_problem::{BoxBounds, BoxLcp};
-use crate::box_verify::finish_box_answer;
+use crate::box_verify::{finish_box_answer, finish_box_answer_with};
 use crate::error::LcpError;
 use crate::problem::Lcp;
 use crate::solution::LcpSolution;
@@ -278,7 +278,7 @@ impl Dantzig {
                 // iterates of the fixed point, only as exact as the radii
                 // have settled: they stop by the radius test.)
                 out.z.clone_from(&self.core.z);
-                finish_box_answer(problem, out);
+                finish_box_answer_with(problem, out, Some(&self.core.w));
                 if out.report.is_solution(COUPLING_PASS_ACCEPT) {
                     certified = true;
                     break;
@@ -316,7 +316,7 @@ impl Dantzig {
             });
         }
         out.z.clone_from(&self.core.z);
-        finish_box_answer(problem, out);
+        finish_box_answer_with(problem, out, Some(&self.core.w));
         // Without symmetry nothing proves that a row refused into C (its
         // Schur complement not positive) keeps a complementary w: such a
         // path can end with a row at a bound whose w has the wrong sign.
