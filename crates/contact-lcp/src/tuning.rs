@@ -103,7 +103,7 @@ pub(crate) const PLAIN_SOLVE_UP_TO: usize = 8;
 /// keep the leading columns of the last guess's factor; larger ones by
 /// faer's blocked Cholesky, whose dispatch and setup cost more than a
 /// small factorisation.
-pub(crate) const SMALL_BLOCK_UP_TO: usize = 64;
+pub(crate) const SMALL_BLOCK_UP_TO: usize = 128;
 
 /// Sizes from which the dense kernels (linalg/kernels.rs) call faer instead
 /// of their plain loops.
