@@ -76,8 +76,13 @@ impl Factor {
     /// touches was written by an append or a removal of this run).
     pub(crate) fn reset(&mut self, n: usize, symmetric: bool) {
         // Four rows of padding: the small-block kernel works on whole tiles
-        // of four rows (`LeftLooking`).
+        // of four rows (`LeftLooking`). Four more where that would make the
+        // columns a multiple of 512 bytes apart, whose entries then share
+        // cache sets (faer's blocked kernels run measurably slower).
         self.ld = n + 4;
+        if self.ld % 64 == 0 {
+            self.ld += 4;
+        }
         self.symmetric = symmetric;
         for v in &mut self.border {
             if v.len() < n {
