@@ -8,16 +8,14 @@
 //! Groups (issue 3):
 //! - `lcp_random_pd`: dense random SPD problems, n = 16, 64, 256, 1024;
 //!   Lemke, Dantzig and projected Gauss-Seidel against faer's Cholesky;
-//!   at n <= 64 also Dantzig with both guesses off (`dantzig_pivoting`).
+//!   at n <= 64 also Dantzig with the block guess off (`dantzig_pivoting`).
 //! - `lcp_random_pd_set`: 64 different random SPD problems per iteration,
 //!   n = 4, 16 and 64, Dantzig against faer's Cholesky of each: one problem
-//!   solved over and over lets the branch predictors learn its path (n = 4
-//!   runs Dantzig's fixed-array path for problems of at most 8 rows).
+//!   solved over and over lets the branch predictors learn its path.
 //! - `lcp_sliding_box_set`: 64 box-friction problems of one cube sliding
 //!   and spinning on the ground per iteration (`sliding_box_set`, n = 12),
-//!   Dantzig with its defaults (the whole coupled guess of problems of at
-//!   most 16 rows) and with the small guesses off (`dantzig_passes`: the
-//!   coupling passes alone, also without the restarted coupled guess:
+//!   Dantzig with its defaults and with the guesses off (`dantzig_passes`:
+//!   the coupling passes alone, without the restarted coupled guess:
 //!   `block_guess_from` at `usize::MAX`), against faer's Cholesky of each
 //!   `M + delta I` as in `lcp_contact_psd`.
 //! - `lcp_sliding_stack_set`: 32 problems per iteration of stacks of 2 and
@@ -39,7 +37,7 @@
 //! - `lcp_normal_stack`: the frictionless normal block of the default box
 //!   stack of 5, 20 and 50 cubes after 10 box-friction steps (n = 20, 80,
 //!   200; symmetric PSD and singular, 4 contacts per face: the peers'
-//!   `normal_stack_*`). Dantzig with its defaults and with both guesses
+//!   `normal_stack_*`). Dantzig with its defaults and with the block guess
 //!   off (`dantzig_pivoting`), against faer's Cholesky of `M + delta I` as
 //!   in `lcp_contact_psd`.
 //! - `lcp_box_stack`: the non-symmetric Anitescu-Potra LCP of a settled
@@ -178,12 +176,10 @@ fn faer_cholesky(c: &mut Group<'_>, m: &Mat<f64>, q: &[f64], delta: f64) {
     });
 }
 
-/// Dantzig with both guesses off (the small problems' and the block
-/// guess): the one-row pivoting alone.
+/// Dantzig with the block guess off: the one-row pivoting alone.
 fn pivoting_only() -> DantzigParams {
     DantzigParams {
         block_guess_from: usize::MAX,
-        small_guess_up_to: 0,
         ..DantzigParams::default()
     }
 }
@@ -321,10 +317,9 @@ const SET_SIZE: usize = 64;
 /// not certify there.
 fn sliding_boxes(c: &mut Criterion) {
     let problems = sliding_box_set(SET_SIZE, SLIDING_SEED).expect("the scene steps");
-    // The coupling passes alone, as before the whole guess: no small,
-    // whole or restarted guess.
+    // The coupling passes alone: no block guess and no restarted coupled
+    // guess.
     let passes = DantzigParams {
-        small_guess_up_to: 0,
         block_guess_from: usize::MAX,
         ..DantzigParams::default()
     };

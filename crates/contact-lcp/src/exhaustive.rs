@@ -26,9 +26,11 @@
 
 use crate::box_problem::{BoxLcp, clamp};
 use crate::box_verify::finish_box_answer;
-use crate::dense_lu::BlockLu;
-use crate::lane_scan::max_abs;
+use crate::linalg::lane_scan::max_abs;
+use crate::linalg::lu::BlockLu;
 use crate::solution::{LcpSolution, Method};
+use crate::tuning::RULED_OUT;
+use crate::tuning::SINGULAR;
 use crate::verify::ACCEPT;
 
 /// The most complementary bases the exhaustive search tries: problems with
@@ -37,17 +39,6 @@ use crate::verify::ACCEPT;
 /// of 12 rows, a box LCP of 7 two-sided rows; each basis costs one LU of
 /// an n x n matrix.
 pub const EXHAUSTIVE_MAX_BASES: usize = 4096;
-
-/// A basis's candidate whose inequalities fail by more than this (scaled
-/// like the certificate) rules the basis out; between `ACCEPT` and this
-/// the search cannot tell a rounding from a miss and proves nothing.
-const RULED_OUT: f64 = 1e-3;
-
-/// A basis whose LU has a pivot below this times its largest entry counts
-/// as singular: its candidate (if finite) is still tried, but a miss does
-/// not rule the basis out. Above it a candidate errs by at most about n
-/// eps / SINGULAR, far below `RULED_OUT`.
-const SINGULAR: f64 = 1e-9;
 
 /// The state of a row in a complementary basis.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -301,7 +292,7 @@ impl ExhaustiveSearch {
         out.method = Method::ExhaustiveSearch;
         out.pivots = 0;
         out.iterations = self.bases;
-        if out.report.within(ACCEPT) {
+        if out.report.is_solution(ACCEPT) {
             Candidate::Solution
         } else {
             Candidate::Unsure

@@ -29,16 +29,11 @@
 
 use crate::box_problem::BoxLcp;
 use crate::box_verify::finish_box_answer;
-use crate::dense_lu::BlockLu;
+use crate::linalg::lu::BlockLu;
 use crate::solution::{LcpSolution, Method};
+use crate::tuning::LEMKE_HOWSON_LEX;
+use crate::tuning::LEMKE_HOWSON_PIVOT;
 use crate::verify::ACCEPT;
-
-/// Pivot elements at most this times their column's largest entry count
-/// as zero in the ratio test.
-const PIVOT_TOLERANCE: f64 = 1e-11;
-
-/// Relative tolerance of the lexicographic comparisons (rounding level).
-const LEX_TOLERANCE: f64 = 1e-11;
 
 /// The split `n1` of a bimatrix problem (`M = [[0, A], [B', 0]]` with
 /// `A, B > 0` entrywise, `q < 0`, no bounds but `z >= 0`), if `problem`
@@ -203,7 +198,7 @@ impl LemkeHowson {
     /// The minimum ratio test on column `col`, ties broken
     /// lexicographically on the columns of w (B^-1); `None` on a ray. Two
     /// values of rows p and p' tie when they differ by less than
-    /// `LEX_TOLERANCE` times |row p| / a_p plus the same for p' (the
+    /// `LEMKE_HOWSON_LEX` times |row p| / a_p plus the same for p' (the
     /// rounding of a row is relative to its largest entry).
     fn leaving_row(&mut self, n: usize, col: usize) -> Option<usize> {
         let width = 2 * n + 1;
@@ -211,12 +206,12 @@ impl LemkeHowson {
         let col_max = (0..n).fold(0.0_f64, |m, p| m.max(at(p, col).abs()));
         self.rows.clear();
         self.rows
-            .extend((0..n).filter(|&p| at(p, col) > PIVOT_TOLERANCE * col_max));
+            .extend((0..n).filter(|&p| at(p, col) > LEMKE_HOWSON_PIVOT * col_max));
         self.slack.clear();
         for &p in &self.rows {
             let row = &self.tab[p * width..(p + 1) * width];
             let norm = row.iter().fold(0.0_f64, |m, x| m.max(x.abs()));
-            self.slack.push(LEX_TOLERANCE * norm / at(p, col));
+            self.slack.push(LEMKE_HOWSON_LEX * norm / at(p, col));
         }
         // Column 2n (the rhs) first, then the columns of w.
         for j in std::iter::once(2 * n).chain(0..n) {
@@ -286,7 +281,7 @@ impl LemkeHowson {
         out.method = Method::LemkeHowson;
         out.pivots = self.pivots;
         out.iterations = 1;
-        out.report.within(ACCEPT)
+        out.report.is_solution(ACCEPT)
     }
 }
 

@@ -74,18 +74,14 @@ mod block_pivoting;
 mod box_problem;
 mod box_verify;
 mod dantzig;
-mod dense_kernels;
-mod dense_lu;
 mod error;
 mod exhaustive;
 mod factored_problem;
-mod faer_scratch;
 #[cfg(feature = "serde")]
 mod file_format;
-mod lane_scan;
-mod lanes;
 mod lemke;
 mod lemke_howson;
+mod linalg;
 mod pgs;
 mod policy;
 mod problem;
@@ -93,7 +89,16 @@ mod pyramid_lift;
 mod rescaled_verify;
 mod scaling;
 mod solution;
+mod tuning;
 mod verify;
+
+/// Test support: the next number of a seeded linear congruential sequence,
+/// uniform in `[-1, 1)`.
+#[cfg(test)]
+pub(crate) fn next_uniform(seed: &mut u64) -> f64 {
+    *seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+    (*seed >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+}
 
 pub use block_pivoting::{
     BlockPivoting, BlockPivotingParams, BlockPivotingStats, RowState, active_set_of,

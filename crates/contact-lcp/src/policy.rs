@@ -18,23 +18,11 @@
 // Lemke is tried, and Dantzig again with its own budget only if Lemke fails
 // too. Dantzig goes first on every symmetric problem by default, with or
 // without friction coupling; `lemke_coupled_from` can send coupled problems
-// from a given size to Lemke first. History of that choice: Lemke went
-// first from 100 coupled rows while Dantzig's coupling passes were slow
-// (towers of 5 cubes, 3 steps after release: Dantzig / Lemke time 3.7 at
-// n = 240, 2.4 at n = 1020; a tower of 20 cubes never settled). Since
-// Dantzig certifies and stops at its first coupling pass where that is the
-// answer (straight towers need no friction) and its block guess handles
-// redundant contacts, Dantzig first is 4-7x faster on those towers
-// (criterion, 2026-11-22 11:32 UTC: Dantzig 0.96x / 0.58x faer's Cholesky
-// at n = 240 / 1020, the policy with Lemke first 4.2x / 4.4x), and
-// stepping box towers (box friction, h = 1/240 s, quiet machine, 11:37
-// UTC) with Lemke first against Dantzig first took 0.44 / 0.19 s
-// (12 boxes, 240 steps), 4.24 / 3.20 s (20 boxes, 480 steps), 15.8 /
-// 14.7 s (30 boxes, 480 steps) and 22.0 / 10.9 s (50 boxes, 120 steps).
-// (The trajectories differ after the first step: a stack's contact forces
-// are not unique, so each solver picks its own, all certified.) An earlier
-// run on a loaded machine with a slower Lemke had found 20 and 50 boxes
-// mixed. A plain LCP with a non-symmetric M goes to
+// from a given size to Lemke first. Dantzig goes first because it
+// certifies and stops at its first coupling pass where that is the answer
+// (straight towers need no friction) and its block guess handles redundant
+// contacts: on box towers it was several times faster than Lemke first
+// (docs/benchmarks.md). A plain LCP with a non-symmetric M goes to
 // Lemke first, then to the same resorts and fail-safe.
 //
 // Resorts, so that a problem that has a solution is solved (tried when
@@ -92,9 +80,8 @@ pub struct SolverParams {
     /// Box problems with friction coupling and at least this many rows try
     /// Lemke's method (on the standard form, [`Lemke::solve_box_into`])
     /// before Dantzig's; smaller ones try Dantzig first. Default
-    /// `usize::MAX`: Dantzig first always (measured faster on fresh and
-    /// stepped box towers of 12-50 boxes, see the module source); `0` puts
-    /// Lemke first.
+    /// `usize::MAX`: Dantzig first always (faster on box towers, see the
+    /// module source); `0` puts Lemke first.
     pub lemke_coupled_from: usize,
     /// Pivots Dantzig may take in all (over its coupling passes), when it
     /// goes first, before Lemke is tried
@@ -102,14 +89,10 @@ pub struct SolverParams {
     /// own budget only if Lemke fails too. `0` (the default) means `n + 20`
     /// without friction coupling: a contact problem Dantzig solves well
     /// needs about `n` pivots or, after its block guess, none, and a long
-    /// path is better left to Lemke (measured on the peers' 50-box
-    /// frictionless stack, n = 200: 1109 pivots and 13.9 ms for Dantzig
-    /// alone, 5.0 ms for the capped attempt and Lemke). With coupling it
-    /// means `10 n` over all passes: each pass after the first moves the
-    /// sliding contacts again (measured on random sliding 20-box stacks,
-    /// n = 240, 16 seeds: 150-2400 pivots in 5-16 passes, 20-85 ms, where
-    /// Lemke's path took 785-1181 pivots and 130-215 ms, a Lemke pivot on
-    /// the standard form costing about six Dantzig pivots).
+    /// path is better left to Lemke. With coupling it means `10 n` over
+    /// all passes: each pass after the first moves the sliding contacts
+    /// again, and a Lemke pivot on the standard form costs several Dantzig
+    /// pivots.
     pub dantzig_first_pivots: usize,
 }
 

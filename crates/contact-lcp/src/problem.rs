@@ -5,10 +5,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use faer::{Mat, MatRef};
 
-use crate::dense_kernels::dot;
 use crate::error::LcpError;
-use crate::lane_scan::{max_abs, max_abs_if_finite};
-use crate::lanes::{Lanes, LanesOp, add_column, add_four_columns, with_best_lanes};
+use crate::linalg::kernels::dot;
+use crate::linalg::lane_scan::{max_abs, max_abs_if_finite};
+use crate::linalg::lanes::{Lanes, LanesOp, add_column, add_four_columns, with_best_lanes};
 
 /// A linear complementarity problem LCP(M, q): find `z` with
 ///
@@ -25,8 +25,8 @@ pub struct Lcp {
     m: Mat<f64>,
     q: Vec<f64>,
     /// `||M||_max`, found in the finiteness scan of the constructor: every
-    /// solver and certificate scales by it, and a second O(n^2) pass per
-    /// solve measured 5 % of a Dantzig solve at n = 64.
+    /// solver and certificate scales by it, so it is not scanned again per
+    /// solve.
     m_max_abs: f64,
     /// `||q||_inf`, kept for the same reason: the tolerances and every
     /// certificate scale by it, and on small problems each scan of q is a
@@ -34,9 +34,8 @@ pub struct Lcp {
     q_max_abs: f64,
     /// The first pair `(i, j)`, `i < j`, in column order with
     /// `|M_ij - M_ji| > SYMMETRY_TOLERANCE ||M||_max` (`None`: symmetric),
-    /// found on first use: Dantzig asks on every solve, and the transposed
-    /// scan repeated per solve measured 6 % of a solve at n = 16. `M` never
-    /// changes after construction, so the answer stays true.
+    /// found on first use: Dantzig asks on every solve. `M` never changes
+    /// after construction, so the answer stays true.
     asymmetry: OnceLock<Option<(usize, usize)>>,
     /// See [`Lcp::matrix_id`].
     matrix_id: u64,
@@ -170,8 +169,7 @@ impl Lcp {
     /// and clones keep it (`M` never changes after construction). Caches
     /// of values derived from `M` check it instead of comparing the matrix:
     /// the projected Gauss-Seidel sweep's coefficients (`omega / M_ii` and
-    /// the in-block chains), whose check of the diagonal alone measured
-    /// 10 % of a sweep at n = 16.
+    /// the in-block chains).
     pub(crate) fn matrix_id(&self) -> u64 {
         self.matrix_id
     }
@@ -197,27 +195,6 @@ impl Lcp {
         self.q[i] + row_dot_z
     }
 
-    /// `out = M z + q` for a `z` that is 0 outside `columns` (ascending),
-    /// with the bits of [`Lcp::affine`] (each `out_i` adds `M_ij z_j` for
-    /// the nonzero `z_j` in the order of `j`): a plain loop over a few
-    /// columns, without the vector dispatch and the listing of nonzero
-    /// columns that `affine` spends on the whole of `z` (a box's 4 normal
-    /// columns of a 12-row problem: 335 -> 226 instructions).
-    ///
-    /// Preconditions: `z.len() == out.len() == self.dim()`, `columns` in
-    /// range and ascending.
-    pub(crate) fn affine_on_columns(&self, columns: &[usize], z: &[f64], out: &mut [f64]) {
-        out.copy_from_slice(&self.q);
-        for &j in columns {
-            let zj = z[j];
-            if zj != 0.0 {
-                for (o, &m) in out.iter_mut().zip(self.col(j)) {
-                    *o += zj * m;
-                }
-            }
-        }
-    }
-
     /// `out = M z + q`.
     ///
     /// Preconditions: `z.len() == out.len() == self.dim()`.
@@ -225,8 +202,7 @@ impl Lcp {
         with_best_lanes(Affine { lcp: self, z, out });
     }
 
-    /// [`Lcp::affine`] on given lanes, for a caller already inside a
-    /// dispatch (small_guess.rs): column by column (columns with `z_j = 0`
+    /// [`Lcp::affine`] on given lanes: column by column (columns with `z_j = 0`
     /// skipped, without a branch on `z_j`), four rows at a time; each
     /// `out_i` adds `M_ij z_j` in the order of `j`, as a scalar loop would,
     /// so the bits are those of [`Lcp::affine`] on any machine.
@@ -239,10 +215,7 @@ impl Lcp {
         // time, without a branch per column: the index is always written,
         // the count moves past it only for a nonzero. Which z_j are 0
         // follows the data, so a branch on it is mispredicted on problems
-        // that differ from one solve to the next. Measured (Dantzig on 64
-        // different random SPD problems in turn, 60 alternating runs,
-        // median ratio): n = 16 0.93x, n = 32 0.92x; on one problem solved
-        // over and over, whose branches the predictor learns, 1.03x.
+        // that differ from one solve to the next.
         const CHUNK: usize = 64;
         let mut nonzero = [0_u32; CHUNK];
         for (first, chunk) in (0..).step_by(CHUNK).zip(z.chunks(CHUNK)) {
@@ -254,16 +227,12 @@ impl Lcp {
             // Four columns at a time: each row's sum still adds its
             // products one by one in the order of j (the bits of one
             // column at a time), with one load and store of `out` per four
-            // columns instead of one per column. Measured (callgrind, the
-            // certificate's product on the peers' normal_stack_5, n = 20,
-            // 15 columns): 1163 -> 993 instructions.
+            // columns instead of one per column.
             let quads = nonzero[..count].chunks_exact(4);
             let rest = quads.remainder();
             for quad in quads {
                 // Written out: the closures of `<[T; 4]>::map` were left
-                // uninlined here, a call per quad (measured: spd_16 of the
-                // peers 11.18k -> 10.81k instructions a solve, 0.95x the
-                // time).
+                // uninlined here, a call per quad.
                 let (j0, j1, j2, j3) = (
                     first + quad[0] as usize,
                     first + quad[1] as usize,
@@ -445,17 +414,8 @@ mod tests {
         lcp.affine(&z, &mut out);
         assert_eq!(out, reference);
         let mut by_arrays = vec![f64::NAN; n];
-        lcp.affine_in(crate::lanes::ArrayLanes, &z, &mut by_arrays);
+        lcp.affine_in(crate::linalg::lanes::ArrayLanes, &z, &mut by_arrays);
         assert_eq!(by_arrays, reference);
-        // On listed columns: every column, or only those where z_j != 0.
-        let nonzero: Vec<usize> = (0..n).filter(|&j| z[j] != 0.0).collect();
-        let all: Vec<usize> = (0..n).collect();
-        for columns in [&all, &nonzero] {
-            let mut on_columns = vec![f64::NAN; n];
-            lcp.affine_on_columns(columns, &z, &mut on_columns);
-            let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
-            assert_eq!(bits(&on_columns), bits(&reference));
-        }
     }
 
     #[test]

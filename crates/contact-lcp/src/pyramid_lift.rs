@@ -34,13 +34,10 @@ use faer::Mat;
 use crate::box_problem::BoxLcp;
 use crate::problem::Lcp;
 use crate::scaling::pow2_round;
+use crate::tuning::AT_BOUND;
 
 /// Marks "no variable".
 const NONE: usize = usize::MAX;
-
-/// A row's `z` within this relative distance of a nonzero bound counts as
-/// at that bound in a warm start's guess (`PyramidLift::basic_of`).
-const AT_BOUND: f64 = 1e-9;
 
 /// The lifted LCP of a box LCP and the map back, with buffers reused
 /// between problems of the same shape.
@@ -245,7 +242,7 @@ impl PyramidLift {
 /// 1e-10`, bounds `[-1000, 1000]`, where the answer is `-100`. Weighted,
 /// the multipliers' entries are of the size of their row of `M`.
 fn weight(m: &Lcp, i: usize, bounds: &crate::box_problem::BoxBounds) -> f64 {
-    let mut largest = crate::lane_scan::max_abs(m.col(i));
+    let mut largest = crate::linalg::lane_scan::max_abs(m.col(i));
     for j in 0..m.dim() {
         largest = largest.max(m.col(j)[i].abs());
     }

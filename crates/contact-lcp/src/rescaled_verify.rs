@@ -25,7 +25,7 @@
 //! least subnormals).
 
 use crate::box_problem::BoxBounds;
-use crate::lane_scan::max_abs;
+use crate::linalg::lane_scan::max_abs;
 use crate::problem::Lcp;
 use crate::verify::{VerifyReport, scales};
 

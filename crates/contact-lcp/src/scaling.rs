@@ -15,13 +15,10 @@
 //! (no rounding), and the result is invariant under a scalar multiple of M up
 //! to a power of two.
 
-use crate::lane_scan::combine_max;
-use crate::lanes::{Lanes, LanesOp, with_best_lanes};
+use crate::linalg::lane_scan::combine_max;
+use crate::linalg::lanes::{Lanes, LanesOp, with_best_lanes};
 use crate::problem::Lcp;
-
-/// Maximum number of Ruiz sweeps (each costs one pass over M). Row and column
-/// maxima are within a factor 2 of 1 after a few sweeps on contact matrices.
-const RUIZ_SWEEPS: usize = 20;
+use crate::tuning::RUIZ_SWEEPS;
 
 /// The power of two nearest to `x > 0` (in the log scale), limited to
 /// `2^-256 ..= 2^256` so products of a few factors never overflow.
@@ -98,7 +95,7 @@ pub(crate) fn equilibrate(
 
 /// One Ruiz sweep's measurement: `col_max[j]` = the max-norm of column j
 /// of D M D and `rmax[i]` = the larger of the max-norms of its row i and
-/// column i, on the best lanes of the machine (lanes.rs; the same bits on
+/// column i, on the best lanes of the machine (linalg/lanes.rs; the same bits on
 /// every machine).
 struct RuizSweep<'a> {
     lcp: &'a Lcp,
@@ -154,7 +151,7 @@ fn scaled_column_max<L: Lanes>(l: L, col: &[f64], d: &[f64], dj: f64, rmax: &mut
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lanes::ArrayLanes;
+    use crate::linalg::lanes::ArrayLanes;
 
     #[test]
     fn powers_of_two() {

@@ -1,10 +1,9 @@
-//! Guards Dantzig's whole guess of small coupled problems (the module
-//! `dantzig/tiny_coupled.rs`) on a box sliding and spinning on the ground
-//! (4 corner contacts, a normal and two coupled friction rows each: n = 12,
-//! `M = J W J'` singular): a pure spin against its closed form; random
-//! slides and spins certified with the coupling exact, each solved whole
-//! without a pivot, with the velocities of Lemke's method on the standard
-//! form and of the coupling passes; no allocation after the first solve.
+//! Dantzig on a box sliding and spinning on the ground (4 corner contacts,
+//! a normal and two coupled friction rows each: n = 12, `M = J W J'`
+//! singular): a pure spin against its closed form; random slides and spins
+//! certified with the coupling exact, with the velocities of Lemke's method
+//! on the standard form and of the coupling passes without the coupled
+//! guess; no allocation after the first solve.
 //! Also stacks of two, three and five sliding boxes (n = 24, 36, 60),
 //! which the coupling passes solve with restarts from the coupled guess.
 
@@ -53,23 +52,20 @@ fn a_spinning_box_slows_at_its_closed_form_rate() {
         let expected = [0.0, 0.0, H * G, 0.0, 0.0, -spin.signum() * drop];
         let tol = 1e-12 * (1.0 + spin.abs());
         assert!(dist(&dv, &expected) <= tol, "{dv:?} against {expected:?}");
-        let stats = dantzig.last_stats();
-        assert_eq!((stats.pivots, stats.rounds), (0, 1), "{stats:?}");
     }
 }
 
 #[test]
-fn random_slides_and_spins_are_solved_whole_and_agree_with_lemke_and_the_passes() {
+fn random_slides_and_spins_certify_and_agree_with_lemke_and_the_passes() {
     let mut rng = Rng::new(0x5_11DE);
     let mut dantzig = Dantzig::default();
-    // The coupling passes alone: no small, whole or restarted guess.
+    // The coupling passes alone: no restarted coupled guess.
     let mut passes = Dantzig::new(DantzigParams {
-        small_guess_up_to: 0,
         block_guess_from: usize::MAX,
         ..DantzigParams::default()
     });
     let mut lemke = Lemke::default();
-    let (mut whole, mut passes_failed) = (0, 0);
+    let mut passes_failed = 0;
     let cases = 200;
     for case in 0..cases {
         let half = [
@@ -97,10 +93,6 @@ fn random_slides_and_spins_are_solved_whole_and_agree_with_lemke_and_the_passes(
             sol.report
         );
         assert_eq!(sol.report.z_violation, 0.0, "case {case}: coupling exact");
-        let stats = *dantzig.last_stats();
-        if stats.pivots == 0 && stats.rounds == 1 {
-            whole += 1;
-        }
         // The same motion from two other methods (the forces of redundant
         // contacts are not unique, the velocities here are). Stated
         // tolerance: 1e-9 of the free velocity's scale.
@@ -111,7 +103,6 @@ fn random_slides_and_spins_are_solved_whole_and_agree_with_lemke_and_the_passes(
         // compared where they reach it.
         match passes.solve(&p) {
             Ok(by_passes) => {
-                assert!(passes.last_stats().pivots > 0, "case {case}: must pivot");
                 let dv_passes = c.velocity_change(&by_passes.z);
                 assert!(
                     dist(&dv, &dv_passes) <= tol,
@@ -127,11 +118,7 @@ fn random_slides_and_spins_are_solved_whole_and_agree_with_lemke_and_the_passes(
             "case {case}: Lemke {dv:?} {dv_lemke:?}"
         );
     }
-    // Measured: every case settles in the whole guess; a guess that hands
-    // over is still solved (by the passes) and checked above, so this
-    // bound guards the shortcut, not the answers.
-    assert!(whole >= cases * 95 / 100, "{whole} of {cases} solved whole");
-    println!("{whole} of {cases} solved whole; the passes alone failed on {passes_failed}");
+    println!("the passes alone failed on {passes_failed} of {cases}");
 }
 
 #[test]
@@ -145,8 +132,6 @@ fn a_repeated_sliding_solve_allocates_nothing() {
     let mut dantzig = Dantzig::default();
     let mut out = contact_lcp::LcpSolution::default();
     dantzig.solve_into(&p, &mut out).unwrap();
-    let stats = *dantzig.last_stats();
-    assert_eq!((stats.pivots, stats.rounds), (0, 1), "{stats:?}");
     let info = allocation_counter::measure(|| {
         dantzig.solve_into(&p, &mut out).unwrap();
     });

@@ -1,7 +1,7 @@
-//! Guards the pivot sequence of the Dantzig solver on small redundant and
-//! friction-coupled contact problems (snapshots of the recorded trace, step
-//! lengths rounded to 6 significant digits), so a change of pivoting
-//! behaviour shows in review.
+//! Guards the pivot sequence of the Dantzig solver's one-row pivoting (the
+//! block guess off) on small redundant and friction-coupled contact
+//! problems (snapshots of the recorded trace, step lengths rounded to 6
+//! significant digits), so a change of pivoting behaviour shows in review.
 
 mod common;
 
@@ -11,6 +11,7 @@ use contact_lcp::{BoxLcp, Dantzig, DantzigParams, DantzigStep, Lcp};
 fn traced(p: &BoxLcp) -> Vec<String> {
     let mut d = Dantzig::new(DantzigParams {
         record_trace: true,
+        block_guess_from: usize::MAX,
         ..DantzigParams::default()
     });
     let sol = d.solve(p).unwrap();

@@ -59,11 +59,11 @@ fn lemke_answers_non_symmetric_lcps() {
 fn lemke_then_pgs_take_over_when_dantzig_gives_up() {
     let mut rng = Rng::new(3);
     for limit in [0, 1] {
-        // The small problems' block guess needs no pivot: off, so that the
+        // The block guess needs no pivot: off, so that the
         // pivot budget holds Dantzig back.
         let dantzig = DantzigParams {
             max_pivots: limit,
-            small_guess_up_to: 0,
+            block_guess_from: usize::MAX,
             ..DantzigParams::default()
         };
         let m = random_pd(&mut rng, 6);
@@ -130,11 +130,11 @@ fn dantzig_runs_again_with_its_full_budget_only_when_lemke_fails_too() {
     let p = BoxLcp::new(m, vec![-1.0; 6], vec![0.0; 6], vec![INF; 6], vec![]).unwrap();
     let exact = Solver::default().solve(&p).unwrap();
     assert_eq!(exact.method, Method::Dantzig);
-    // The small problems' block guess needs no pivot: off, so that the
+    // The block guess needs no pivot: off, so that the
     // capped budget holds Dantzig back.
     let capped = SolverParams {
         dantzig: DantzigParams {
-            small_guess_up_to: 0,
+            block_guess_from: usize::MAX,
             ..DantzigParams::default()
         },
         dantzig_first_pivots: 1,
@@ -234,10 +234,10 @@ fn the_fail_safe_starts_from_the_better_pivoting_answer() {
     let p = BoxLcp::new(m, vec![-1.0; 6], vec![0.0; 6], vec![INF; 6], vec![]).unwrap();
     let exact = Solver::default().solve(&p).unwrap();
     let mut solver = Solver::new(SolverParams {
-        // The small problems' block guess (no pivots) is off.
+        // The block guess (no pivots) is off.
         dantzig: DantzigParams {
             max_pivots: 1,
-            small_guess_up_to: 0,
+            block_guess_from: usize::MAX,
             ..DantzigParams::default()
         },
         pgs: PgsParams {

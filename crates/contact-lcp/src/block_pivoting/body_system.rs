@@ -43,7 +43,7 @@ use faer::sparse::{SparseColMatRef, SymbolicSparseColMatRef};
 use faer::{Conj, MatMut, Par, Side};
 
 use crate::factored_problem::{FactoredBoxLcp, cholesky6, inverse_from_cholesky6};
-use crate::faer_scratch::FaerScratch;
+use crate::linalg::faer_scratch::FaerScratch;
 
 /// Marks "no body".
 const NONE: usize = usize::MAX;

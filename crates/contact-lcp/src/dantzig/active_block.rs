@@ -12,7 +12,7 @@
 // matrix-vector product. The copy follows every exchange at O(n) or
 // O(|A| (k - p)) cost, far below the O(|A| k) product it serves.
 
-use crate::dense_kernels::gemv;
+use crate::linalg::kernels::gemv;
 use crate::problem::Lcp;
 
 /// Marks a row that is not in A.

@@ -15,8 +15,7 @@
 //     E_FF z_F = -(q_F + M_F,B z_B)
 // with E = M plus the folded friction columns, F the free rows and z_B the
 // fixed values of the rows at a constant bound. E_FF is not symmetric: it
-// is factored by LU with row pivoting (dense_lu.rs: plain loops up to
-// `PLAIN_UP_TO` rows, faer's blocked LU above). Then
+// is factored by LU with row pivoting (linalg/lu.rs). Then
 // w = M z + q and the rows that violate their guess are exchanged: a free
 // row outside its bounds (a friction row against the bounds of the normal
 // just computed) goes to the bound it crossed; a row at a bound, or parked,
@@ -26,17 +25,18 @@
 // exchanged, then the friction rows.
 //
 // Redundant rows (several contacts on one face: M singular): before each
-// solve, a pivoted Cholesky of the symmetric M_FF (`plain_pivoted_rank` up
-// to `PLAIN_UP_TO` rows, faer's llt_pivoting above, the same rule)
+// solve, a pivoted Cholesky of the symmetric M_FF (faer's llt_pivoting)
 // finds a numerically independent subset of the free rows; a pivot L_jj^2
-// at most `REDUNDANT` times the largest diagonal ends it, and the rows left
-// over are parked. If the folded block E_FF of the rest still has an LU
-// pivot at most `REDUNDANT` times its largest entry, the guess hands over.
+// at most `pivot_tolerance` (the user's, `DantzigParams`) times the
+// largest diagonal ends it, and the rows left over are parked. If the
+// folded block E_FF of the rest still has an LU pivot at most
+// `pivot_tolerance` times its largest entry, the guess hands over.
 // Parked rows are checked like the others (w = 0).
 //
 // Termination and trust: nothing guarantees that the guesses settle on a
 // non-symmetric E (Judice & Pires' proof needs a P-matrix), so after
-// `STALL` guesses without fewer violated rows, or `MAX_GUESSES` in all, the
+// `COUPLED_GUESS_STALL` guesses without fewer violated rows, or
+// `COUPLED_GUESS_MAX` in all, the
 // caller runs the coupling passes (and the policy Lemke) instead. An answer
 // is returned only when no row violates its guess; the caller then projects
 // and certifies it (mod.rs).
@@ -44,40 +44,18 @@
 use super::block_guess::Progress;
 use super::pivot::State;
 use crate::box_problem::BoxBounds;
-use crate::dense_lu::BlockLu;
-use crate::faer_scratch::FaerScratch;
+use crate::linalg::faer_scratch::FaerScratch;
+use crate::linalg::lu::BlockLu;
 use crate::problem::Lcp;
+use crate::tuning::{COUPLED_GUESS_MAX, COUPLED_GUESS_STALL};
 use faer::linalg::cholesky::llt_pivoting::factor::{cholesky_in_place, cholesky_in_place_scratch};
 use faer::{MatMut, Par};
 
 /// Marks "not coupled" / "not free".
-pub(super) const NONE: usize = usize::MAX;
-/// Most guesses before handing over.
-const MAX_GUESSES: usize = 24;
-/// Guesses without fewer violated rows before handing over (a tower of 20
-/// cubes, n = 240, settles in 17 guesses with 6 and hands over with 3).
-const STALL: usize = 6;
-/// An LU pivot at most this times the block's largest entry marks a
-/// redundant row (as Dantzig's default `pivot_tolerance`).
-const REDUNDANT: f64 = 1e-10;
-
-/// Free blocks up to this size are ranked and factored by plain loops
-/// (`plain_pivoted_rank`, dense_lu.rs's `plain_lu_in_place`) instead of
-/// faer's blocked kernels, whose setup costs more than the arithmetic
-/// there. Sampled on the sliding stacks of 3 cubes (n = 36), faer's
-/// pivoted Cholesky and LU took about 17 % of a whole Dantzig solve.
-/// Measured with the plain loops up to 64 rows, against faer: the bench
-/// sets of 2 and 3 cubes 0.88x and 0.91x the time (paired runs); 200
-/// stacks of 5 cubes (n = 60) 325 -> 302 us a problem, all certified
-/// both ways; of 240 stacks of 10 cubes (n = 120) Dantzig alone certified
-/// 233 with faer and 231 with the plain loops (the same on 180 of them,
-/// 55 against 57 on the other 60: which rows a round-off parks; the others
-/// end in `CouplingLimit`, and the policy's Lemke answers them).
-const PLAIN_UP_TO: usize = 64;
-
-/// What a row is guessed to be (here and in tiny_coupled.rs).
+const NONE: usize = usize::MAX;
+/// What a row is guessed to be.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Guess {
+enum Guess {
     Lower,
     Upper,
     Free,
@@ -110,15 +88,19 @@ pub(crate) struct CoupledGuess {
     folds: Vec<(usize, usize, f64)>,
     /// Guesses of the last run.
     pub(crate) guesses: usize,
+    /// The singularity threshold, relative (`DantzigParams::pivot_tolerance`).
+    redundant: f64,
 }
 
 impl CoupledGuess {
     /// Tries the guesses on `m` with `bounds`; true when one settled (then
     /// `self.z` is the answer), false to hand over. `w_tol` is the
-    /// absolute tolerance on `w`.
-    pub(crate) fn run(&mut self, m: &Lcp, bounds: &BoxBounds, w_tol: f64) -> bool {
+    /// absolute tolerance on `w`, `redundant` the relative singularity
+    /// threshold (`DantzigParams::pivot_tolerance`).
+    pub(crate) fn run(&mut self, m: &Lcp, bounds: &BoxBounds, w_tol: f64, redundant: f64) -> bool {
         self.setup(m, bounds);
-        self.settle(m, bounds, w_tol, MAX_GUESSES)
+        self.redundant = redundant;
+        self.settle(m, bounds, w_tol, COUPLED_GUESS_MAX)
     }
 
     /// As [`CoupledGuess::run`], from the clamped set of a coupling pass
@@ -135,10 +117,12 @@ impl CoupledGuess {
         m: &Lcp,
         bounds: &BoxBounds,
         w_tol: f64,
+        redundant: f64,
         states: &[State],
         max_guesses: usize,
     ) -> bool {
         self.setup(m, bounds);
+        self.redundant = redundant;
         for (g, state) in self.guess.iter_mut().zip(states) {
             *g = match state {
                 State::Clamped => Guess::Free,
@@ -149,7 +133,7 @@ impl CoupledGuess {
                 State::Unprocessed => *g,
             };
         }
-        self.settle(m, bounds, w_tol, max_guesses.min(MAX_GUESSES))
+        self.settle(m, bounds, w_tol, max_guesses.min(COUPLED_GUESS_MAX))
     }
 
     /// The guesses from the current `guess` until none is violated (true),
@@ -167,7 +151,7 @@ impl CoupledGuess {
             if violated == 0 {
                 return true;
             }
-            if progress.stalled_after(violated) >= STALL {
+            if progress.stalled_after(violated) >= COUPLED_GUESS_STALL {
                 return false;
             }
             // Friction bounds follow the normals: while an uncoupled row is
@@ -219,23 +203,31 @@ impl CoupledGuess {
             v.resize(n, 0.0);
         }
         self.lu.reserve(n);
-        self.lu.set_plain_up_to(PLAIN_UP_TO);
         self.guesses = 0;
     }
 
-    /// The coefficient of a friction row's z in its normal's z under the
-    /// current guess, or None (see [`folded`]).
+    /// The coefficient of friction row `i`'s z in its normal's z under the
+    /// current guess (`sigma mu`: -mu at the lower bound, +mu at the upper,
+    /// with the normal free), with that normal, or None (not coupled, not
+    /// at a bound, or the normal not free).
     fn folded(&self, i: usize) -> Option<(usize, f64)> {
-        folded(&self.guess, &self.normal_of, &self.mu, i)
+        let j = self.normal_of[i];
+        if j == NONE || self.guess[j] != Guess::Free {
+            return None;
+        }
+        match self.guess[i] {
+            Guess::Lower => Some((j, -self.mu[i])),
+            Guess::Upper => Some((j, self.mu[i])),
+            _ => None,
+        }
     }
 
     /// Solves the current guess for z, then computes w. Free rows that
     /// depend on other free rows (redundant contacts) are parked first: a
-    /// pivoted Cholesky of the symmetric M_FF (`plain_pivoted_rank`, or
-    /// faer's `llt_pivoting` above `PLAIN_UP_TO` rows; both take the
-    /// largest remaining diagonal first) gives a numerically
-    /// independent subset, with the pivoting's singularity rule (a pivot
-    /// `L_jj^2` at most `REDUNDANT` times the largest diagonal ends it).
+    /// pivoted Cholesky of the symmetric M_FF (faer's `llt_pivoting`, the
+    /// largest remaining diagonal first) gives a numerically independent
+    /// subset, with the pivoting's singularity rule (a pivot `L_jj^2` at
+    /// most `redundant` times the largest diagonal ends it).
     /// False when the folded block of that subset is singular.
     fn solve(&mut self, m: &Lcp, bounds: &BoxBounds) -> bool {
         let n = m.dim();
@@ -255,22 +247,7 @@ impl CoupledGuess {
         self.perm.resize(k, 0);
         self.perm_inv.clear();
         self.perm_inv.resize(k, 0);
-        let tiny = REDUNDANT * max_diag;
-        if k <= PLAIN_UP_TO {
-            // As faer's llt_pivoting refuses at its start (then the guess
-            // hands over): a negative or NaN diagonal.
-            if (0..k).any(|c| self.sym[c * k + c] < 0.0 || self.sym[c * k + c].is_nan()) {
-                return false;
-            }
-            let rank = plain_pivoted_rank(&mut self.sym, k, &mut self.perm, tiny);
-            if rank < k {
-                for c in rank..k {
-                    self.guess[self.free[self.perm[c]]] = Guess::Parked;
-                }
-                self.collect_free(n);
-            }
-            return self.solve_block(m, bounds);
-        }
+        let tiny = self.redundant * max_diag;
         let req = cholesky_in_place_scratch::<usize, f64>(k, Par::Seq, Default::default());
         let factored = cholesky_in_place(
             MatMut::from_column_major_slice_mut(&mut self.sym, k, k),
@@ -317,12 +294,15 @@ impl CoupledGuess {
     fn solve_block(&mut self, m: &Lcp, bounds: &BoxBounds) -> bool {
         let n = m.dim();
         let (lo, hi) = (bounds.lo(), bounds.hi());
-        Guesses {
-            guess: &self.guess,
-            normal_of: &self.normal_of,
-            mu: &self.mu,
+        // z of the rows at a constant bound (uncoupled, at lo or hi), 0
+        // elsewhere: the right-hand side's fixed part.
+        for (i, zi) in self.z.iter_mut().enumerate() {
+            *zi = match self.guess[i] {
+                Guess::Lower if self.normal_of[i] == NONE => lo[i],
+                Guess::Upper if self.normal_of[i] == NONE => hi[i],
+                _ => 0.0,
+            };
         }
-        .fixed_values(&mut self.z, lo, hi);
         let k = self.free.len();
         self.folds.clear();
         for i in 0..n {
@@ -356,7 +336,11 @@ impl CoupledGuess {
                 }
             }
         }
-        if !self.lu.factor_listing_small(REDUNDANT, &mut self.small) || !self.small.is_empty() {
+        if !self
+            .lu
+            .factor_listing_small(self.redundant, &mut self.small)
+            || !self.small.is_empty()
+        {
             return false;
         }
         self.lu.solve(&mut self.rhs[..k]);
@@ -375,273 +359,37 @@ impl CoupledGuess {
         true
     }
 
-    /// Lists the rows that violate their guess, with the guess they take.
+    /// Lists the rows that violate their guess, with the guess they take: a
+    /// free row outside its bounds (a friction row's are `+-mu z_j` of its
+    /// normal j) goes to the bound it crossed; a row at a bound whose w has
+    /// the wrong sign, or a parked row whose w is not 0, becomes free. A
+    /// friction row whose normal carries no load is complementary whatever
+    /// its w.
     fn find_flips(&mut self, bounds: &BoxBounds, w_tol: f64) {
         let (lo, hi) = (bounds.lo(), bounds.hi());
         let z_norm = self.z.iter().fold(0.0_f64, |a, x| a.max(x.abs()));
         let z_tol = 1e-12 * z_norm;
         self.flips.clear();
-        let g = Guesses {
-            guess: &self.guess,
-            normal_of: &self.normal_of,
-            mu: &self.mu,
-        };
         for i in 0..self.z.len() {
-            let row = g.row_state(i, &self.z, &self.w, lo, hi);
-            if let Some(g) = row.violation(z_tol, w_tol, false) {
+            let j = self.normal_of[i];
+            let (l, h, active) = if j == NONE {
+                (lo[i], hi[i], true)
+            } else {
+                let r = self.mu[i] * self.z[j].max(0.0);
+                (-r, r, self.z[j] > 0.0)
+            };
+            let (zi, wi) = (self.z[i], self.w[i]);
+            let flip = match self.guess[i] {
+                Guess::Free if zi < l - z_tol => Some(Guess::Lower),
+                Guess::Free if zi > h + z_tol => Some(Guess::Upper),
+                Guess::Lower if l < h && active && wi < -w_tol => Some(Guess::Free),
+                Guess::Upper if l < h && active && wi > w_tol => Some(Guess::Free),
+                Guess::Parked if wi.abs() > w_tol => Some(Guess::Free),
+                _ => None,
+            };
+            if let Some(g) = flip {
                 self.flips.push((i, g));
             }
         }
-    }
-}
-
-/// The numerical rank of the symmetric positive semidefinite column-major
-/// `k x k` block `a` by Cholesky with diagonal pivoting (Golub & Van Loan,
-/// Matrix Computations, sec. 4.2.8; the rule of faer's `llt_pivoting`):
-/// at each step the largest remaining diagonal of the Schur complement is
-/// the pivot, and the factorisation ends at the first pivot at most `tiny`
-/// or NaN (a NaN elsewhere on the diagonal is passed over by the
-/// comparisons until it is the only one left; the caller refuses a NaN or
-/// negative diagonal beforehand). A zero block has rank 0 (faer's
-/// factorisation failed on it, 0 * inf, and the guess handed over; here
-/// every row is parked). `perm[c]` is the block row taken at step `c`; the rows from
-/// position `rank` on depend on the rows before (to `tiny`). Both
-/// triangles of the Schur complement are kept, so a pivot exchange is a
-/// plain swap of two rows and two columns. `a` is overwritten.
-fn plain_pivoted_rank(a: &mut [f64], k: usize, perm: &mut [usize], tiny: f64) -> usize {
-    for (i, p) in perm.iter_mut().enumerate() {
-        *p = i;
-    }
-    for c in 0..k {
-        let mut p = c;
-        for j in c + 1..k {
-            if a[j * k + j] > a[p * k + p] {
-                p = j;
-            }
-        }
-        let pivot = a[p * k + p];
-        if pivot <= tiny || pivot.is_nan() {
-            return c;
-        }
-        if p != c {
-            perm.swap(c, p);
-            for column in a.chunks_exact_mut(k) {
-                column.swap(c, p);
-            }
-            for i in 0..k {
-                a.swap(c * k + i, p * k + i);
-            }
-        }
-        // The Schur complement of the pivot: a_ij -= a_ic a_cj / a_cc on
-        // the rows and columns after c.
-        let inv = 1.0 / pivot;
-        let (head, tail) = a.split_at_mut((c + 1) * k);
-        let col_c = &head[c * k + c + 1..(c + 1) * k];
-        for (t, column) in tail.chunks_exact_mut(k).enumerate() {
-            let f = col_c[t] * inv;
-            if f != 0.0 {
-                for (x, &l) in column[c + 1..].iter_mut().zip(col_c) {
-                    *x -= l * f;
-                }
-            }
-        }
-    }
-    k
-}
-
-/// The coefficient of friction row `i`'s z in its normal's z under the
-/// guesses `guess` (`sigma mu`: -mu at the lower bound, +mu at the upper,
-/// with the normal free), with that normal, or None (not coupled, not at
-/// a bound, or the normal not free).
-pub(super) fn folded(
-    guess: &[Guess],
-    normal_of: &[usize],
-    mu: &[f64],
-    i: usize,
-) -> Option<(usize, f64)> {
-    let j = normal_of[i];
-    if j == NONE || guess[j] != Guess::Free {
-        return None;
-    }
-    match guess[i] {
-        Guess::Lower => Some((j, -mu[i])),
-        Guess::Upper => Some((j, mu[i])),
-        _ => None,
-    }
-}
-
-/// The guesses of a coupled problem with its couplings (`normal_of[i]`:
-/// row i's normal, or `NONE`; `mu[i]`: its friction coefficient).
-pub(super) struct Guesses<'a> {
-    pub(super) guess: &'a [Guess],
-    pub(super) normal_of: &'a [usize],
-    pub(super) mu: &'a [f64],
-}
-
-impl Guesses<'_> {
-    /// `z` of the rows at a constant bound (uncoupled, at `lo` or `hi`),
-    /// 0 elsewhere: the right-hand side's fixed part of a guess's solve.
-    pub(super) fn fixed_values(&self, z: &mut [f64], lo: &[f64], hi: &[f64]) {
-        for (i, zi) in z.iter_mut().enumerate() {
-            *zi = match self.guess[i] {
-                Guess::Lower if self.normal_of[i] == NONE => lo[i],
-                Guess::Upper if self.normal_of[i] == NONE => hi[i],
-                _ => 0.0,
-            };
-        }
-    }
-
-    /// Row `i` after a solve that gave `z`, `w`: its bounds `lo`, `hi` if
-    /// uncoupled, else `+-mu z_j` of its normal j.
-    pub(super) fn row_state(
-        &self,
-        i: usize,
-        z: &[f64],
-        w: &[f64],
-        lo: &[f64],
-        hi: &[f64],
-    ) -> RowState {
-        let j = self.normal_of[i];
-        let (l, h) = if j == NONE {
-            (lo[i], hi[i])
-        } else {
-            let r = self.mu[i] * z[j].max(0.0);
-            (-r, r)
-        };
-        RowState {
-            guess: self.guess[i],
-            z: z[i],
-            w: w[i],
-            lo: l,
-            hi: h,
-            active: j == NONE || z[j] > 0.0,
-        }
-    }
-}
-
-/// One row after a guess's solve: its guess, z, w, its bounds (a friction
-/// row's from its normal's z) and whether they are in force (a friction
-/// row whose normal carries no load is complementary whatever its w).
-pub(super) struct RowState {
-    pub(super) guess: Guess,
-    pub(super) z: f64,
-    pub(super) w: f64,
-    pub(super) lo: f64,
-    pub(super) hi: f64,
-    pub(super) active: bool,
-}
-
-impl RowState {
-    /// The guess the row takes if it violates its own, else None: a free
-    /// row outside its bounds goes to the bound it crossed; a row at a
-    /// bound whose w has the wrong sign becomes free; a parked row whose w
-    /// is not 0 becomes free, or, with `parked_to_bound`, goes to the
-    /// bound its w asks for where that bound is finite and in force
-    /// (tiny_coupled.rs).
-    pub(super) fn violation(&self, z_tol: f64, w_tol: f64, parked_to_bound: bool) -> Option<Guess> {
-        let (l, h, zi, wi, active) = (self.lo, self.hi, self.z, self.w, self.active);
-        match self.guess {
-            Guess::Free if zi < l - z_tol => Some(Guess::Lower),
-            Guess::Free if zi > h + z_tol => Some(Guess::Upper),
-            Guess::Lower if l < h && active && wi < -w_tol => Some(Guess::Free),
-            Guess::Upper if l < h && active && wi > w_tol => Some(Guess::Free),
-            Guess::Parked if wi.abs() > w_tol => Some(if !parked_to_bound || !active {
-                Guess::Free
-            } else if wi > 0.0 && l.is_finite() {
-                Guess::Lower
-            } else if wi < 0.0 && h.is_finite() {
-                Guess::Upper
-            } else {
-                Guess::Free
-            }),
-            _ => None,
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::super::small_guess::next_uniform;
-    use super::*;
-
-    /// The rank of `A A'` (`A` of `k x r` seeded numbers) is `r`, and the
-    /// rows from position `r` on are those that depend on the others: the
-    /// block of the rows before them has full rank, and faer's pivoted
-    /// Cholesky finds the same rank.
-    #[test]
-    fn plain_pivoted_rank_finds_the_dependent_rows() {
-        let mut seed = 0xC401_u64;
-        let mut next = || next_uniform(&mut seed);
-        for (k, r) in [(1, 1), (4, 3), (12, 9), (30, 30), (30, 17), (64, 40)] {
-            let a: Vec<f64> = (0..k * r).map(|_| next()).collect();
-            let gram = |rows: &[usize]| {
-                let m = rows.len();
-                let mut g = vec![0.0; m * m];
-                for (x, &i) in rows.iter().enumerate() {
-                    for (y, &j) in rows.iter().enumerate() {
-                        g[y * m + x] = (0..r).map(|t| a[i * r + t] * a[j * r + t]).sum();
-                    }
-                }
-                g
-            };
-            let all: Vec<usize> = (0..k).collect();
-            let sym = gram(&all);
-            let max_diag = (0..k).fold(0.0_f64, |m, c| m.max(sym[c * k + c]));
-            let tiny = REDUNDANT * max_diag;
-            let mut plain = sym.clone();
-            let mut perm = vec![0; k];
-            let rank = plain_pivoted_rank(&mut plain, k, &mut perm, tiny);
-            assert_eq!(rank, r, "k {k}");
-            // The kept rows alone have rank r: a second pass keeps them all.
-            let kept: Vec<usize> = perm[..rank].to_vec();
-            let mut block = gram(&kept);
-            let mut perm_kept = vec![0; rank];
-            assert_eq!(
-                plain_pivoted_rank(&mut block, rank, &mut perm_kept, tiny),
-                rank
-            );
-            // faer's rank, with the same threshold on its pivots.
-            let mut faer_sym = sym.clone();
-            let (mut p, mut p_inv) = (vec![0_usize; k], vec![0_usize; k]);
-            let mut scratch = FaerScratch::default();
-            let req = cholesky_in_place_scratch::<usize, f64>(k, Par::Seq, Default::default());
-            let (info, _) = cholesky_in_place(
-                MatMut::from_column_major_slice_mut(&mut faer_sym, k, k),
-                &mut p,
-                &mut p_inv,
-                Par::Seq,
-                scratch.stack(req),
-                Default::default(),
-            )
-            .unwrap();
-            let faer_rank = (0..info.rank)
-                .find(|&c| faer_sym[c * k + c].powi(2) <= tiny)
-                .unwrap_or(info.rank);
-            assert_eq!(faer_rank, r, "k {k}");
-            // The same rows kept (the pivot order of both is the largest
-            // remaining diagonal first).
-            let sorted = |v: &[usize]| {
-                let mut v = v.to_vec();
-                v.sort_unstable();
-                v
-            };
-            assert_eq!(sorted(&perm[..rank]), sorted(&p[..rank]), "k {k}");
-        }
-        // A twin of row 0 and a zero row: exactly one twin is parked, and
-        // the zero row.
-        let g = [
-            [4.0, 1.0, 4.0, 0.0, 0.5],
-            [1.0, 3.0, 1.0, 0.0, 0.2],
-            [4.0, 1.0, 4.0, 0.0, 0.5],
-            [0.0, 0.0, 0.0, 0.0, 0.0],
-            [0.5, 0.2, 0.5, 0.0, 2.0],
-        ];
-        let mut a: Vec<f64> = (0..25).map(|t| g[t / 5][t % 5]).collect();
-        let mut perm = vec![0; 5];
-        let rank = plain_pivoted_rank(&mut a, 5, &mut perm, REDUNDANT * 4.0);
-        assert_eq!(rank, 3);
-        let mut parked = perm[3..].to_vec();
-        parked.sort_unstable();
-        assert!(parked == [0, 3] || parked == [2, 3], "{perm:?}");
     }
 }

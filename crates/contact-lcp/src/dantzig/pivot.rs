@@ -2,7 +2,7 @@
 //
 // Problem and signs: w = M z + q, M symmetric positive semidefinite (a
 // non-symmetric M takes the same path with an explicit inverse of M_CC in
-// place of the factor, see inverse.rs, without the termination argument),
+// place of the factor, see linalg/inverse.rs, without the termination argument),
 // fixed bounds lo_i <= 0 <= hi_i; z_i = lo_i => w_i >= 0, z_i = hi_i => w_i <= 0,
 // strictly between => w_i = 0.
 //
@@ -27,7 +27,7 @@
 // 0 too (dependent rows): d is then done at once. Unprocessed rows keep
 // their z (0 on a fresh run; see `Core::rerun` for the warm start of a
 // coupling pass) and are not constrained until their turn. Every exchange
-// updates the Cholesky factor of M_CC (or the inverse; factor.rs), never
+// updates the Cholesky factor of M_CC (or the inverse; linalg/cholesky.rs), never
 // refactorising it.
 //
 // Singular (PSD) M: a row whose addition would make M_CC singular (its
@@ -62,8 +62,8 @@
 // the true q with the final factor and w = M z + q is recomputed.
 
 use super::active_block::ActiveBlock;
-use super::factor::Factor;
 use super::{DantzigEvent, DantzigStep};
+use crate::linalg::cholesky::Factor;
 use crate::problem::Lcp;
 
 /// Where a row is.
@@ -133,7 +133,7 @@ pub(crate) struct Settings<'a> {
     pub(crate) w_tol: f64,
     pub(crate) max_pivots: usize,
     /// Whether M is symmetric (Cholesky factor); otherwise the clamped
-    /// block is kept as an explicit inverse (inverse.rs).
+    /// block is kept as an explicit inverse (linalg/inverse.rs).
     pub(crate) symmetric: bool,
 }
 

@@ -21,7 +21,7 @@
 // ray), or at the pivot limit. Scaling, the tableau [y | B^-1] (stored as
 // its k dense columns, k = number of basic z-type variables) and its
 // per-pivot update are in tableau.rs, refactorisation in tableau.rs and
-// dense_lu.rs (Cline sec. 4.8.1); tolerances in ratio_test.rs (Cline
+// linalg/lu.rs (Cline sec. 4.8.1); tolerances in ratio_test.rs (Cline
 // sec. 4.8.3).
 //
 // Warm start (`solve_warm_into`, `solve_box_warm_into`): the method may
@@ -38,11 +38,9 @@
 // (independent_rows.rs). The standard form of friction coupling
 // is only copositive-plus, and from a poor guess the path may end on a
 // ray: a warm path that fails, or runs past n pivots, hands over to the
-// cold start. Measured on random sliding 50-box stacks (n = 600, 1400
-// lifted rows, 6 seeds): from Dantzig's best iterate after its 50
-// coupling passes, 3-1510 pivots where the cold path takes 3100-12800;
-// from the policy's capped attempt (10 n pivots) the warm path ended on a
-// ray in 5 of 6 seeds, so the policy does not use it.
+// cold start. From the policy's capped Dantzig attempt the warm path
+// mostly ended on a ray (docs/architecture.md, known limits), so the
+// policy does not use it.
 //
 // Accuracy: the final basis is factorised afresh and solved from the true q
 // with one step of iterative refinement; z is projected onto z >= 0,
@@ -61,17 +59,10 @@ use crate::error::LcpError;
 use crate::problem::Lcp;
 use crate::pyramid_lift::PyramidLift;
 use crate::solution::{LcpSolution, Method};
+use crate::tuning::RETRY_ABOVE;
+use crate::tuning::SMALL_PIVOT;
 use crate::verify::{ACCEPT, certified, verify_into};
 use tableau::Tableau;
-
-/// A result whose [`VerifyReport::scaled_max`](crate::VerifyReport::scaled_max)
-/// exceeds this triggers the retries (see `fallback_zero_tolerance`); the
-/// bar of an answer returned as a solution.
-const RETRY_ABOVE: f64 = ACCEPT;
-
-/// Pivots with `u_r < SMALL_PIVOT * max_j |(B^-1)_rj| * max_i |c_i|` are only
-/// taken from a freshly factorised basis.
-const SMALL_PIVOT: f64 = 1e-6;
 
 /// Settings of [`Lemke`]. All tolerances are relative: the solver first
 /// equilibrates the problem (`D M D`, `D q` with D diagonal, see the module
@@ -114,12 +105,9 @@ pub struct LemkeParams {
     /// returned. `0` disables the
     /// retries. Default `1e-7`. A different Harris tolerance gives a
     /// different pivot path, which usually avoids the numerical trouble of
-    /// the first (measured on stacks of boxes with near-duplicate contacts
-    /// and mass ratios up to 1000; on the Anitescu-Potra LCPs of 48 box
-    /// towers of 8 to 14 boxes, 2 s each, the runs that end on a ray went
-    /// from 24 with one retry to 0 with all four; on the standard form of
-    /// box-friction steps of a 12-box tower, 1e-13 certified to 4e-16 where
-    /// the others stopped at 1.8e-9). The pivot limit counts all attempts.
+    /// the first (stacks of boxes with near-duplicate contacts and large
+    /// mass ratios; see docs/architecture.md, known limits). The pivot
+    /// limit counts all attempts.
     pub fallback_zero_tolerance: f64,
     /// Record every pivot, readable with [`Lemke::last_trace`] (for debugging
     /// and snapshot tests). Default `false`. The trace vector may allocate.

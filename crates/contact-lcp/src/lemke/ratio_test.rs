@@ -39,13 +39,8 @@
 //    work whatever happens.
 
 use super::tableau::{NONBASIC, Tableau};
-
-/// Among tied rows, only those whose relative pivot is at least this fraction
-/// of the largest one take part in the lexicographic choice.
-const TIE_PIVOT_RATIO: f64 = 0.99;
-
-/// Relative tolerance of the lexicographic comparisons (rounding level).
-const LEX_TOLERANCE: f64 = 1e-11;
+use crate::tuning::LEX_TOLERANCE;
+use crate::tuning::TIE_PIVOT_RATIO;
 
 impl Tableau {
     /// The row whose variable leaves the basis, or `None` on a ray (no

@@ -44,20 +44,14 @@
 // computed the same way.
 
 use super::independent_rows::independent_rows;
-use crate::dense_lu::{BlockLu, Singular};
-use crate::lane_scan::{combine_max, max_abs, max_abs_in};
-use crate::lanes::{ArrayLanes, Lanes, LanesOp, with_best_lanes};
+use crate::linalg::lane_scan::{combine_max, max_abs, max_abs_in};
+use crate::linalg::lanes::{ArrayLanes, Lanes, LanesOp, with_best_lanes};
+use crate::linalg::lu::{BlockLu, Singular};
 use crate::problem::Lcp;
 use crate::scaling::{equilibrate, pow2_ceil, pow2_ceil_full};
+use crate::tuning::WARM_PIVOT;
 use faer::linalg::matmul::matmul;
 use faer::{Accum, MatMut, MatRef, Par};
-
-/// A warm start's guessed block is singular when one LU finds a pivot at
-/// most this times its largest entry, and then a guessed row whose Schur
-/// complement is at most this (scaled problem, entries at most 1) is left
-/// out of the basis (independent_rows.rs): dependent contacts give
-/// 1e-16-level complements, independent ones far above 1e-9.
-const WARM_PIVOT: f64 = 1e-9;
 
 /// Marks a variable that is not in the basis.
 pub(super) const NONBASIC: usize = usize::MAX;
@@ -133,7 +127,7 @@ pub(super) struct Tableau {
     lu: BlockLu,
 }
 
-// The row kernels below are written once for any `Lanes` (lanes.rs): the
+// The row kernels below are written once for any `Lanes` (linalg/lanes.rs): the
 // pivot sweep runs them on AVX2 registers where the CPU has them, the rest
 // of the tableau on arrays; both give the same bits.
 
@@ -780,7 +774,7 @@ impl Tableau {
         u_next.resize(n, 0.0);
         // The sweep over the tableau is the hot loop of Lemke's method: it
         // runs compiled for the best vector instructions of the machine
-        // (lanes.rs: AVX2 registers where the CPU has them, arrays
+        // (linalg/lanes.rs: AVX2 registers where the CPU has them, arrays
         // otherwise; the same bits either way).
         with_best_lanes(RowSweep {
             tab,
@@ -874,7 +868,7 @@ impl Tableau {
     }
 
     /// Rebuilds y and G from a fresh factorisation of the basis (see
-    /// `factor_block` and dense_lu.rs): y_Z = C^-1 q~_R and G_Z = C^-1 on
+    /// `factor_block` and linalg/lu.rs): y_Z = C^-1 q~_R and G_Z = C^-1 on
     /// the rows of Z; G_W = -F C^-1 and y_W = q~_W - F y_Z on the rows of the
     /// basic slacks, with F = B[W, Z].
     pub(super) fn refactor(&mut self, lcp: &Lcp) -> Result<(), Singular> {

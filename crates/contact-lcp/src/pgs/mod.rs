@@ -46,9 +46,10 @@ pub use matrix_free::{ContactOperator, JacobianBlock};
 use crate::box_problem::{BoxBounds, BoxLcp};
 use crate::box_verify::{box_report, verify_box_into};
 use crate::error::LcpError;
-use crate::lane_scan::max_abs_if_finite;
-use crate::lanes::{Lanes, LanesOp, add_column, with_best_lanes};
+use crate::linalg::lane_scan::max_abs_if_finite;
+use crate::linalg::lanes::{Lanes, LanesOp, add_column, with_best_lanes};
 use crate::solution::{LcpSolution, Method};
+use crate::tuning::SWEEP_BLOCK;
 
 /// Settings of [`ProjectedGaussSeidel`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -362,9 +363,6 @@ impl SweepCoefficients {
     }
 }
 
-/// Rows per block of [`sweep_dense`].
-const SWEEP_BLOCK: usize = 4;
-
 /// One projected SOR sweep over rows 0..n-1 (Preda & Florian 2005,
 /// Algorithm 1, step 2, with box bounds and relaxation), keeping `w = M z +
 /// q` up to date by adding `delta_i M[:, i]` when `z_i` moves; a row that
@@ -394,7 +392,7 @@ fn sweep_dense(problem: &BoxLcp, coefficients: &SweepCoefficients, z: &mut [f64]
 }
 
 /// [`sweep_dense`]'s arguments, so that its body runs with the best
-/// [`Lanes`] of the machine (lanes.rs: the same bits on every machine).
+/// [`Lanes`] of the machine (linalg/lanes.rs: the same bits on every machine).
 struct DenseSweep<'a> {
     problem: &'a BoxLcp,
     coefficients: &'a SweepCoefficients,
@@ -583,7 +581,7 @@ fn start(bounds: &BoxBounds, warm_start: Option<&[f64]>, z: &mut Vec<f64>) -> Re
 mod tests {
     use super::*;
     use crate::box_problem::Coupling;
-    use crate::lanes::ArrayLanes;
+    use crate::linalg::lanes::ArrayLanes;
     use faer::Mat;
 
     #[test]

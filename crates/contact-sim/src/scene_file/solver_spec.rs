@@ -46,15 +46,11 @@ pub struct EventSolverSpec {
     pub dantzig_coupling_tolerance: f64,
     /// Whether each coupling pass starts from the last one's final state.
     pub dantzig_warm_start_rounds: bool,
-    /// Whether Dantzig records every pivot (turns the block guess off).
+    /// Whether Dantzig records every step it takes (pivots and guesses).
     pub dantzig_record_trace: bool,
     /// Problems of at least this many rows first try a block principal
     /// pivoting guess (null: never).
     pub dantzig_block_guess_from: Option<usize>,
-    /// Problems of at most this many rows with a symmetric `M` are first
-    /// solved by block principal pivoting with small dense kernels (0:
-    /// never).
-    pub dantzig_small_guess_up_to: usize,
     /// Lemke's pivots (0: automatic, `50 n + 1000`).
     pub lemke_max_pivots: usize,
     /// A row may leave Lemke's basis only by a pivot element above this
@@ -121,7 +117,6 @@ impl EventSolverSpec {
             dantzig_warm_start_rounds: dantzig.warm_start_rounds,
             dantzig_record_trace: dantzig.record_trace,
             dantzig_block_guess_from: unless_max(dantzig.block_guess_from),
-            dantzig_small_guess_up_to: dantzig.small_guess_up_to,
             lemke_max_pivots: lemke.max_pivots,
             lemke_pivot_tolerance: lemke.pivot_tolerance,
             lemke_zero_tolerance: lemke.zero_tolerance,
@@ -176,7 +171,6 @@ impl EventSolverSpec {
                 warm_start_rounds: self.dantzig_warm_start_rounds,
                 record_trace: self.dantzig_record_trace,
                 block_guess_from: self.dantzig_block_guess_from.unwrap_or(usize::MAX),
-                small_guess_up_to: self.dantzig_small_guess_up_to,
             },
             lemke: LemkeParams {
                 max_pivots: self.lemke_max_pivots,

@@ -1,9 +1,9 @@
 // Dense LU factorisation (partial pivoting) of a square block with reused
-// buffers: the k x k block C = B[R, Z] of Lemke's basis (lemke/tableau.rs)
-// and the guessed clamped block of Dantzig's coupled guess
-// (dantzig/coupled_guess.rs, whose blocks up to 64 rows are factored by
-// the plain loops of `plain_lu_in_place`, faer's setup costing more than
-// the arithmetic there). With faer's blocked kernels refactorising
+// buffers: the k x k block C = B[R, Z] of Lemke's basis (lemke/tableau.rs),
+// the guessed clamped block of Dantzig's coupled guess
+// (dantzig/coupled_guess.rs) and block pivoting's dense step systems
+// (whose small blocks take the plain loops of `plain_lu_in_place`, faer's
+// setup costing more than the arithmetic there). With faer's blocked kernels refactorising
 // a basis costs 2/3 k^3 (LU) + 4/3 k^3 (C^-1) + 2 (n - k) k^2 (F C^-1) flops,
 // all in matrix-matrix form, which is what keeps periodic refactorisation
 // (Cline 2002, sec. 4.8.1) cheap next to the pivots at large k.
@@ -199,9 +199,9 @@ impl BlockLu {
 /// row `i` of `P A` row `perm[i]` of `A`. A zero pivot skips its
 /// elimination step (its column of `L` left 0): the caller finds it among
 /// the small pivots and does not solve with the factors. For the small
-/// blocks of the coupled guess (dantzig/coupled_guess.rs), where faer's
-/// blocked LU spent more on its setup than on its arithmetic (measured:
-/// see `CoupledGuess::setup`).
+/// blocks of block pivoting's dense step systems (`set_plain_up_to`),
+/// where faer's blocked LU spends more on its setup than on its
+/// arithmetic.
 fn plain_lu_in_place(a: &mut [f64], k: usize, perm: &mut [usize]) {
     for (i, p) in perm.iter_mut().enumerate() {
         *p = i;
@@ -276,7 +276,7 @@ fn plain_lu_solve(lu: &[f64], k: usize, perm: &[usize], work: &mut Vec<f64>, b: 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dantzig::next_uniform;
+    use crate::next_uniform;
     use faer::Mat;
 
     fn filled(c: &Mat<f64>) -> BlockLu {

@@ -9,18 +9,11 @@
 // The split point only changes rounding, never which kernel a given size
 // uses, so results do not depend on anything but the problem.
 
-use crate::lanes::{ArrayLanes, Lanes, LanesOp, add_column, with_best_lanes};
+use crate::linalg::lanes::{ArrayLanes, Lanes, LanesOp, add_column, with_best_lanes};
+use crate::tuning::FAER_FROM;
+use crate::tuning::PLAIN_SOLVE_UP_TO;
 use faer::linalg::matmul::matmul;
 use faer::{Accum, MatMut, MatRef, Par};
-
-/// Triangular solves up to this size run on plain arrays: the same bits
-/// (lanes.rs), without the dispatch to vector code, which costs more than
-/// a solve of a few rows.
-const PLAIN_SOLVE_UP_TO: usize = 8;
-
-/// Sizes from which the faer kernels are faster than the plain loops
-/// (measured on the Dantzig benches: the crossover lies between 24 and 48).
-const FAER_FROM: usize = 32;
 
 /// `a . b` over the common length, with four partial sums.
 #[inline]
@@ -53,11 +46,8 @@ pub(crate) fn axpy(alpha: f64, x: &[f64], y: &mut [f64]) {
 /// substitution's serial dependency chain short on small sizes).
 ///
 /// Column by column (`b[c+1..] -= y_c L[c+1.., c]`, contiguous), on the
-/// best lanes of the machine (lanes.rs), for every size: faer's blocked
-/// solves, used from `FAER_FROM` rows before, spent about 4 instructions a
-/// flop on one right-hand side (callgrind, k = 139-150 on the peers'
-/// 50-box stack: 84k instructions for this solve and the transposed one,
-/// 42k now; the whole Dantzig solve 4.39M -> 3.69M). Each entry gets the
+/// best lanes of the machine (lanes.rs), for every size (faer's blocked
+/// solves cost more on one right-hand side). Each entry gets the
 /// same products and sums, in the same order, as the scalar loop.
 pub(crate) fn solve_lower_in_place(l: &[f64], ld: usize, inv_diag: &[f64], b: &mut [f64]) {
     substitute(Substitution {
@@ -90,9 +80,7 @@ pub(crate) fn solve_lower_transpose_in_place(
 }
 
 /// Runs `op` on plain arrays up to `PLAIN_SOLVE_UP_TO` rows, else on the
-/// best lanes of the machine (the same bits either way). Measured on a
-/// sliding box (n = 12, 11-19 pivots over 3-5 coupling passes, k <= 6):
-/// 58.8k -> 55.0k instructions a solve, 0.93x the time.
+/// best lanes of the machine (the same bits either way).
 #[inline(always)]
 fn substitute(op: Substitution<'_>) {
     if op.b.len() <= PLAIN_SOLVE_UP_TO {

@@ -1,10 +1,10 @@
 // An updatable Cholesky factor L L' = M_CC of the clamped block (or, for a
-// non-symmetric M, its explicit inverse: inverse.rs).
+// non-symmetric M, its explicit inverse: linalg/inverse.rs).
 //
 // The clamped set C is an ordered list of rows of M (in the order they
 // entered). L is stored column-major in an n x n buffer (column c holds
 // L[c..k, c] at c * n + c..), so the solves and the removal walk contiguous
-// columns and the large solves go to faer's kernels (dense_kernels.rs):
+// columns and the large solves go to faer's kernels (linalg/kernels.rs):
 //
 // - append row/column i: solve L l = M_C,i (forward substitution, k^2
 //   flops; skipped when the caller already has l, see `try_append_solved`)
@@ -18,36 +18,30 @@
 //   after p move up/left by one;
 // - solve M_CC x = b: one forward and one backward substitution.
 //
-// Nothing is ever refactorised from scratch (the counters in DantzigStats
-// let tests check that). Removal is hand-written rather than faer 0.24's
-// `ldlt::update::delete_rows_and_cols_clobber`: measured here (release,
-// removing position n/3 of a dense SPD factor, copies subtracted) a
-// hand-written removal took 0.18 / 1.1 / 3.8 / 6.7 / 10.3 us at n = 8 / 16 /
-// 32 / 64 / 100 against faer's 0.92 / 2.3 / 4.5 / 6.0 / 7.7 us, and a
-// removal costs far less than the direction update of the same pivot, so
-// one code path serves every size.
+// The pivoting only ever updates the factor; a whole block is factored at
+// once only for the block guess (`factor_block`). Removal is hand-written
+// rather than faer 0.24's `ldlt::update::delete_rows_and_cols_clobber`,
+// which was slower at the sizes of contact problems (docs/benchmarks.md).
 
-use super::inverse;
-use crate::dense_kernels::{dot, gemv, solve_lower_in_place, solve_lower_transpose_in_place};
+use crate::linalg::faer_scratch::FaerScratch;
+use crate::linalg::inverse;
+use crate::linalg::kernels::{dot, gemv, solve_lower_in_place, solve_lower_transpose_in_place};
+use crate::linalg::lanes::{Lanes, LanesOp, add_column, with_best_lanes};
 use crate::problem::Lcp;
-use faer::dyn_stack::MemStack;
+use crate::tuning::REFUSED_PIVOT;
+use crate::tuning::SHORT_RUNS;
+use crate::tuning::SMALL_BLOCK_UP_TO;
 use faer::linalg::cholesky::ldlt::factor::{
     LdltRegularization, cholesky_in_place as ldlt_in_place,
+    cholesky_in_place_scratch as ldlt_scratch,
 };
-use faer::linalg::cholesky::llt::factor::{LltRegularization, cholesky_in_place as llt_in_place};
+use faer::linalg::cholesky::llt::factor::{
+    LltRegularization, cholesky_in_place as llt_in_place, cholesky_in_place_scratch as llt_scratch,
+};
 use faer::linalg::triangular_solve::{
     solve_lower_triangular_in_place, solve_upper_triangular_in_place,
 };
 use faer::{MatMut, MatRef, Par};
-
-/// The pivot a refused row gets in `Factor::factor_block`, relative to the
-/// largest diagonal entry of the block (its square root divides the row's
-/// column: 1e-100 of it is below the rounding of any update).
-const REFUSED_PIVOT: f64 = 1e200;
-
-/// `copy_block` copies slices when C's runs of consecutive rows are on
-/// average at least this long, and gathers entry by entry otherwise.
-const SHORT_RUNS: usize = 4;
 
 /// Cholesky factor of `M_CC` (explicit inverse when M is not symmetric)
 /// with append and delete.
@@ -81,21 +75,31 @@ impl Factor {
     /// grows; stale entries are never read: every entry of L that a solve
     /// touches was written by an append or a removal of this run).
     pub(crate) fn reset(&mut self, n: usize, symmetric: bool) {
-        self.ld = n;
+        // Four rows of padding: the small-block kernel works on whole tiles
+        // of four rows (`LeftLooking`). Four more where that would make the
+        // columns a multiple of 512 bytes apart, whose entries then share
+        // cache sets (faer's blocked kernels run measurably slower).
+        self.ld = n + 4;
+        if self.ld % 64 == 0 {
+            self.ld += 4;
+        }
         self.symmetric = symmetric;
         for v in &mut self.border {
             if v.len() < n {
                 v.resize(n, 0.0);
             }
         }
-        if self.l.len() < n * n {
-            self.l.resize(n * n, 0.0);
+        if self.l.len() < n * self.ld {
+            self.l.resize(n * self.ld, 0.0);
         }
         if self.row.len() < n {
             self.row.resize(n, 0.0);
             self.inv_diag.resize(n, 0.0);
         }
         self.idx.clear();
+        self.idx.reserve(n);
+        self.runs.clear();
+        self.runs.reserve(n);
     }
 
     /// Size of C.
@@ -160,23 +164,24 @@ impl Factor {
         true
     }
 
-    /// Factors `M_CC` from scratch for C = `self.idx` (set by the caller).
+    /// Factors `M_CC` for C = `self.idx` (set by the caller), keeping the
+    /// first `kept` columns of the factor when the block is small (the
+    /// caller keeps those positions of C unchanged since the last factor).
     /// Used only by the block guess (block_guess.rs), never by the
     /// pivoting. A redundant row (pivot at most `tol`, the append rule) is
     /// left out, as the pivoting leaves it out of C, and listed in
     /// `refused`; the others keep their order.
     ///
-    /// First faer's blocked LL' of the whole block (the fast path when no
-    /// row is redundant). When a pivot is at most `tol`, faer's blocked
+    /// Up to `SMALL_BLOCK_UP_TO` rows, the plain loops of `factor_small`.
+    /// Larger blocks are factored whole, first by faer's blocked LL' (the
+    /// fast path when no row is redundant). When a pivot is at most `tol`, faer's blocked
     /// LDL' instead, with every such pivot replaced by `huge`
     /// (`REFUSED_PIVOT` times the largest diagonal entry): that row's column
     /// of the unit factor is then its entries over `huge`, below the
     /// rounding of every later update, so the other rows are factored as if
     /// it were not there, in the same order and by the same test as
     /// `try_append`. The refused rows are then cut out and each kept column
-    /// is scaled by sqrt(D) into L, O(k^2). Measured on the frictionless
-    /// 50-box stack (k = 200, 50 redundant rows): 0.10 ms against 0.35 ms
-    /// for the appends this replaced. (faer 0.24's LL' with the same
+    /// is scaled by sqrt(D) into L, O(k^2). (faer 0.24's LL' with the same
     /// regularisation is not usable: its blocked path divides by the
     /// diagonal entry it stores for a replaced pivot, which is not the
     /// replaced value.) Should `huge` not be representable (or `tol` be 0),
@@ -185,7 +190,8 @@ impl Factor {
         &mut self,
         m: &Lcp,
         tol: f64,
-        stack: &mut MemStack,
+        kept: usize,
+        scratch: &mut FaerScratch,
         refused: &mut Vec<usize>,
     ) {
         refused.clear();
@@ -193,7 +199,19 @@ impl Factor {
         if k == 0 {
             return;
         }
-        let diag_max = self.copy_block(m);
+        if k <= SMALL_BLOCK_UP_TO {
+            self.copy_block(m, kept);
+            self.factor_small(tol, kept, refused);
+            return;
+        }
+        let diag_max = self.copy_block(m, 0);
+        // faer's LL' and LDL' need the same scratch.
+        let req = ldlt_scratch::<f64>(k, Par::Seq, Default::default()).or(llt_scratch::<f64>(
+            k,
+            Par::Seq,
+            Default::default(),
+        ));
+        let stack = scratch.stack(req);
         let view = MatMut::from_column_major_slice_with_stride_mut(
             &mut self.l[..(k - 1) * ld + k],
             k,
@@ -215,7 +233,7 @@ impl Factor {
         }
         let huge = REFUSED_PIVOT * diag_max;
         if tol > 0.0 && huge.is_finite() && huge > tol {
-            self.copy_block(m);
+            self.copy_block(m, 0);
             self.signs.clear();
             self.signs.resize(k, 1);
             let view = MatMut::from_column_major_slice_with_stride_mut(
@@ -271,17 +289,75 @@ impl Factor {
         self.pending = wanted;
     }
 
-    /// Copies the lower triangle of `M_CC` (C = `self.idx`) into L's storage;
-    /// returns its largest diagonal entry.
+    /// `factor_block` of a small block whose columns from `kept` on were
+    /// copied by `copy_block` (the columns before are the last factor's:
+    /// a factor's leading block depends on its leading rows only). The
+    /// left-looking ("gaxpy") Cholesky of Golub & Van Loan, Matrix
+    /// Computations, 4th ed., Algorithm 4.2.1, four columns at a time on the
+    /// best lanes of the machine: faer's blocked LL' costs more in dispatch
+    /// and setup than the whole factorisation of a few dozen rows. A pivot at
+    /// most `tol` (or not finite) refuses its row, as `try_append` does: its
+    /// column is zeroed, so the later columns are factored without it, and
+    /// the refused rows are cut out at the end.
+    fn factor_small(&mut self, tol: f64, kept: usize, refused: &mut Vec<usize>) {
+        let k = self.idx.len();
+        with_best_lanes(LeftLooking {
+            l: &mut self.l,
+            ld: self.ld,
+            inv_diag: &mut self.inv_diag[..k],
+            from: kept,
+            tol,
+        });
+        for c in kept..k {
+            if self.inv_diag[c] == 0.0 {
+                refused.push(self.idx[c]);
+            }
+        }
+        if refused.is_empty() {
+            return;
+        }
+        // The rows of the kept columns move up past the refused ones, then
+        // column c moves to `to_col` with its rows (a destination never
+        // passes its source).
+        let ld = self.ld;
+        for c in 0..kept {
+            let mut to = kept;
+            for r in kept..k {
+                if self.inv_diag[r] != 0.0 {
+                    self.l[c * ld + to] = self.l[c * ld + r];
+                    to += 1;
+                }
+            }
+        }
+        let mut to_col = kept;
+        for c in kept..k {
+            if self.inv_diag[c] == 0.0 {
+                continue;
+            }
+            let mut to = to_col;
+            for r in c..k {
+                if self.inv_diag[r] != 0.0 {
+                    self.l[to_col * ld + to] = self.l[c * ld + r];
+                    to += 1;
+                }
+            }
+            self.inv_diag[to_col] = self.inv_diag[c];
+            self.idx[to_col] = self.idx[c];
+            to_col += 1;
+        }
+        self.idx.truncate(to_col);
+    }
+
+    /// Copies the lower triangle of `M_CC` (C = `self.idx`) into L's storage,
+    /// from row `from` on (the rows before are the last factor's, see
+    /// `factor_small`); returns the largest diagonal entry copied.
     ///
     /// C is mostly runs of consecutive rows (a guess clamps most rows of a
     /// contact problem, in index order), so each column is copied as one
-    /// slice per run instead of one gathered entry per row: measured on the
-    /// frictionless 50-box stack of the peers' problems (k = 139-200,
-    /// three copies a solve), callgrind instructions of the copies 0.57M ->
-    /// 0.22M a solve. Scattered rows (a random problem's C) keep the
-    /// gather, as the slices' setup would cost more than they save.
-    fn copy_block(&mut self, m: &Lcp) -> f64 {
+    /// slice per run instead of one gathered entry per row. Scattered rows
+    /// (a random problem's C) keep the gather, as the slices' setup would
+    /// cost more than they save.
+    fn copy_block(&mut self, m: &Lcp, from: usize) -> f64 {
         let ld = self.ld;
         let runs = &mut self.runs;
         runs.clear();
@@ -294,31 +370,31 @@ impl Factor {
         }
         let k = self.idx.len();
         let mut diag_max = 0.0_f64;
-        if SHORT_RUNS * runs.len() > k {
-            // Scattered rows (a random problem): one gather per entry.
-            for (c, &j) in self.idx.iter().enumerate() {
-                let col = m.col(j);
-                diag_max = diag_max.max(col[j]);
-                for (r, &i) in self.idx.iter().enumerate().skip(c) {
-                    self.l[c * ld + r] = col[i];
-                }
-            }
-            return diag_max;
-        }
+        let scattered = SHORT_RUNS * runs.len() > k;
         let mut run = 0;
         for (c, &j) in self.idx.iter().enumerate() {
             let col = m.col(j);
-            diag_max = diag_max.max(col[j]);
-            // The run holding position c, then every run after it.
-            while run + 1 < runs.len() && runs[run + 1].0 <= c {
-                run += 1;
+            let top = c.max(from);
+            if c >= from {
+                diag_max = diag_max.max(col[j]);
             }
             let dst = &mut self.l[c * ld..c * ld + k];
+            if scattered {
+                // One gather per entry.
+                for (d, &i) in dst[top..].iter_mut().zip(&self.idx[top..]) {
+                    *d = col[i];
+                }
+                continue;
+            }
+            // The run holding position top, then every run after it.
+            while run + 1 < runs.len() && runs[run + 1].0 <= top {
+                run += 1;
+            }
             for (t, &(start, first)) in runs.iter().enumerate().skip(run) {
                 let end = runs.get(t + 1).map_or(k, |&(next, _)| next);
-                let from = start.max(c);
-                let src = first + (from - start);
-                dst[from..end].copy_from_slice(&col[src..src + (end - from)]);
+                let begin = start.max(top);
+                let src = first + (begin - start);
+                dst[begin..end].copy_from_slice(&col[src..src + (end - begin)]);
             }
         }
         diag_max
@@ -326,7 +402,7 @@ impl Factor {
 
     /// Removes the row/column at position `p` of C. False (C unchanged)
     /// only for an explicit inverse whose block would be singular without
-    /// `p` (inverse.rs); a Cholesky factor always allows it.
+    /// `p` (linalg/inverse.rs); a Cholesky factor always allows it.
     pub(crate) fn remove(&mut self, p: usize) -> bool {
         let k = self.idx.len();
         let ld = self.ld;
@@ -425,6 +501,81 @@ impl Factor {
     }
 }
 
+/// The left-looking Cholesky of `Factor::factor_small` on the rows from
+/// `from` on (k = `inv_diag.len()`) of the column-major `l` (leading
+/// dimension `ld >= k + 4`), as a lanes operation, by panels of four
+/// columns (Golub & Van Loan sec. 4.2.9, the gaxpy form blocked): each
+/// panel first gets `-L[rows, j] L[panel, j]'` of every column j before
+/// it, a tile of four rows by four columns in registers at a time (rows
+/// past k and entries above the diagonal are computed too and never read),
+/// then its own columns are factored one after the other. A column is
+/// scaled by `1 / L_cc`: the kept `L_cc` of a column before `from`, else
+/// `sqrt(pivot)`, or zeroed (`inv_diag[c] = 0`) when the pivot is at most
+/// `tol` or not finite.
+struct LeftLooking<'a> {
+    l: &'a mut [f64],
+    ld: usize,
+    inv_diag: &'a mut [f64],
+    from: usize,
+    tol: f64,
+}
+
+impl LanesOp for LeftLooking<'_> {
+    type Output = ();
+    #[inline(always)]
+    fn run<L: Lanes>(self, lanes: L) {
+        let (l, ld, k, from) = (self.l, self.ld, self.inv_diag.len(), self.from);
+        let tile = |l: &[f64], at: usize| -> L::V {
+            lanes.load(l[at..at + 4].try_into().expect("four entries"))
+        };
+        for c0 in (0..k).step_by(4) {
+            let width = (k - c0).min(4);
+            let mut r = c0.max(from);
+            while r < k {
+                let mut acc = [0, 1, 2, 3].map(|t| tile(l, (c0 + t).min(k - 1) * ld + r));
+                for j in 0..c0 {
+                    let a = tile(l, j * ld + r);
+                    for (t, acc) in acc.iter_mut().enumerate() {
+                        let b = lanes.splat(l[j * ld + c0 + t]);
+                        *acc = lanes.sub(*acc, lanes.mul(a, b));
+                    }
+                }
+                for (t, acc) in acc.iter().enumerate().take(width) {
+                    let at = (c0 + t) * ld + r;
+                    let out: &mut [f64; 4] = (&mut l[at..at + 4]).try_into().expect("four");
+                    lanes.store(out, *acc);
+                }
+                r += 4;
+            }
+            for c in c0..c0 + width {
+                let top = c.max(from);
+                let (done, rest) = l.split_at_mut(c * ld);
+                let col = &mut rest[top..k];
+                for j in c0..c {
+                    let d = -done[j * ld + c];
+                    add_column(lanes, col, d, &done[j * ld + top..j * ld + k]);
+                }
+                if c < from {
+                    let inv = self.inv_diag[c];
+                    col.iter_mut().for_each(|x| *x *= inv);
+                    continue;
+                }
+                let pivot = col[0];
+                if pivot > self.tol && pivot.is_finite() {
+                    let root = pivot.sqrt();
+                    let inv = 1.0 / root;
+                    col[0] = root;
+                    col[1..].iter_mut().for_each(|x| *x *= inv);
+                    self.inv_diag[c] = inv;
+                } else {
+                    col.fill(0.0);
+                    self.inv_diag[c] = 0.0;
+                }
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -443,7 +594,7 @@ mod tests {
 
     #[test]
     fn append_and_remove_keep_the_factor_exact() {
-        let m = super::super::spd_fixture(5);
+        let m = crate::dantzig::spd_fixture(5);
         let mut f = Factor::default();
         f.reset(5, true);
         for i in [3, 0, 4, 1, 2] {
@@ -459,6 +610,59 @@ mod tests {
         assert_eq!(f.idx, vec![4, 1]);
         assert!(f.try_append(&m, 0, 1e-12));
         check(&mut f, &m);
+    }
+
+    /// `B B'` for a fixed `n x r` B: PSD of rank `r`.
+    fn low_rank(n: usize, r: usize) -> Lcp {
+        let b = |i: usize, t: usize| {
+            ((i * 7 + t * 3) % 11) as f64 / 5.0 - 1.0 + f64::from(u8::from(i == t))
+        };
+        let entries: Vec<f64> = (0..n * n)
+            .map(|e| (0..r).map(|t| b(e / n, t) * b(e % n, t)).sum())
+            .collect();
+        Lcp::from_row_major(n, &entries, &vec![0.0; n]).unwrap()
+    }
+
+    #[test]
+    fn a_small_block_keeps_its_leading_columns_and_refuses_dependent_rows() {
+        let (n, rank) = (12, 7);
+        let m = low_rank(n, rank);
+        let mut scratch = FaerScratch::default();
+        let mut refused = Vec::new();
+        let mut fresh = Factor::default();
+        let mut kept = Factor::default();
+        fresh.reset(n, true);
+        kept.reset(n, true);
+        // A first block, then one whose first 3 rows are the first's: the
+        // factor kept from position 3 equals the one factored afresh, and
+        // the rows beyond the rank are refused by both, as appends would.
+        kept.idx = vec![4, 0, 9, 2, 7];
+        kept.factor_block(&m, 1e-10, 0, &mut scratch, &mut refused);
+        assert!(refused.is_empty());
+        let next = vec![4, 0, 9, 1, 3, 5, 6, 8, 10, 11];
+        kept.idx.clone_from(&next);
+        kept.factor_block(&m, 1e-10, 3, &mut scratch, &mut refused);
+        let kept_refused = refused.clone();
+        fresh.idx.clone_from(&next);
+        fresh.factor_block(&m, 1e-10, 0, &mut scratch, &mut refused);
+        assert_eq!(kept_refused, refused);
+        assert_eq!(kept.idx, fresh.idx);
+        assert_eq!(kept.len(), rank);
+        let mut appended = Factor::default();
+        appended.reset(n, true);
+        let by_appends: Vec<usize> = next
+            .iter()
+            .copied()
+            .filter(|&i| appended.try_append(&m, i, 1e-10))
+            .collect();
+        assert_eq!(by_appends, fresh.idx);
+        for c in 0..rank {
+            for r in c..rank {
+                let (a, b) = (kept.l[c * kept.ld + r], fresh.l[c * fresh.ld + r]);
+                assert!((a - b).abs() <= 1e-12 * (1.0 + b.abs()), "({r}, {c})");
+            }
+        }
+        check(&mut kept, &m);
     }
 
     #[test]
@@ -491,12 +695,12 @@ mod tests {
             let mut f = Factor::default();
             f.reset(n, true);
             f.idx.clone_from(&idx);
-            let diag_max = f.copy_block(&m);
+            let diag_max = f.copy_block(&m, 0);
             let expected = idx.iter().map(|&i| m.col(i)[i]).fold(0.0, f64::max);
             assert_eq!(diag_max, expected);
             for (c, &j) in idx.iter().enumerate() {
                 for (r, &i) in idx.iter().enumerate().skip(c) {
-                    assert_eq!(f.l[c * n + r], m.col(j)[i], "{idx:?}: ({r}, {c})");
+                    assert_eq!(f.l[c * f.ld + r], m.col(j)[i], "{idx:?}: ({r}, {c})");
                 }
             }
         }

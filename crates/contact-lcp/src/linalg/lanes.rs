@@ -28,21 +28,12 @@ pub(crate) trait Lanes: Copy {
     fn add(self, a: Self::V, b: Self::V) -> Self::V;
     /// Lanes of `a * b`.
     fn mul(self, a: Self::V, b: Self::V) -> Self::V;
-    /// Lanes of `a * b + c` rounded once (`f64::mul_add`): an explicit
-    /// fusion, with the same bits in both implementations (in the plain
-    /// arrays, on a CPU without FMA, a call to the software fma: slow but
-    /// right; the register lanes need AVX2 and FMA).
-    fn mul_add(self, a: Self::V, b: Self::V, c: Self::V) -> Self::V;
     /// Lanes of `|a|`.
     fn abs(self, a: Self::V) -> Self::V;
     /// Lanes of `if a > b { a } else { b }` (so a NaN in `a` is passed over).
     fn max(self, a: Self::V, b: Self::V) -> Self::V;
     /// The four lanes.
     fn to_array(self, v: Self::V) -> [f64; 4];
-    /// The lane sums of four vectors, `(v0 + v1) + (v2 + v3)` for each
-    /// (in lane j the sum of `a[j]`): a pairwise add and a half swap in
-    /// registers instead of four stores and twelve scalar adds.
-    fn sum4(self, a: [Self::V; 4]) -> [f64; 4];
 }
 
 /// Four lanes as a plain array.
@@ -77,10 +68,6 @@ impl Lanes for ArrayLanes {
         std::array::from_fn(|l| a[l] * b[l])
     }
     #[inline(always)]
-    fn mul_add(self, a: [f64; 4], b: [f64; 4], c: [f64; 4]) -> [f64; 4] {
-        std::array::from_fn(|l| a[l].mul_add(b[l], c[l]))
-    }
-    #[inline(always)]
     fn abs(self, a: [f64; 4]) -> [f64; 4] {
         a.map(f64::abs)
     }
@@ -91,10 +78,6 @@ impl Lanes for ArrayLanes {
     #[inline(always)]
     fn to_array(self, v: [f64; 4]) -> [f64; 4] {
         v
-    }
-    #[inline(always)]
-    fn sum4(self, a: [[f64; 4]; 4]) -> [f64; 4] {
-        a.map(|v| (v[0] + v[1]) + (v[2] + v[3]))
     }
 }
 
@@ -127,10 +110,6 @@ impl Lanes for pulp::x86::V3 {
         self.mul_f64x4(a, b)
     }
     #[inline(always)]
-    fn mul_add(self, a: pulp::f64x4, b: pulp::f64x4, c: pulp::f64x4) -> pulp::f64x4 {
-        self.mul_add_f64x4(a, b, c)
-    }
-    #[inline(always)]
     fn abs(self, a: pulp::f64x4) -> pulp::f64x4 {
         self.abs_f64x4(a)
     }
@@ -143,17 +122,6 @@ impl Lanes for pulp::x86::V3 {
     #[inline(always)]
     fn to_array(self, v: pulp::f64x4) -> [f64; 4] {
         pulp::cast(v)
-    }
-    #[inline(always)]
-    fn sum4(self, a: [pulp::f64x4; 4]) -> [f64; 4] {
-        let avx = self.avx;
-        let [a0, a1, a2, a3] = a.map(pulp::cast::<pulp::f64x4, core::arch::x86_64::__m256d>);
-        // [a0_0 + a0_1, a1_0 + a1_1, a0_2 + a0_3, a1_2 + a1_3], same for 2, 3.
-        let (h01, h23) = (avx._mm256_hadd_pd(a0, a1), avx._mm256_hadd_pd(a2, a3));
-        // The low halves (sums of lanes 0, 1) and the high ones (2, 3).
-        let lo = avx._mm256_permute2f128_pd::<0x20>(h01, h23);
-        let hi = avx._mm256_permute2f128_pd::<0x31>(h01, h23);
-        pulp::cast(avx._mm256_add_pd(lo, hi))
     }
 }
 
@@ -184,8 +152,8 @@ pub(crate) fn add_four_columns<L: Lanes>(l: L, w: &mut [f64], d: [f64; 4], cols:
     let n = w.len();
     let (w4, w_rest) = pulp::as_arrays_mut::<4, f64>(w);
     // Written out, not by `<[T; 4]>::map`: whether the compiler inlines
-    // that map's closures changed with unrelated code (problem.rs,
-    // tiny_guess.rs), and a call per entry costs more than the loop.
+    // that map's closures changed with unrelated code,
+    // and a call per entry costs more than the loop.
     let c4 = [
         pulp::as_arrays::<4, f64>(&cols[0][..n]).0,
         pulp::as_arrays::<4, f64>(&cols[1][..n]).0,
@@ -270,20 +238,6 @@ mod tests {
         assert_eq!(bits(l.add(va, vb)), expect(&|x, y| x + y));
         assert_eq!(bits(l.mul(va, vb)), expect(&|x, y| x * y));
         assert_eq!(bits(l.abs(va)), expect(&|x, _| x.abs()));
-        // Fused: 0.1 * 10 - 1 is 0 when rounded twice, not once.
-        let (tenth, ten, minus_one) = (l.splat(0.1), l.splat(10.0), l.splat(-1.0));
-        assert_eq!(
-            bits(l.mul_add(tenth, ten, minus_one)),
-            [0.1_f64.mul_add(10.0, -1.0).to_bits(); 4]
-        );
-        assert_ne!(
-            0.1_f64.mul_add(10.0, -1.0),
-            std::hint::black_box(0.1) * 10.0 - 1.0
-        );
-        assert_eq!(
-            bits(l.mul_add(va, vb, l.splat(0.5))),
-            expect(&|x, y| x.mul_add(y, 0.5))
-        );
         assert_eq!(
             bits(l.max(va, vb)),
             expect(&|x, y| if x > y { x } else { y })
@@ -291,11 +245,5 @@ mod tests {
         let mut out = [0.0; 4];
         l.store(&mut out, l.splat(2.5));
         assert_eq!(out, [2.5; 4]);
-        // Lane sums in the stated order: values whose sum depends on it.
-        let vs = [a, b, [1e16, 1.0, -1e16, 1.0], [0.1, 0.2, 0.3, -0.0]];
-        let sums = l.sum4(vs.map(|v| l.load(&v)));
-        for (v, s) in vs.iter().zip(sums) {
-            assert_eq!(s.to_bits(), ((v[0] + v[1]) + (v[2] + v[3])).to_bits());
-        }
     }
 }

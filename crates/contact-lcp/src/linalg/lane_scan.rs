@@ -5,7 +5,7 @@
 //! fast-math; four independent lanes combined at the end vectorise. The
 //! maximum is exact, so the lane split never changes a result.
 
-use crate::lanes::{ArrayLanes, Lanes};
+use crate::linalg::lanes::{ArrayLanes, Lanes};
 
 /// `max_i |x_i|` (0 for an empty slice; a NaN is passed over).
 pub(crate) fn max_abs(x: &[f64]) -> f64 {

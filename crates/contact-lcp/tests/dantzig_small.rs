@@ -1,10 +1,9 @@
-//! Guards the block guess of small problems (`small_guess_up_to`,
-//! small_guess.rs): it must take the problems it is meant for (positive
-//! definite ones settle without a pivot), give the unique solution that
-//! brute-force enumeration finds, certify on singular problems (rank
-//! deficient, duplicated rows) whichever path answers, hand over to the
-//! pivoting where it cannot settle, and allocate nothing on a repeated
-//! solve.
+//! Dantzig on small problems, with the block guess (the default) and by
+//! the pivoting alone (`block_guess_from: usize::MAX`): the unique
+//! solution that brute-force
+//! enumeration finds, the same answer by both routes, certified answers
+//! on singular problems (rank deficient, duplicated rows), a trace that
+//! shows the guesses that ran, and no allocation on a repeated solve.
 
 mod common;
 
@@ -13,7 +12,7 @@ use common::{
     random_pd_box, random_psd,
 };
 use contact_lcp::faer::Mat;
-use contact_lcp::{BoxLcp, Dantzig, DantzigParams, Lcp, LcpSolution, verify};
+use contact_lcp::{BoxLcp, Dantzig, DantzigEvent, DantzigParams, Lcp, LcpSolution, verify};
 
 const INF: f64 = f64::INFINITY;
 
@@ -22,11 +21,24 @@ fn guessed(d: &Dantzig) -> bool {
     d.last_stats().block_guesses > 0 && d.last_stats().pivots == 0
 }
 
+/// Dantzig with the block guess tried at every size (the default).
+fn guessing() -> Dantzig {
+    Dantzig::default()
+}
+
+/// Dantzig with the block guess off: the one-row pivoting alone.
+fn pivoting() -> Dantzig {
+    Dantzig::new(DantzigParams {
+        block_guess_from: usize::MAX,
+        ..DantzigParams::default()
+    })
+}
+
 #[test]
 fn positive_definite_box_problems_settle_on_the_unique_solution() {
     // Bounds of every kind: unilateral, bilateral, finite, one-sided, fixed.
     let mut rng = Rng::new(0x5A11_0001);
-    let mut d = Dantzig::default();
+    let mut d = guessing();
     let mut settled = 0;
     let trials = 150;
     for trial in 0..trials {
@@ -60,11 +72,8 @@ fn positive_definite_box_problems_settle_on_the_unique_solution() {
 #[test]
 fn plain_lcps_match_brute_force_and_the_pivoting() {
     let mut rng = Rng::new(0x5A11_0002);
-    let mut d = Dantzig::default();
-    let mut pivoting = Dantzig::new(DantzigParams {
-        small_guess_up_to: 0,
-        ..DantzigParams::default()
-    });
+    let mut d = guessing();
+    let mut pivoting = pivoting();
     for trial in 0..200 {
         let n = 1 + trial % 9;
         let lcp = Lcp::new(
@@ -88,7 +97,7 @@ fn singular_problems_certify_on_either_path() {
     // rows; where it cannot settle, the pivoting answers. Both kinds of
     // answer must occur here, and every answer must certify.
     let mut rng = Rng::new(0x5A11_0003);
-    let mut d = Dantzig::default();
+    let mut d = guessing();
     let (mut by_guess, mut by_pivoting) = (0, 0);
     for trial in 0..400 {
         let m = if trial % 2 == 0 {
@@ -122,29 +131,38 @@ fn singular_problems_certify_on_either_path() {
 }
 
 #[test]
-fn the_size_limit_and_the_trace_choose_the_path() {
+fn the_trace_shows_the_guesses_that_ran() {
+    // Recording a trace changes nothing: the same answer and counters,
+    // and the trace holds the guess runs and every pivot.
     let mut rng = Rng::new(0x5A11_0004);
-    let n = 12;
-    let p = random_pd_box(&mut rng, n, 1.0);
-    let solve = |params: DantzigParams| {
-        let mut d = Dantzig::new(params);
-        let sol = d.solve(&p).unwrap();
+    for n in [12, 60] {
+        let p = random_pd_box(&mut rng, n, 1.0);
+        let mut plain = guessing();
+        let sol = plain.solve(&p).unwrap();
+        let mut traced = Dantzig::new(DantzigParams {
+            record_trace: true,
+            ..*plain.params()
+        });
+        let traced_sol = traced.solve(&p).unwrap();
         assert!(sol.report.is_solution(1e-12), "{:?}", sol.report);
-        (sol, guessed(&d))
-    };
-    let (on, used) = solve(DantzigParams::default());
-    assert!(used);
-    let (below, used_below) = solve(DantzigParams {
-        small_guess_up_to: n - 1,
-        ..DantzigParams::default()
-    });
-    assert!(!used_below);
-    let (traced, used_traced) = solve(DantzigParams {
-        record_trace: true,
-        ..DantzigParams::default()
-    });
-    assert!(!used_traced);
-    assert!(dist(&on.z, &below.z) <= 1e-12 && dist(&on.z, &traced.z) <= 1e-12);
+        assert_eq!(sol.z, traced_sol.z);
+        assert_eq!(plain.last_stats(), traced.last_stats());
+        let trace = traced.last_trace();
+        let guess_steps: usize = trace
+            .iter()
+            .map(|s| match s.event {
+                DantzigEvent::BlockGuess { guesses, .. } => guesses,
+                _ => 0,
+            })
+            .sum();
+        let pivots = trace
+            .iter()
+            .filter(|s| !matches!(s.event, DantzigEvent::BlockGuess { .. }))
+            .count();
+        assert!(guess_steps > 0, "n {n}: {trace:?}");
+        assert_eq!(guess_steps, traced.last_stats().block_guesses, "n {n}");
+        assert_eq!(pivots, traced.last_stats().pivots, "n {n}");
+    }
 }
 
 #[test]
@@ -158,8 +176,12 @@ fn a_repeated_solve_allocates_nothing() {
     let m = random_psd(&mut rng, n, 3);
     let (q, _) = feasible_q(&mut rng, &m);
     let psd = BoxLcp::from_lcp(&Lcp::new(m, q).unwrap());
-    for p in [pd, psd] {
-        let mut d = Dantzig::default();
+    for (p, mut d) in [
+        (pd.clone(), pivoting()),
+        (psd.clone(), pivoting()),
+        (pd, guessing()),
+        (psd, guessing()),
+    ] {
         let mut out = LcpSolution::default();
         d.solve_into(&p, &mut out).unwrap();
         let info = allocation_counter::measure(|| {
@@ -171,52 +193,22 @@ fn a_repeated_solve_allocates_nothing() {
         assert!(out.report.is_solution(1e-10), "{:?}", out.report);
     }
     // Another problem of the same size with a larger clamped set: q > 0
-    // keeps every row at 0 (nothing clamped), q < 0 clamps every row.
+    // keeps every row at 0 (nothing clamped), q < 0 clamps every row. The
+    // factors grow with the clamped set, once: after the larger problem
+    // was solved, nothing allocates.
     let m = random_pd(&mut rng, n);
     let few = BoxLcp::from_lcp(&Lcp::new(m.clone(), vec![1.0; n]).unwrap());
     let all = BoxLcp::from_lcp(&Lcp::new(m, vec![-1.0; n]).unwrap());
-    let mut d = Dantzig::default();
+    for mut d in [pivoting(), guessing()] {
+        let mut out = LcpSolution::default();
+        d.solve_into(&all, &mut out).unwrap();
+        d.solve_into(&few, &mut out).unwrap();
+        let info = allocation_counter::measure(|| d.solve_into(&all, &mut out).unwrap());
+        assert_eq!(info.count_total, 0, "{info:?}");
+        assert!(out.report.is_solution(1e-12), "{:?}", out.report);
+    }
+    let mut d = guessing();
     let mut out = LcpSolution::default();
     d.solve_into(&few, &mut out).unwrap();
     assert!(guessed(&d));
-    let info = allocation_counter::measure(|| d.solve_into(&all, &mut out).unwrap());
-    assert_eq!(info.count_total, 0, "{info:?}");
-    assert!(
-        guessed(&d) && out.report.is_solution(1e-12),
-        "{:?}",
-        out.report
-    );
-}
-
-#[test]
-fn up_to_the_default_limit_the_guess_matches_the_block_guess() {
-    // From 48 rows to the default limit (128) the small guess replaced the
-    // faer-based block guess: the same unique solution on positive
-    // definite problems, settled without a pivot, and certified answers on
-    // rank-deficient ones (whichever path answers).
-    let mut rng = Rng::new(0x5A11_0006);
-    let mut d = Dantzig::default();
-    let mut block = Dantzig::new(DantzigParams {
-        small_guess_up_to: 0,
-        ..DantzigParams::default()
-    });
-    for (trial, n) in [48, 64, 97, 128].into_iter().enumerate() {
-        let lcp = Lcp::new(
-            random_pd(&mut rng, n),
-            (0..n).map(|_| rng.range(-1.0, 1.0)).collect(),
-        )
-        .unwrap();
-        let p = BoxLcp::from_lcp(&lcp);
-        let sol = d.solve(&p).unwrap();
-        assert!(guessed(&d), "n {n}: {:?}", d.last_stats());
-        assert!(sol.report.is_solution(1e-12), "n {n}: {:?}", sol.report);
-        let reference = block.solve(&p).unwrap();
-        assert!(dist(&sol.z, &reference.z) <= 1e-9, "n {n}");
-        let m = random_psd(&mut rng, n, n / 3 + trial);
-        let (q, _) = feasible_q(&mut rng, &m);
-        let lcp = Lcp::new(m, q).unwrap();
-        let sol = d.solve(&BoxLcp::from_lcp(&lcp)).unwrap();
-        let r = verify(&lcp, &sol.z, &sol.w);
-        assert!(r.is_solution(1e-10), "n {n}, rank-deficient: {r:?}");
-    }
 }

@@ -19,7 +19,7 @@
 // factor. The caller re-solves z_C and recomputes w = M z + q at the end
 // and the answer is certified by `verify_box`.
 
-use crate::dense_kernels::{axpy, dot, gemv};
+use crate::linalg::kernels::{axpy, dot, gemv};
 use crate::problem::Lcp;
 
 /// Appends row/column `i` of `m` to the `k x k` inverse in `b` (column-major,
