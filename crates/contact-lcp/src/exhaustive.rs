@@ -110,22 +110,23 @@ impl ExhaustiveSearch {
             }
             // The next basis, odometer order (row 0 fastest).
             let mut i = 0;
-            loop {
-                if i == n {
-                    return if proof {
-                        Outcome::NoSolution
-                    } else {
-                        Outcome::Inconclusive
-                    };
-                }
-                self.choice[i] += 1;
-                if self.choice[i] < self.options[i].1 {
-                    break;
-                }
+            while i < n && self.choice[i] + 1 == self.options[i].1 {
                 self.choice[i] = 0;
                 i += 1;
             }
+            if i == n {
+                return match proof {
+                    true => Outcome::NoSolution,
+                    false => Outcome::Inconclusive,
+                };
+            }
+            self.choice[i] += 1;
         }
+    }
+
+    /// The state of row `i` in the current basis.
+    fn state(&self, i: usize) -> State {
+        self.options[i].0[self.choice[i]]
     }
 
     /// Solves the current basis's equations and checks its candidate.
@@ -139,8 +140,7 @@ impl ExhaustiveSearch {
         self.z.resize(n, 0.0);
         self.unknown.clear();
         for i in 0..n {
-            let state = self.options[i].0[self.choice[i]];
-            match (state, bounds.coupling_of(i)) {
+            match (self.state(i), bounds.coupling_of(i)) {
                 (State::Free, _) | (_, Some(_)) => self.unknown.push(i),
                 (side, None) => {
                     let (lo, hi) = (bounds.lo()[i], bounds.hi()[i]);
@@ -265,7 +265,7 @@ impl ExhaustiveSearch {
             let (zi, wi) = (self.z[i], self.w[i]);
             // A row whose bounds meet (fixed, or a friction row of a zero
             // normal) takes w of either sign.
-            let m = match self.options[i].0[self.choice[i]] {
+            let m = match self.state(i) {
                 State::Free => (zi - clamp(zi, lo, hi)).abs() / z_scale,
                 _ if lo == hi => 0.0,
                 State::Lower => (-wi).max(0.0) / scale,

@@ -125,8 +125,7 @@ impl VerifyReport {
 /// Allocates one vector of length n.
 #[must_use]
 pub fn verify(lcp: &Lcp, z: &[f64], w: &[f64]) -> VerifyReport {
-    let mut scratch = Vec::new();
-    verify_into(lcp, z, Some(w), &mut scratch)
+    verify_into(lcp, z, Some(w), &mut Vec::new())
 }
 
 /// Certifies `z` alone: `w = M z + q` is computed here, so `residual` is 0.
@@ -134,8 +133,7 @@ pub fn verify(lcp: &Lcp, z: &[f64], w: &[f64]) -> VerifyReport {
 /// Same conventions as [`verify`].
 #[must_use]
 pub fn verify_z(lcp: &Lcp, z: &[f64]) -> VerifyReport {
-    let mut scratch = Vec::new();
-    verify_into(lcp, z, None, &mut scratch)
+    verify_into(lcp, z, None, &mut Vec::new())
 }
 
 /// [`verify`] with a caller-owned scratch vector (no allocation once it has
