@@ -83,24 +83,14 @@ impl Lcp {
     /// - [`LcpError::DimensionMismatch`] if `q.len() != n`;
     /// - [`LcpError::NonFinite`] as for [`Lcp::new`].
     pub fn from_row_major(n: usize, m: &[f64], q: &[f64]) -> Result<Self, LcpError> {
-        let expected = n.checked_mul(n).ok_or(LcpError::BadLength {
-            what: "m",
-            expected: usize::MAX,
-            found: m.len(),
-        })?;
-        if m.len() != expected {
+        if n.checked_mul(n) != Some(m.len()) {
             return Err(LcpError::BadLength {
                 what: "m",
-                expected,
+                expected: n.saturating_mul(n),
                 found: m.len(),
             });
         }
-        if q.len() != n {
-            return Err(LcpError::DimensionMismatch {
-                matrix: n,
-                vector: q.len(),
-            });
-        }
+        // A wrong q.len() is Lcp::new's DimensionMismatch { matrix: n, .. }.
         let mat = Mat::from_fn(n, n, |i, j| m[i * n + j]);
         Self::new(mat, q.to_vec())
     }
