@@ -57,13 +57,10 @@ pub(crate) fn check(
 /// `x * 2^k` for any `k` (in steps, so no factor overflows; exact unless
 /// the result is subnormal).
 fn times_pow2(mut x: f64, mut k: i32) -> f64 {
-    while k > 1000 {
-        x *= 2f64.powi(1000);
-        k -= 1000;
-    }
-    while k < -1000 {
-        x *= 2f64.powi(-1000);
-        k += 1000;
+    while k.abs() > 1000 {
+        let step = 1000 * k.signum();
+        x *= 2f64.powi(step);
+        k -= step;
     }
     x * 2f64.powi(k)
 }
