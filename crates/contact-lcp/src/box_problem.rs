@@ -37,43 +37,15 @@ pub struct Coupling {
 
 /// Validated per-row bounds and friction couplings of a box LCP (without
 /// the matrix, so a matrix-free solver can use them too).
-#[derive(Clone, Debug)]
+///
+/// Compared as values (a `lo` of `-0.0` equals one of `+0.0`).
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct BoxBounds {
     lo: Vec<f64>,
     hi: Vec<f64>,
     couplings: Vec<Coupling>,
     /// For each row, the index into `couplings` that couples it.
     coupled: Vec<Option<usize>>,
-    /// Whether these are a plain LCP's bounds: every `lo` is `+0.0` (the
-    /// bits), every `hi` is `+inf`, no coupling (so the certificate and
-    /// the projection can skip the tests a box row needs). Follows from
-    /// the fields above, kept by every constructor.
-    plain: bool,
-}
-
-impl PartialEq for BoxBounds {
-    /// The bounds and couplings compared as values (so a `lo` of `-0.0`
-    /// equals one of `+0.0`); `plain`, which tells the two apart, follows
-    /// from them and is left out.
-    fn eq(&self, other: &Self) -> bool {
-        self.lo == other.lo
-            && self.hi == other.hi
-            && self.couplings == other.couplings
-            && self.coupled == other.coupled
-    }
-}
-
-impl Default for BoxBounds {
-    /// No rows (the bounds of a plain LCP, vacuously).
-    fn default() -> Self {
-        Self {
-            lo: Vec::new(),
-            hi: Vec::new(),
-            couplings: Vec::new(),
-            coupled: Vec::new(),
-            plain: true,
-        }
-    }
 }
 
 impl BoxBounds {
@@ -94,16 +66,15 @@ impl BoxBounds {
             hi,
             couplings,
             coupled: Vec::new(),
-            plain: false,
         };
         bounds.index()?;
         Ok(bounds)
     }
 
     /// Refills the bounds in place: `edit` rewrites `lo`, `hi` and the
-    /// couplings (their storage is reused, so a caller that rebuilds the
-    /// bounds of every time step allocates nothing once warmed up), then
-    /// they are validated exactly as by [`new`](Self::new).
+    /// couplings (their storage is reused, so rebuilding the bounds of every
+    /// time step allocates nothing once warmed up), then they are validated
+    /// as by [`new`](Self::new).
     ///
     /// # Errors
     ///
@@ -119,7 +90,6 @@ impl BoxBounds {
             self.hi.clear();
             self.couplings.clear();
             self.coupled.clear();
-            self.plain = true;
         })
     }
 
@@ -130,9 +100,7 @@ impl BoxBounds {
             hi,
             couplings,
             coupled,
-            plain,
         } = self;
-        *plain = false;
         let n = lo.len();
         if hi.len() != n {
             return Err(LcpError::BadLength {
@@ -156,22 +124,21 @@ impl BoxBounds {
             reason,
         };
         for (k, c) in couplings.iter().enumerate() {
-            if c.row >= n {
-                return Err(bad(k, c, "row out of range"));
-            }
-            if c.normal_row >= n {
-                return Err(bad(k, c, "normal row out of range"));
-            }
-            if c.row == c.normal_row {
-                return Err(bad(k, c, "row coupled to itself"));
-            }
-            if !(c.mu.is_finite() && c.mu >= 0.0) {
-                return Err(bad(k, c, "mu must be finite and >= 0"));
-            }
-            if coupled[c.row].is_some() {
-                return Err(bad(k, c, "row coupled twice"));
-            }
-            coupled[c.row] = Some(k);
+            let reason = if c.row >= n {
+                "row out of range"
+            } else if c.normal_row >= n {
+                "normal row out of range"
+            } else if c.row == c.normal_row {
+                "row coupled to itself"
+            } else if !(c.mu.is_finite() && c.mu >= 0.0) {
+                "mu must be finite and >= 0"
+            } else if coupled[c.row].is_some() {
+                "row coupled twice"
+            } else {
+                coupled[c.row] = Some(k);
+                continue;
+            };
+            return Err(bad(k, c, reason));
         }
         for (k, c) in couplings.iter().enumerate() {
             if coupled[c.normal_row].is_some() {
@@ -181,9 +148,6 @@ impl BoxBounds {
                 return Err(bad(k, c, "normal row must have bounds [0, +inf]"));
             }
         }
-        *plain = couplings.is_empty()
-            && lo.iter().all(|l| l.to_bits() == 0)
-            && hi.iter().all(|&h| h == f64::INFINITY);
         Ok(())
     }
 
@@ -195,7 +159,6 @@ impl BoxBounds {
             hi: vec![f64::INFINITY; n],
             couplings: Vec::new(),
             coupled: vec![None; n],
-            plain: true,
         }
     }
 
@@ -240,10 +203,12 @@ impl BoxBounds {
         self.coupled[row].map(|k| &self.couplings[k])
     }
 
-    /// Whether these are a plain LCP's bounds: `lo = +0.0`, `hi = +inf`
-    /// on every row, no coupling.
+    /// Whether these are a plain LCP's bounds: `lo = +0.0` (the bits: `-0.0`
+    /// projects differently), `hi = +inf` on every row, no coupling.
     pub(crate) fn is_plain(&self) -> bool {
-        self.plain
+        self.couplings.is_empty()
+            && self.lo.iter().all(|l| l.to_bits() == 0)
+            && self.hi.iter().all(|&h| h == f64::INFINITY)
     }
 
     /// For each row, the index into [`couplings`](Self::couplings) of the
@@ -252,31 +217,12 @@ impl BoxBounds {
         &self.coupled
     }
 
-    /// Projects `z` onto the bounds: the uncoupled rows first, then the
-    /// coupled rows onto the bounds of the (projected) normals, so the
+    /// Projects `z` onto the bounds: the uncoupled rows first (by [`clamp`]),
+    /// then the coupled rows onto the bounds of the projected normals, so the
     /// coupling holds exactly at the returned point. Returns whether any
     /// entry changed value (a NaN counts as changed; -0 and +0 as equal).
     pub(crate) fn project(&self, z: &mut [f64]) -> bool {
         let mut moved = false;
-        if self.plain {
-            // clamp(x, +0.0, +inf), to the bit.
-            for zi in z.iter_mut() {
-                let p = if *zi >= 0.0 { *zi } else { 0.0 };
-                moved |= p != *zi;
-                *zi = p;
-            }
-            return moved;
-        }
-        if self.couplings.is_empty() {
-            for ((zi, &lo), &hi) in z.iter_mut().zip(&self.lo).zip(&self.hi) {
-                let p = clamp(*zi, lo, hi);
-                moved |= p != *zi;
-                *zi = p;
-            }
-            return moved;
-        }
-        // Uncoupled rows (the normals among them) first, then each coupled
-        // row on the bounds of its projected normal.
         let rows = z.iter_mut().zip(&self.lo).zip(&self.hi).zip(&self.coupled);
         for (((zi, &lo), &hi), coupled) in rows {
             if coupled.is_none() {
@@ -306,10 +252,9 @@ impl BoxBounds {
     #[must_use]
     #[track_caller]
     pub fn effective(&self, i: usize, z: &[f64]) -> (f64, f64) {
-        match self.coupled[i] {
+        match self.coupling_of(i) {
             None => (self.lo[i], self.hi[i]),
-            Some(k) => {
-                let c = &self.couplings[k];
+            Some(c) => {
                 let r = c.mu * z[c.normal_row].max(0.0);
                 (-r, r)
             }
@@ -317,11 +262,10 @@ impl BoxBounds {
     }
 }
 
-/// `x` clamped to `[lo, hi]` (`lo <= hi`, neither NaN): `x` itself (its
-/// sign of zero kept) when `lo <= x <= hi`, `lo` when `x < lo` or `x` is
-/// NaN, `hi` when `x > hi`. By two selects, which define the sign of a
-/// zero result where `f64::max` and `min` leave it unspecified, and
-/// spend no instructions on NaN operands.
+/// `x` clamped to `[lo, hi]` (`lo <= hi`, neither NaN): `x` itself (its sign
+/// of zero kept) when within, `lo` when `x < lo` or `x` is NaN, `hi` when
+/// `x > hi`. By two selects, which define the sign of a zero result where
+/// `f64::max` and `min` do not.
 #[inline(always)]
 pub(crate) fn clamp(x: f64, lo: f64, hi: f64) -> f64 {
     let at_least_lo = if x >= lo { x } else { lo };
@@ -464,19 +408,22 @@ impl BoxLcp {
 mod tests {
     use super::*;
 
+    const INF: f64 = f64::INFINITY;
+
     #[test]
     fn rebuild_validates_like_new_and_empties_on_error() {
         let mut bounds = BoxBounds::unilateral(2);
         assert!(bounds.is_plain());
+        let coupling = |row, normal_row, mu| Coupling {
+            row,
+            normal_row,
+            mu,
+        };
         bounds
             .rebuild(|lo, hi, couplings| {
-                lo.extend([-1.0]);
-                hi.extend([1.0]);
-                couplings.push(Coupling {
-                    row: 2,
-                    normal_row: 0,
-                    mu: 0.3,
-                });
+                lo.push(-1.0);
+                hi.push(1.0);
+                couplings.push(coupling(2, 0, 0.3));
             })
             .unwrap();
         assert_eq!(bounds.len(), 3);
@@ -485,13 +432,7 @@ mod tests {
         assert_eq!(bounds.effective(2, &[2.0, 0.0, 0.0]), (-0.6, 0.6));
         // A coupling to a row that is not [0, inf] fails as in `new` ...
         let error = bounds
-            .rebuild(|_, _, couplings| {
-                couplings.push(Coupling {
-                    row: 0,
-                    normal_row: 1,
-                    mu: 0.1,
-                })
-            })
+            .rebuild(|_, _, couplings| couplings.push(coupling(0, 1, 0.1)))
             .unwrap_err();
         assert!(
             matches!(error, LcpError::InvalidCoupling { .. }),
@@ -499,57 +440,29 @@ mod tests {
         );
         // ... and leaves no half-valid state behind: no rows, which are
         // vacuously a plain LCP's, as the default's.
-        assert_eq!(bounds.len(), 0);
-        assert!(bounds.couplings().is_empty());
+        assert!(bounds.is_empty() && bounds.couplings().is_empty());
         assert!(bounds.is_plain() && BoxBounds::default().is_plain());
     }
 
-    /// `plain` follows the bounds' bits: +0.0 / +inf rows without
+    /// `is_plain` follows the bounds' bits: +0.0 / +inf rows without
     /// coupling; a lower bound of -0.0 projects differently (a negative z
     /// goes to -0.0), so it is not plain, yet the bounds compare equal.
     #[test]
     fn plain_bounds_are_recognised_by_their_bits() {
-        let inf = f64::INFINITY;
-        let plain = BoxBounds::new(vec![0.0; 3], vec![inf; 3], vec![]).unwrap();
+        let plain = BoxBounds::new(vec![0.0; 3], vec![INF; 3], vec![]).unwrap();
         assert!(plain.is_plain() && plain == BoxBounds::unilateral(3));
-        let negative_zero = BoxBounds::new(vec![0.0, -0.0, 0.0], vec![inf; 3], vec![]).unwrap();
+        let negative_zero = BoxBounds::new(vec![0.0, -0.0, 0.0], vec![INF; 3], vec![]).unwrap();
         assert!(!negative_zero.is_plain());
         assert_eq!(negative_zero, plain);
-        let capped = BoxBounds::new(vec![0.0; 3], vec![inf, 1.0, inf], vec![]).unwrap();
+        let capped = BoxBounds::new(vec![0.0; 3], vec![INF, 1.0, INF], vec![]).unwrap();
         assert!(!capped.is_plain());
-        let mut z = [-1.0, -1.0, 2.0];
-        assert!(negative_zero.project(&mut z));
-        assert_eq!(z.map(f64::to_bits), [0.0, -0.0, 2.0].map(f64::to_bits));
-        let mut z = [-1.0, -1.0, 2.0];
-        assert!(plain.project(&mut z));
-        assert_eq!(z.map(f64::to_bits), [0.0, 0.0, 2.0].map(f64::to_bits));
-    }
-
-    #[test]
-    fn effective_bounds_follow_the_normal_force() {
-        let c = Coupling {
-            row: 1,
-            normal_row: 0,
-            mu: 0.5,
-        };
-        let p = BoxLcp::new(
-            Mat::identity(3, 3),
-            vec![0.0; 3],
-            vec![0.0, -1.0, f64::NEG_INFINITY],
-            vec![f64::INFINITY, 1.0, f64::INFINITY],
-            vec![c],
-        )
-        .unwrap();
-        assert_eq!(p.effective_bounds(1, &[2.0, 0.0, 0.0]), (-1.0, 1.0));
-        assert_eq!(p.effective_bounds(1, &[-2.0, 0.0, 0.0]), (-0.0, 0.0));
-        assert_eq!(
-            p.effective_bounds(2, &[2.0, 0.0, 0.0]),
-            (f64::NEG_INFINITY, f64::INFINITY)
-        );
-        assert_eq!(p.bounds().coupling_of(1), Some(&c));
-        assert_eq!(p.bounds().coupling_of(0), None);
-        let plain = BoxLcp::from_lcp(p.lcp());
-        assert_eq!(plain.hi(), &[f64::INFINITY; 3]);
-        assert!(plain.couplings().is_empty());
+        for (bounds, projected) in [
+            (&negative_zero, [0.0, -0.0, 2.0]),
+            (&plain, [0.0, 0.0, 2.0]),
+        ] {
+            let mut z = [-1.0, -1.0, 2.0];
+            assert!(bounds.project(&mut z));
+            assert_eq!(z.map(f64::to_bits), projected.map(f64::to_bits));
+        }
     }
 }

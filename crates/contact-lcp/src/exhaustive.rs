@@ -1,28 +1,22 @@
-// Exhaustive search over the complementary bases of a small box LCP: the
-// policy's last resort, for problems that pivoting did not solve.
+// Exhaustive search over the complementary bases of a small box LCP (the
+// box LCP of box_problem.rs): the policy's last resort.
 //
-// Problem and signs: the box LCP of box_problem.rs. In a solution every
-// row is in one of three states: at its lower bound with w_i >= 0, at its
-// upper bound with w_i <= 0, or free (w_i = 0) within its bounds; a
-// friction row's bounds are -mu z_j and mu z_j. Fixing a state per row (a
-// complementary basis) leaves n linear equations: `z_i = lo_i` or `hi_i`,
-// `z_i = -mu z_j` or `mu z_j`, or `(M z + q)_i = 0`; the rows at an
-// uncoupled bound are substituted, leaving a system in the others. Where
-// that system is nonsingular the basis has one candidate z, a solution
-// exactly when it meets the basis's inequalities (bounds for the free
-// rows, signs of w for the others): the complementary cones of Murty
-// 1988 (Linear Complementarity, Linear and Nonlinear Programming, ch. 1),
-// one of which holds q when the problem has a solution. The search tries
-// every basis, in lexicographic order of the row states, and returns the
-// first candidate whose certificate accepts it.
+// In a solution every row is at its lower bound with w_i >= 0, at its upper
+// bound with w_i <= 0, or free (w_i = 0) within its bounds (a friction
+// row's bounds are -mu z_j and mu z_j). Fixing a state per row (a
+// complementary basis) leaves n linear equations; where they are
+// nonsingular the basis has one candidate z, a solution exactly when it
+// meets the basis's inequalities: the complementary cones of Murty 1988
+// (Linear Complementarity, Linear and Nonlinear Programming, ch. 1), one of
+// which holds q when the problem has a solution. The search tries every
+// basis in lexicographic order and returns the first candidate its
+// certificate accepts.
 //
-// Completeness: where every basis's system is nonsingular (M
-// nondegenerate), each solution is some basis's candidate, so a search
-// that finds none proves there is no solution (`LcpError::NoSolution`).
-// A singular basis may hold solutions on a whole affine set, which its
-// candidates (the LU's and the least-norm one) do not represent: a search
-// that met one and found nothing proves nothing and says so. Cost: at
-// most `EXHAUSTIVE_MAX_BASES` solves of a system of at most n rows.
+// Where every basis is nonsingular (M nondegenerate), finding none proves
+// there is no solution (`LcpError::NoSolution`). A singular basis may hold
+// solutions on an affine set that its candidates (the LU's and the
+// least-norm one) do not represent: a search that met one proves nothing.
+// Cost: at most `EXHAUSTIVE_MAX_BASES` solves of at most n rows.
 
 use crate::box_problem::{BoxLcp, clamp};
 use crate::box_verify::finish_box_answer;
@@ -33,11 +27,10 @@ use crate::tuning::RULED_OUT;
 use crate::tuning::SINGULAR;
 use crate::verify::ACCEPT;
 
-/// The most complementary bases the exhaustive search tries: problems with
-/// more (a product of 2 per one-sided row, 3 per two-sided or friction
-/// row, 1 per fixed or free row) are not searched. 4096 is a plain LCP
-/// of 12 rows, a box LCP of 7 two-sided rows; each basis costs one LU of
-/// an n x n matrix.
+/// The most complementary bases the exhaustive search tries (a product of 2
+/// per one-sided row, 3 per two-sided or friction row, 1 per fixed or free
+/// row): a plain LCP of 12 rows, a box LCP of 7 two-sided rows. Each basis
+/// costs one LU of at most n x n.
 pub const EXHAUSTIVE_MAX_BASES: usize = 4096;
 
 /// The state of a row in a complementary basis.
@@ -67,15 +60,14 @@ pub(crate) enum Outcome {
 /// The search's workspace.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ExhaustiveSearch {
-    /// The states each row may take, and the current choice per row.
+    /// The states each row may take (and how many), the choice per row.
     options: Vec<([State; 3], usize)>,
     choice: Vec<usize>,
     lu: BlockLu,
     /// The current basis's scaled equations (column-major).
     system: Vec<f64>,
     rhs: Vec<f64>,
-    /// The rows whose z the current basis's equations determine, and
-    /// their values.
+    /// The rows whose z the basis's equations determine, and their values.
     unknown: Vec<usize>,
     x: Vec<f64>,
     /// A refinement step's residual, then correction.
@@ -118,22 +110,23 @@ impl ExhaustiveSearch {
             }
             // The next basis, odometer order (row 0 fastest).
             let mut i = 0;
-            loop {
-                if i == n {
-                    return if proof {
-                        Outcome::NoSolution
-                    } else {
-                        Outcome::Inconclusive
-                    };
-                }
-                self.choice[i] += 1;
-                if self.choice[i] < self.options[i].1 {
-                    break;
-                }
+            while i < n && self.choice[i] + 1 == self.options[i].1 {
                 self.choice[i] = 0;
                 i += 1;
             }
+            if i == n {
+                return match proof {
+                    true => Outcome::NoSolution,
+                    false => Outcome::Inconclusive,
+                };
+            }
+            self.choice[i] += 1;
         }
+    }
+
+    /// The state of row `i` in the current basis.
+    fn state(&self, i: usize) -> State {
+        self.options[i].0[self.choice[i]]
     }
 
     /// Solves the current basis's equations and checks its candidate.
@@ -147,8 +140,7 @@ impl ExhaustiveSearch {
         self.z.resize(n, 0.0);
         self.unknown.clear();
         for i in 0..n {
-            let state = self.options[i].0[self.choice[i]];
-            match (state, bounds.coupling_of(i)) {
+            match (self.state(i), bounds.coupling_of(i)) {
                 (State::Free, _) | (_, Some(_)) => self.unknown.push(i),
                 (side, None) => {
                     let (lo, hi) = (bounds.lo()[i], bounds.hi()[i]);
@@ -186,10 +178,9 @@ impl ExhaustiveSearch {
                 }
                 (_, None) => unreachable!("a row at an uncoupled bound is known"),
             };
-            // Each row divided by its largest entry: rows of M and the
-            // unit rows of the bounds may differ in size by many orders,
-            // which the LU's singularity test, relative to the largest
-            // entry, must not see.
+            // Each row divided by its largest entry: rows of M and the unit
+            // rows of the bounds may differ by many orders, which the LU's
+            // singularity test (relative to the largest entry) must not see.
             let largest = (0..k).fold(0.0_f64, |m, c| m.max(a[r + k * c].abs()));
             let d = if largest > 0.0 { largest } else { 1.0 };
             for c in 0..k {
@@ -226,11 +217,10 @@ impl ExhaustiveSearch {
         Candidate::Unsure
     }
 
-    /// Two steps of iterative refinement of `self.x` against the kept
-    /// system (`x += A^-1 (b - A x)`): where the unknowns differ in size
-    /// by many orders (a friction row at `mu z_n` with mu = 2^34) the LU's
-    /// answer left residuals of 1e-7 of the terms, which the certificate
-    /// rejects.
+    /// Two steps of iterative refinement of `self.x` against the kept system
+    /// (`x += A^-1 (b - A x)`): where the unknowns differ by many orders (a
+    /// friction row at `mu z_n` with mu = 2^34) the LU's answer alone fails
+    /// the certificate.
     fn refine(&mut self, k: usize) {
         for _ in 0..2 {
             self.correction.clear();
@@ -275,7 +265,7 @@ impl ExhaustiveSearch {
             let (zi, wi) = (self.z[i], self.w[i]);
             // A row whose bounds meet (fixed, or a friction row of a zero
             // normal) takes w of either sign.
-            let m = match self.options[i].0[self.choice[i]] {
+            let m = match self.state(i) {
                 State::Free => (zi - clamp(zi, lo, hi)).abs() / z_scale,
                 _ if lo == hi => 0.0,
                 State::Lower => (-wi).max(0.0) / scale,
@@ -301,30 +291,29 @@ impl ExhaustiveSearch {
 }
 
 /// The least-squares solution of least norm of the column-major `n x n`
-/// system `a x = b` (`b` given in `x`), through the SVD (singular values
-/// below `1e-12` of the largest count as 0): `Some(true)` with it in `x`
-/// when the equations are consistent (their residual at most `1e-9` of
-/// `|x| + |b|` in every row; the rows are scaled to largest entry 1),
-/// `Some(false)` when they are not, `None` when the SVD fails. On a
-/// singular basis this is a candidate the LU does not give: a free
-/// variable no equation pins down is 0 (a bilateral row that only a fixed
-/// row's w sees, say).
+/// system `a x = b` (`b` given in `x`) by the SVD (singular values below
+/// `1e-12` of the largest count as 0): `Some(true)` with it in `x` when the
+/// equations are consistent (residual at most `1e-9` of `|x| + |b|` in every
+/// row), `Some(false)` when not, `None` when the SVD fails. On a singular
+/// basis this is a candidate the LU does not give: a free variable no
+/// equation pins down is 0.
 fn min_norm_solution(n: usize, a: &[f64], x: &mut [f64]) -> Option<bool> {
-    let mat = faer::MatRef::from_column_major_slice(a, n, n);
-    let svd = mat.thin_svd().ok()?;
+    let svd = faer::MatRef::from_column_major_slice(a, n, n)
+        .thin_svd()
+        .ok()?;
     let (u, s, v) = (svd.U(), svd.S().column_vector(), svd.V());
     let s_max = (0..n).fold(0.0_f64, |m, k| m.max(s[k]));
     let b = x.to_vec();
-    let mut y = vec![0.0; n];
-    for k in 0..n {
-        if s[k] > 1e-12 * s_max {
-            y[k] = (0..n).map(|i| u[(i, k)] * b[i]).sum::<f64>() / s[k];
-        }
-    }
+    let y: Vec<f64> = (0..n)
+        .map(|k| match s[k] > 1e-12 * s_max {
+            true => (0..n).map(|i| u[(i, k)] * b[i]).sum::<f64>() / s[k],
+            false => 0.0,
+        })
+        .collect();
     for (i, xi) in x.iter_mut().enumerate() {
         *xi = (0..n).map(|k| v[(i, k)] * y[k]).sum();
     }
-    let x_norm = x.iter().fold(0.0_f64, |m, v| m.max(v.abs()));
+    let x_norm = max_abs(x);
     let consistent = (0..n).all(|i| {
         let ax: f64 = (0..n).map(|j| a[i + n * j] * x[j]).sum();
         (ax - b[i]).abs() <= 1e-9 * (x_norm + b[i].abs())
@@ -349,29 +338,18 @@ fn positive_or_one(x: f64) -> f64 {
 fn options(problem: &BoxLcp, i: usize) -> ([State; 3], usize) {
     use State::{Free, Lower, Upper};
     let bounds = problem.bounds();
-    if let Some(c) = bounds.coupling_of(i) {
-        return if c.mu > 0.0 {
-            ([Lower, Upper, Free], 3)
-        } else {
-            ([Lower, Lower, Lower], 1)
-        };
-    }
     let (lo, hi) = (bounds.lo()[i], bounds.hi()[i]);
-    if lo == hi {
-        return ([Lower, Lower, Lower], 1);
+    match bounds.coupling_of(i) {
+        Some(c) if c.mu > 0.0 => ([Lower, Upper, Free], 3),
+        Some(_) => ([Lower; 3], 1),
+        None if lo == hi => ([Lower; 3], 1),
+        None => match (lo.is_finite(), hi.is_finite()) {
+            (true, true) => ([Lower, Upper, Free], 3),
+            (true, false) => ([Lower, Free, Free], 2),
+            (false, true) => ([Upper, Free, Free], 2),
+            (false, false) => ([Free; 3], 1),
+        },
     }
-    let mut states = [Free; 3];
-    let mut k = 0;
-    if lo.is_finite() {
-        states[k] = Lower;
-        k += 1;
-    }
-    if hi.is_finite() {
-        states[k] = Upper;
-        k += 1;
-    }
-    states[k] = Free;
-    (states, k + 1)
 }
 
 #[cfg(test)]
@@ -382,65 +360,70 @@ mod tests {
 
     const INF: f64 = f64::INFINITY;
 
+    fn problem(
+        m: Mat<f64>,
+        q: Vec<f64>,
+        lo: Vec<f64>,
+        hi: Vec<f64>,
+        c: Option<Coupling>,
+    ) -> BoxLcp {
+        BoxLcp::new(m, q, lo, hi, c.into_iter().collect()).unwrap()
+    }
+
     /// One row of each kind: plain (2 states), fixed (1), free (1), upper
     /// bound only (2), two-sided (3), a normal (2) and its friction row (3,
-    /// or 1 with mu = 0).
+    /// or 1 with mu = 0); more than the limit is not searched.
     #[test]
     fn bases_are_counted_per_row() {
         let bounds = |mu: f64| {
-            BoxLcp::new(
-                Mat::identity(7, 7),
-                vec![0.0; 7],
-                vec![0.0, 0.0, -INF, -INF, -1.0, 0.0, -INF],
-                vec![INF, 0.0, INF, 2.0, 1.0, INF, INF],
-                vec![Coupling {
-                    row: 6,
-                    normal_row: 5,
-                    mu,
-                }],
-            )
-            .unwrap()
+            let lo = vec![0.0, 0.0, -INF, -INF, -1.0, 0.0, -INF];
+            let hi = vec![INF, 0.0, INF, 2.0, 1.0, INF, INF];
+            let c = Coupling {
+                row: 6,
+                normal_row: 5,
+                mu,
+            };
+            problem(Mat::identity(7, 7), vec![0.0; 7], lo, hi, Some(c))
         };
         assert_eq!(ExhaustiveSearch::count(&bounds(0.5)), 2 * 2 * 3 * 2 * 3);
         assert_eq!(ExhaustiveSearch::count(&bounds(0.0)), 2 * 2 * 3 * 2);
-        let plain = BoxLcp::new(
+        let plain = problem(
             Mat::identity(13, 13),
             vec![-1.0; 13],
             vec![0.0; 13],
             vec![INF; 13],
-            vec![],
-        )
-        .unwrap();
-        let mut out = LcpSolution::default();
-        assert_eq!(
-            ExhaustiveSearch::default().solve(&plain, &mut out),
-            Outcome::TooLarge
+            None,
         );
+        let mut out = LcpSolution::default();
+        let outcome = ExhaustiveSearch::default().solve(&plain, &mut out);
+        assert_eq!(outcome, Outcome::TooLarge);
     }
 
-    /// Every row kind in one problem with a unique solution (M = 2 I):
-    /// the search finds it, whatever row is at which bound.
+    /// Every row kind in one problem with a unique solution (M = 2 I): the
+    /// search finds it, whatever row is at which bound.
     #[test]
     fn the_unique_solution_of_a_mixed_problem_is_found() {
         // w = 2 z + q. Row 0 plain (z = 1), row 1 at its upper bound 0.5
-        // (w < 0), row 2 at its lower bound -1 (w > 0), row 3 free (z =
-        // -2), row 4 a normal (z = 1.5) whose friction row 5 sticks at
-        // its bound mu z_4 = 0.75 (w < 0).
-        let p = BoxLcp::new(
+        // (w < 0), row 2 at its lower bound -1 (w > 0), row 3 free (z = -2),
+        // row 4 a normal (z = 1.5) whose friction row 5 sticks at its bound
+        // mu z_4 = 0.75 (w < 0).
+        let c = Coupling {
+            row: 5,
+            normal_row: 4,
+            mu: 0.5,
+        };
+        let p = problem(
             Mat::from_fn(6, 6, |i, j| if i == j { 2.0 } else { 0.0 }),
             vec![-2.0, -3.0, 4.0, 4.0, -3.0, -5.0],
             vec![0.0, -1.0, -1.0, -INF, 0.0, -INF],
             vec![INF, 0.5, 1.0, INF, INF, INF],
-            vec![Coupling {
-                row: 5,
-                normal_row: 4,
-                mu: 0.5,
-            }],
-        )
-        .unwrap();
-        let mut search = ExhaustiveSearch::default();
+            Some(c),
+        );
         let mut out = LcpSolution::default();
-        assert_eq!(search.solve(&p, &mut out), Outcome::Solved);
+        assert_eq!(
+            ExhaustiveSearch::default().solve(&p, &mut out),
+            Outcome::Solved
+        );
         assert_eq!(out.z, vec![1.0, 0.5, -1.0, -2.0, 1.5, 0.75]);
         assert_eq!(out.method, Method::ExhaustiveSearch);
         assert!(out.report.is_solution(1e-15), "{:?}", out.report);

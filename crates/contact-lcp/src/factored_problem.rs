@@ -1,29 +1,25 @@
 //! The box LCP of a contact problem with its matrix given by its factors,
-//! `M = J W J' + C`.
-//!
-//! `J` has at most two nonzero 6-blocks per row (the two bodies of a
-//! contact or joint row, as [`JacobianBlock`]s), `W` is block diagonal with
-//! one symmetric positive definite 6 x 6 inverse mass per body, and `C` is
-//! a nonnegative diagonal (the rows' compliances). `M` is never formed: a
-//! step problem of `n` rows on `b` bodies takes `O(n + b)` memory, and the
-//! solver built on it (`BlockPivoting`) works in body space.
+//! `M = J W J' + C`: `J` with at most two nonzero 6-blocks per row (the two
+//! bodies of a contact or joint row, [`JacobianBlock`]s), `W` block diagonal
+//! with one symmetric positive definite 6 x 6 inverse mass per body, `C` a
+//! nonnegative diagonal (compliances). `M` is never formed: `n` rows on `b`
+//! bodies take `O(n + b)` memory, and `BlockPivoting` works in body space.
 
 use crate::box_problem::BoxBounds;
 use crate::box_verify::box_report;
 use crate::error::LcpError;
 use crate::pgs::{ContactOperator, JacobianBlock};
-use crate::problem::SYMMETRY_TOLERANCE;
+use crate::problem::{SYMMETRY_TOLERANCE, check_finite};
 use crate::verify::VerifyReport;
 
 /// A box LCP (`w = M z + q`, bounds and friction couplings as in
 /// [`BoxBounds`]) with `M = J W J' + C` given by its factors.
 ///
-/// Validated on construction: every entry finite, every block naming a
-/// body that exists, every inverse mass symmetric (to
+/// Validated on construction: every entry finite, every block naming a body
+/// that exists, every inverse mass symmetric (to
 /// [`SYMMETRY_TOLERANCE`](crate::SYMMETRY_TOLERANCE) of its largest entry,
-/// then averaged) and positive definite, every
-/// compliance `>= 0`. Since `M` is positive semidefinite, `||M||_max` is its
-/// largest diagonal entry, which the certificate uses as its scale.
+/// then averaged) and positive definite, every compliance `>= 0`. `M` is
+/// positive semidefinite, so `||M||_max` is its largest diagonal entry.
 #[derive(Clone, Debug, Default)]
 pub struct FactoredBoxLcp {
     rows: Vec<[Option<JacobianBlock>; 2]>,
@@ -101,16 +97,12 @@ impl FactoredBoxLcp {
         let bodies = inverse_mass.len();
         let mut inverse_mass = inverse_mass;
         for (body, w) in inverse_mass.iter_mut().enumerate() {
-            for (r, row) in w.iter().enumerate() {
-                for (c, &x) in row.iter().enumerate() {
-                    if !x.is_finite() {
-                        return Err(LcpError::NonFinite {
-                            what: "inverse_mass",
-                            row: body,
-                            col: 6 * r + c,
-                        });
-                    }
-                }
+            if let Some(k) = w.iter().flatten().position(|x| !x.is_finite()) {
+                return Err(LcpError::NonFinite {
+                    what: "inverse_mass",
+                    row: body,
+                    col: k,
+                });
             }
             let largest = w.iter().flatten().fold(0.0_f64, |a, x| a.max(x.abs()));
             let tol = SYMMETRY_TOLERANCE * largest;
@@ -157,13 +149,7 @@ impl FactoredBoxLcp {
                 });
             }
         }
-        if let Some(row) = q.iter().position(|x| !x.is_finite()) {
-            return Err(LcpError::NonFinite {
-                what: "q",
-                row,
-                col: 0,
-            });
-        }
+        check_finite("q", &q, 0)?;
         let diagonal: Vec<f64> = rows
             .iter()
             .zip(&compliance)
@@ -182,17 +168,15 @@ impl FactoredBoxLcp {
                 col: row,
             });
         }
-        let m_max_abs = diagonal.iter().fold(0.0, |a: f64, &d| a.max(d));
-        let q_max_abs = q.iter().fold(0.0, |a: f64, &x| a.max(x.abs()));
         Ok(Self {
+            m_max_abs: diagonal.iter().fold(0.0, |a: f64, &d| a.max(d)),
+            q_max_abs: q.iter().fold(0.0, |a: f64, &x| a.max(x.abs())),
             rows,
             inverse_mass,
             compliance,
             q,
             bounds,
             diagonal,
-            m_max_abs,
-            q_max_abs,
         })
     }
 
@@ -321,10 +305,9 @@ impl FactoredBoxLcp {
     }
 
     /// Certifies a claimed solution `(z, w)` as
-    /// [`verify_box`](crate::verify_box) does for a dense problem (the same
-    /// fields, scales and conventions; `residual` compares `w` with
-    /// `M z + q` computed here). Never panics: a length mismatch or a
-    /// non-finite entry gives a report with infinite errors.
+    /// [`verify_box`](crate::verify_box) does for a dense problem (`residual`
+    /// compares `w` with `M z + q` computed here). Never panics: a length
+    /// mismatch or a non-finite entry gives infinite errors.
     #[must_use]
     pub fn verify(&self, z: &[f64], w: &[f64]) -> VerifyReport {
         let n = self.dim();

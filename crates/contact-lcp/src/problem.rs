@@ -24,25 +24,19 @@ use crate::linalg::lanes::{Lanes, LanesOp, add_column, add_four_columns, with_be
 pub struct Lcp {
     m: Mat<f64>,
     q: Vec<f64>,
-    /// `||M||_max`, found in the finiteness scan of the constructor: every
-    /// solver and certificate scales by it, so it is not scanned again per
-    /// solve.
+    /// `||M||_max` and `||q||_inf`, found on construction: every solver and
+    /// certificate scales by them, so they are not scanned again per solve.
     m_max_abs: f64,
-    /// `||q||_inf`, kept for the same reason: the tolerances and every
-    /// certificate scale by it, and on small problems each scan of q is a
-    /// fixed cost of a solve.
     q_max_abs: f64,
-    /// The first pair `(i, j)`, `i < j`, in column order with
-    /// `|M_ij - M_ji| > SYMMETRY_TOLERANCE ||M||_max` (`None`: symmetric),
-    /// found on first use: Dantzig asks on every solve. `M` never changes
-    /// after construction, so the answer stays true.
-    asymmetry: OnceLock<Option<(usize, usize)>>,
+    /// [`Lcp::is_symmetric`], found on first use (Dantzig asks on every
+    /// solve; `M` never changes).
+    symmetric: OnceLock<bool>,
     /// See [`Lcp::matrix_id`].
     matrix_id: u64,
 }
 
 /// The next [`Lcp::matrix_id`]. Ids only decide whether a cache is reused,
-/// never a result, so the order in which threads draw them does not matter.
+/// never a result, so the order in which threads draw them is free.
 static NEXT_MATRIX_ID: AtomicU64 = AtomicU64::new(1);
 
 /// Relative tolerance of [`Lcp::is_symmetric`]: `M` counts as symmetric when
@@ -74,23 +68,10 @@ impl Lcp {
             let col = m.col_as_slice(j);
             match max_abs_if_finite(col) {
                 Some(col_max) => m_max_abs = m_max_abs.max(col_max),
-                None => {
-                    let i = col.iter().position(|x| !x.is_finite()).unwrap_or(0);
-                    return Err(LcpError::NonFinite {
-                        what: "m",
-                        row: i,
-                        col: j,
-                    });
-                }
+                None => check_finite("m", col, j)?,
             }
         }
-        if let Some(i) = q.iter().position(|x| !x.is_finite()) {
-            return Err(LcpError::NonFinite {
-                what: "q",
-                row: i,
-                col: 0,
-            });
-        }
+        check_finite("q", &q, 0)?;
         Ok(Self::from_validated_parts(m, q, m_max_abs))
     }
 
@@ -102,24 +83,14 @@ impl Lcp {
     /// - [`LcpError::DimensionMismatch`] if `q.len() != n`;
     /// - [`LcpError::NonFinite`] as for [`Lcp::new`].
     pub fn from_row_major(n: usize, m: &[f64], q: &[f64]) -> Result<Self, LcpError> {
-        let expected = n.checked_mul(n).ok_or(LcpError::BadLength {
-            what: "m",
-            expected: usize::MAX,
-            found: m.len(),
-        })?;
-        if m.len() != expected {
+        if n.checked_mul(n) != Some(m.len()) {
             return Err(LcpError::BadLength {
                 what: "m",
-                expected,
+                expected: n.saturating_mul(n),
                 found: m.len(),
             });
         }
-        if q.len() != n {
-            return Err(LcpError::DimensionMismatch {
-                matrix: n,
-                vector: q.len(),
-            });
-        }
+        // A wrong q.len() is Lcp::new's DimensionMismatch { matrix: n, .. }.
         let mat = Mat::from_fn(n, n, |i, j| m[i * n + j]);
         Self::new(mat, q.to_vec())
     }
@@ -149,9 +120,9 @@ impl Lcp {
         (self.m, self.q)
     }
 
-    /// A problem from parts the caller has built from validated ones (no
-    /// scan for NaN or infinity; `m` square, `q.len()` its size), with
-    /// `m_max_abs = ||m||_max` as the caller found it while building.
+    /// A problem from parts built from validated ones (no scan for NaN or
+    /// infinity; `m` square, `q.len()` its size), with `m_max_abs =
+    /// ||m||_max` as the caller found it.
     pub(crate) fn from_validated_parts(m: Mat<f64>, q: Vec<f64>, m_max_abs: f64) -> Self {
         debug_assert!(m.nrows() == m.ncols() && q.len() == m.nrows());
         let q_max_abs = max_abs(&q);
@@ -160,16 +131,14 @@ impl Lcp {
             q,
             m_max_abs,
             q_max_abs,
-            asymmetry: OnceLock::new(),
+            symmetric: OnceLock::new(),
             matrix_id: NEXT_MATRIX_ID.fetch_add(1, Ordering::Relaxed),
         }
     }
 
-    /// A number that identifies `M`: every construction draws a new one
-    /// and clones keep it (`M` never changes after construction). Caches
-    /// of values derived from `M` check it instead of comparing the matrix:
-    /// the projected Gauss-Seidel sweep's coefficients (`omega / M_ii` and
-    /// the in-block chains).
+    /// A number that identifies `M`: every construction draws a new one and
+    /// clones keep it. Caches of values derived from `M` (projected
+    /// Gauss-Seidel's coefficients) check it instead of the matrix.
     pub(crate) fn matrix_id(&self) -> u64 {
         self.matrix_id
     }
@@ -195,27 +164,63 @@ impl Lcp {
         self.q[i] + row_dot_z
     }
 
-    /// `out = M z + q`.
+    /// `out = M z + q`, on the best lanes of the machine (see `Affine`).
     ///
     /// Preconditions: `z.len() == out.len() == self.dim()`.
     pub(crate) fn affine(&self, z: &[f64], out: &mut [f64]) {
         with_best_lanes(Affine { lcp: self, z, out });
     }
 
-    /// [`Lcp::affine`] on given lanes: column by column (columns with `z_j = 0`
-    /// skipped, without a branch on `z_j`), four rows at a time; each
-    /// `out_i` adds `M_ij z_j` in the order of `j`, as a scalar loop would,
-    /// so the bits are those of [`Lcp::affine`] on any machine.
-    ///
-    /// Preconditions: `z.len() == out.len() == self.dim()`.
+    /// Largest absolute entry of `M` (0 for the empty problem); kept from
+    /// construction.
+    pub(crate) fn m_max_abs(&self) -> f64 {
+        self.m_max_abs
+    }
+
+    /// `||q||_inf` (0 for the empty problem); kept from construction.
+    pub(crate) fn q_max_abs(&self) -> f64 {
+        self.q_max_abs
+    }
+
+    /// Whether `M` is symmetric to [`SYMMETRY_TOLERANCE`] (relative to
+    /// `||M||_max`). Scanned once, on the first call, and kept.
+    #[must_use]
+    pub fn is_symmetric(&self) -> bool {
+        *self.symmetric.get_or_init(|| {
+            let tol = SYMMETRY_TOLERANCE * self.m_max_abs;
+            (0..self.dim()).all(|j| (0..j).all(|i| (self.col(j)[i] - self.m[(j, i)]).abs() <= tol))
+        })
+    }
+}
+
+/// `Err(NonFinite)` naming the first NaN or infinite entry of column `col`
+/// of `what`, if any.
+pub(crate) fn check_finite(what: &'static str, v: &[f64], col: usize) -> Result<(), LcpError> {
+    match v.iter().position(|x| !x.is_finite()) {
+        Some(row) => Err(LcpError::NonFinite { what, row, col }),
+        None => Ok(()),
+    }
+}
+
+/// [`Lcp::affine`] on given lanes: column by column (columns with `z_j = 0`
+/// skipped), four rows at a time; each `out_i` adds `M_ij z_j` in the order
+/// of `j`, as a scalar loop would, so the bits are the same on any machine.
+struct Affine<'a> {
+    lcp: &'a Lcp,
+    z: &'a [f64],
+    out: &'a mut [f64],
+}
+
+impl LanesOp for Affine<'_> {
+    type Output = ();
+
     #[inline(always)]
-    pub(crate) fn affine_in<L: Lanes>(&self, l: L, z: &[f64], out: &mut [f64]) {
-        out.copy_from_slice(&self.q);
-        // The columns with z_j != 0 are listed first, a chunk of z at a
-        // time, without a branch per column: the index is always written,
-        // the count moves past it only for a nonzero. Which z_j are 0
-        // follows the data, so a branch on it is mispredicted on problems
-        // that differ from one solve to the next.
+    fn run<L: Lanes>(self, l: L) {
+        let Affine { lcp, z, out } = self;
+        out.copy_from_slice(&lcp.q);
+        // The columns with z_j != 0 are listed a chunk at a time without a
+        // branch per column (the index is always written, the count moves
+        // past it only for a nonzero): a branch on data is mispredicted.
         const CHUNK: usize = 64;
         let mut nonzero = [0_u32; CHUNK];
         for (first, chunk) in (0..).step_by(CHUNK).zip(z.chunks(CHUNK)) {
@@ -245,97 +250,47 @@ impl Lcp {
                     out,
                     [z[j0], z[j1], z[j2], z[j3]],
                     [
-                        &self.col(j0)[..rows],
-                        &self.col(j1)[..rows],
-                        &self.col(j2)[..rows],
-                        &self.col(j3)[..rows],
+                        &lcp.col(j0)[..rows],
+                        &lcp.col(j1)[..rows],
+                        &lcp.col(j2)[..rows],
+                        &lcp.col(j3)[..rows],
                     ],
                 );
             }
             for &j in rest {
                 let j = first + j as usize;
-                add_column(l, out, z[j], self.col(j));
+                add_column(l, out, z[j], lcp.col(j));
             }
         }
-    }
-
-    /// Largest absolute entry of `M` (0 for the empty problem); kept from
-    /// construction.
-    pub(crate) fn m_max_abs(&self) -> f64 {
-        self.m_max_abs
-    }
-
-    /// `||q||_inf` (0 for the empty problem); kept from construction.
-    pub(crate) fn q_max_abs(&self) -> f64 {
-        self.q_max_abs
-    }
-
-    /// Whether `M` is symmetric to [`SYMMETRY_TOLERANCE`] (relative to
-    /// `||M||_max`). Scanned once, on the first call, and kept.
-    #[must_use]
-    pub fn is_symmetric(&self) -> bool {
-        self.asymmetric_pair().is_none()
-    }
-
-    /// The first pair `(i, j)`, `i < j`, in column order whose entries
-    /// `M_ij` and `M_ji` differ by more than the symmetry tolerance; `None`
-    /// when `M` is symmetric. Scanned once and kept.
-    pub(crate) fn asymmetric_pair(&self) -> Option<(usize, usize)> {
-        *self.asymmetry.get_or_init(|| {
-            let tol = SYMMETRY_TOLERANCE * self.m_max_abs;
-            (0..self.dim()).find_map(|j| {
-                let col = self.col(j);
-                (0..j)
-                    .find(|&i| (col[i] - self.m[(j, i)]).abs() > tol)
-                    .map(|i| (i, j))
-            })
-        })
-    }
-}
-
-/// [`Lcp::affine`] as one lanes operation.
-struct Affine<'a> {
-    lcp: &'a Lcp,
-    z: &'a [f64],
-    out: &'a mut [f64],
-}
-
-impl LanesOp for Affine<'_> {
-    type Output = ();
-
-    #[inline(always)]
-    fn run<L: Lanes>(self, l: L) {
-        self.lcp.affine_in(l, self.z, self.out);
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::linalg::lanes::ArrayLanes;
 
     #[test]
     fn row_major_layout_is_respected() {
         let lcp = Lcp::from_row_major(2, &[1.0, 2.0, 3.0, 4.0], &[5.0, 6.0]).unwrap();
-        assert_eq!(lcp.m()[(0, 1)], 2.0);
-        assert_eq!(lcp.m()[(1, 0)], 3.0);
+        assert_eq!((lcp.m()[(0, 1)], lcp.m()[(1, 0)]), (2.0, 3.0));
         assert_eq!(lcp.q(), &[5.0, 6.0]);
         let mut w = [0.0; 2];
         lcp.affine(&[1.0, 1.0], &mut w);
         assert_eq!(w, [8.0, 13.0]);
-        assert_eq!(lcp.m_max_abs(), 4.0);
-        assert_eq!(lcp.q_max_abs(), 6.0);
+        assert_eq!((lcp.m_max_abs(), lcp.q_max_abs()), (4.0, 6.0));
         let negative = Lcp::from_row_major(2, &[1.0, 0.0, 0.0, 1.0], &[-7.0, 3.0]).unwrap();
         assert_eq!(negative.q_max_abs(), 7.0);
     }
 
-    /// `affine` lists the nonzero z_j a chunk of 64 at a time: across
-    /// chunk boundaries, with zeros (of both signs) in runs and alone, it
-    /// must give the bits of the plain loop over the nonzero columns in
-    /// order of j (each `out_i` one product and one sum per column, as the
-    /// lanes add them).
+    /// `affine` lists the nonzero z_j a chunk of 64 at a time and adds four
+    /// rows at a time: across chunk boundaries and row tails (n = 11: two
+    /// blocks of four and three), with zeros of both signs in runs and
+    /// alone, it must give the bits of the plain loop over the nonzero
+    /// columns in order of j, on the dispatched lanes and on plain arrays.
     #[test]
     fn affine_matches_a_plain_loop_over_the_nonzero_columns() {
-        for n in [1, 63, 64, 65, 130, 200] {
+        for n in [1, 11, 63, 64, 65, 130, 200] {
             let m: Vec<f64> = (0..n * n)
                 .map(|k| ((k * 7919 % 1013) as f64 - 506.0) / 97.0)
                 .collect();
@@ -357,72 +312,37 @@ mod tests {
                     }
                 }
             }
-            let mut w = vec![f64::NAN; n];
+            let (mut w, mut by_arrays) = (vec![f64::NAN; n], vec![f64::NAN; n]);
             lcp.affine(&z, &mut w);
-            let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
-            assert_eq!(bits(&w), bits(&expected), "n = {n}");
+            let (lcp, z, out) = (&lcp, &z, &mut by_arrays);
+            Affine { lcp, z, out }.run(ArrayLanes);
+            let expected = format!("{expected:?}");
+            assert_eq!(format!("{w:?}"), expected, "n = {n}");
+            assert_eq!(format!("{by_arrays:?}"), expected, "n = {n}");
         }
     }
 
     #[test]
     fn symmetry_is_judged_relative_to_the_largest_entry() {
-        // ||M||_max = 4: a difference of 3e-12 is within the tolerance (4e-12), 8e-12
-        // beyond it; the first asymmetric pair in column order is reported.
-        let lcp = Lcp::from_row_major(2, &[1.0, 0.5, 0.5, 4.0], &[0.0, 0.0]).unwrap();
-        assert!(lcp.is_symmetric());
-        let m = [4.0, 0.5, 0.0, 0.5 + 3e-12, 1.0, 0.3, 0.0, 0.3, 1.0];
-        assert!(
-            Lcp::from_row_major(3, &m, &[0.0; 3])
-                .unwrap()
-                .is_symmetric()
-        );
+        // ||M||_max = 4: a difference of 3e-12 is within the tolerance
+        // (4e-12), 8e-12 beyond it.
+        let symmetric = |m: &[f64]| Lcp::from_row_major(3, m, &[0.0; 3]).unwrap().is_symmetric();
+        assert!(symmetric(&[1.0, 0.5, 0.0, 0.5, 4.0, 0.0, 0.0, 0.0, 1.0]));
+        assert!(symmetric(&[
+            4.0,
+            0.5,
+            0.0,
+            0.5 + 3e-12,
+            1.0,
+            0.3,
+            0.0,
+            0.3,
+            1.0
+        ]));
         let m = [4.0, 0.5, 0.0, 0.5, 1.0, 0.3 + 8e-12, 0.0, 0.3, 1.0];
+        assert!(!symmetric(&m));
+        // A clone keeps the answer.
         let lcp = Lcp::from_row_major(3, &m, &[0.0; 3]).unwrap();
-        assert!(!lcp.is_symmetric());
-        assert_eq!(lcp.asymmetric_pair(), Some((1, 2)));
-        // A clone answers the same (whether it scans again is not observable
-        // here: the clone keeps the filled OnceLock).
-        assert_eq!(lcp.clone().asymmetric_pair(), Some((1, 2)));
-    }
-
-    #[test]
-    fn the_product_has_the_bits_of_the_scalar_loop_on_both_lanes() {
-        // n = 11: two blocks of four rows and a tail of three; some z_j = 0
-        // (skipped columns). Reference: the plain loop in the same order.
-        let n = 11;
-        let m = Mat::from_fn(n, n, |i, j| ((i * 7 + j * 3) % 11) as f64 / 3.0 - 1.4);
-        let q: Vec<f64> = (0..n).map(|i| 0.1 * i as f64 - 0.3).collect();
-        let z: Vec<f64> = (0..n)
-            .map(|j| {
-                if j % 4 == 1 {
-                    0.0
-                } else {
-                    1.0 / (j as f64 + 0.7)
-                }
-            })
-            .collect();
-        let mut reference = q.clone();
-        for (j, &zj) in z.iter().enumerate() {
-            if zj != 0.0 {
-                for (i, r) in reference.iter_mut().enumerate() {
-                    *r += m[(i, j)] * zj;
-                }
-            }
-        }
-        let lcp = Lcp::new(m, q).unwrap();
-        let mut out = vec![f64::NAN; n];
-        lcp.affine(&z, &mut out);
-        assert_eq!(out, reference);
-        let mut by_arrays = vec![f64::NAN; n];
-        lcp.affine_in(crate::linalg::lanes::ArrayLanes, &z, &mut by_arrays);
-        assert_eq!(by_arrays, reference);
-    }
-
-    #[test]
-    fn empty_problem_is_valid() {
-        let lcp = Lcp::new(Mat::zeros(0, 0), Vec::new()).unwrap();
-        assert_eq!(lcp.dim(), 0);
-        let (m, q) = lcp.into_parts();
-        assert_eq!((m.nrows(), q.len()), (0, 0));
+        assert!(!lcp.is_symmetric() && !lcp.clone().is_symmetric());
     }
 }

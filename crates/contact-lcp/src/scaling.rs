@@ -1,19 +1,16 @@
 //! Symmetric diagonal equilibration of an LCP.
 //!
-//! For a positive diagonal D, LCP(D M D, D q) has the solutions
-//! `z = D z'`, `w = D^-1 w'` of LCP(M, q): `w' = D w = D M D z' + D q`, and
-//! `z_i w_i = z'_i w'_i`. The complementary bases are the same, so a pivoting
-//! method may work on the scaled problem and map its answer back. Scaling
-//! matters when rows differ in size by orders of magnitude (a heavy body
-//! resting on a light one): without it, relative tolerances mean different
-//! things on different rows.
+//! For a positive diagonal D, LCP(D M D, D q) has the solutions `z = D z'`,
+//! `w = D^-1 w'` of LCP(M, q), with the same complementary bases, so a
+//! pivoting method may work on the scaled problem (where relative
+//! tolerances mean the same on every row, a heavy body on a light one
+//! included) and map its answer back.
 //!
 //! D is found by Ruiz's iteration (Ruiz 2001, "A scaling algorithm to
 //! equilibrate both rows and columns norms in matrices", symmetric variant):
-//! repeatedly divide index i by the square root of the larger of the max-norms
-//! of row i and column i. Every factor is a power of two, so scaling is exact
-//! (no rounding), and the result is invariant under a scalar multiple of M up
-//! to a power of two.
+//! repeatedly divide index i by the square root of the larger of the
+//! max-norms of row i and column i. Every factor is a power of two, so
+//! scaling is exact.
 
 use crate::linalg::lane_scan::combine_max;
 use crate::linalg::lanes::{Lanes, LanesOp, with_best_lanes};
@@ -31,30 +28,23 @@ pub(crate) fn pow2_ceil(x: f64) -> f64 {
     x.log2().ceil().clamp(-256.0, 256.0).exp2()
 }
 
-/// The smallest power of two at least `x > 0`, over the whole range of
-/// f64 (`2^-1074 ..= 2^1023`): for the scale of `q`, which is applied
-/// once, so no product of factors can overflow. [`pow2_ceil`]'s limits
-/// there made the scaled `q` of a problem at 1e-190 about 1e-61 instead
-/// of 1, below every tolerance of the ratio test.
+/// The smallest power of two at least `x > 0` over the whole range of f64
+/// (`2^-1074 ..= 2^1023`): for the scale of `q`, applied once (with
+/// [`pow2_ceil`]'s limits a problem at 1e-190 kept a `q` near 1e-61, below
+/// every tolerance of the ratio test).
 pub(crate) fn pow2_ceil_full(x: f64) -> f64 {
-    let e = x.log2().ceil().clamp(-1074.0, 1023.0) as i32;
-    if e >= -1022 {
-        f64::from_bits(((e + 1023) as u64) << 52)
-    } else {
-        f64::from_bits(1u64 << (e + 1074))
-    }
+    x.log2().ceil().clamp(-1074.0, 1023.0).exp2()
 }
 
 /// Computes the symmetric scaling `d` (powers of two) for `lcp`'s matrix, so
-/// that `max(max_j |d_i M_ij d_j|, max_j |d_j M_ji d_i|)` is within a factor
-/// of about 2 of 1 for every i with a nonzero row or column (`d_i = 1`
-/// otherwise). `rmax` is scratch. No allocation once both have capacity n.
+/// that `max(max_j |d_i M_ij d_j|, max_j |d_j M_ji d_i|)` is within about a
+/// factor 2 of 1 for every i with a nonzero row or column (`d_i = 1`
+/// otherwise). `rmax` is scratch; no allocation once all have capacity n.
 ///
-/// Returns `Some(max_ij |d_i M_ij d_j|)` (each product formed as
-/// `M_ij * d_i * d_j`) when the iteration ended because a sweep changed
-/// nothing, since that sweep measured exactly these entries, with
-/// `col_max[j] = max_i |d_i M_ij d_j|`; `None` when it stopped at the sweep
-/// limit (`col_max` then holds the maxima before the last change).
+/// Returns `Some(max_ij |M_ij * d_i * d_j|)` when a sweep changed nothing
+/// (it measured exactly these entries), with `col_max[j]` the maximum of
+/// column j; `None` at the sweep limit (`col_max` then holds the maxima
+/// before the last change).
 pub(crate) fn equilibrate(
     lcp: &Lcp,
     d: &mut Vec<f64>,
@@ -93,10 +83,9 @@ pub(crate) fn equilibrate(
     None
 }
 
-/// One Ruiz sweep's measurement: `col_max[j]` = the max-norm of column j
-/// of D M D and `rmax[i]` = the larger of the max-norms of its row i and
-/// column i, on the best lanes of the machine (linalg/lanes.rs; the same bits on
-/// every machine).
+/// One Ruiz sweep's measurement: `col_max[j]` = the max-norm of column j of
+/// D M D and `rmax[i]` = the larger of the max-norms of its row and column
+/// i, on the best lanes of the machine (the same bits on every machine).
 struct RuizSweep<'a> {
     lcp: &'a Lcp,
     d: &'a [f64],
@@ -122,10 +111,9 @@ impl LanesOp for RuizSweep<'_> {
     }
 }
 
-/// For one column `col` of M with scale `dj`: raises `rmax[i]` to
-/// `|col_i d_i dj|` and returns the column's largest such value. Plain
-/// comparisons in four lanes, not `f64::max` (whose NaN rule blocks
-/// vectorisation); M is finite (checked by `Lcp::new`).
+/// For column `col` of M with scale `dj`: raises `rmax[i]` to `|col_i d_i
+/// dj|` and returns the column's largest such value. Plain comparisons in
+/// four lanes (`f64::max`'s NaN rule blocks vectorisation; M is finite).
 #[inline(always)]
 fn scaled_column_max<L: Lanes>(l: L, col: &[f64], d: &[f64], dj: f64, rmax: &mut [f64]) -> f64 {
     let (d, rmax) = (&d[..col.len()], &mut rmax[..col.len()]);
@@ -164,46 +152,44 @@ mod tests {
         assert_eq!(pow2_ceil_full(1e-300), 2f64.powi(-996));
         assert_eq!(pow2_ceil_full(5e-324), 5e-324);
         assert_eq!(pow2_ceil_full(3e-320), f64::from_bits(1 << 13));
+        assert_eq!(pow2_ceil_full(2.2e-308), f64::from_bits(1 << 52));
         assert_eq!(pow2_ceil_full(f64::MAX), 2f64.powi(1023));
+    }
+
+    /// `max_ij |m_ij d_i d_j|` over the given rows and columns of the
+    /// row-major `n x n` matrix `m`.
+    fn scaled_max(m: &[f64], d: &[f64], rows: &[usize], cols: &[usize]) -> f64 {
+        let n = d.len();
+        let pairs = rows.iter().flat_map(|&i| cols.iter().map(move |&j| (i, j)));
+        pairs.fold(0.0, |a, (i, j)| a.max((m[i * n + j] * d[i] * d[j]).abs()))
     }
 
     #[test]
     fn badly_scaled_rows_are_equilibrated() {
         // Rows and columns of sizes 1e-6, 1 and 1e4, plus a zero row/column.
         let s = [1e-3, 1.0, 1e2, 0.0];
-        let mut m = [0.0; 16];
-        for i in 0..3 {
-            for j in 0..3 {
-                m[i * 4 + j] = s[i] * s[j] * if i == j { 2.0 } else { 0.5 };
-            }
-        }
+        let m: Vec<f64> = (0..16)
+            .map(|k| s[k / 4] * s[k % 4] * if k / 4 == k % 4 { 2.0 } else { 0.5 })
+            .collect();
         let lcp = Lcp::from_row_major(4, &m, &[1.0; 4]).unwrap();
         let (mut d, mut r, mut c) = (Vec::new(), Vec::new(), Vec::new());
         let m_max = equilibrate(&lcp, &mut d, &mut r, &mut c);
         assert_eq!(d[3], 1.0);
-        let scaled_max = (0..16)
-            .map(|k| (m[k] * d[k / 4] * d[k % 4]).abs())
-            .fold(0.0, f64::max);
-        assert_eq!(m_max, Some(scaled_max));
-        for j in 0..4 {
-            let column_max = (0..4)
-                .map(|i| (m[i * 4 + j] * d[i] * d[j]).abs())
-                .fold(0.0, f64::max);
-            assert_eq!(c[j], column_max, "column {j}");
+        let all = [0, 1, 2, 3];
+        assert_eq!(m_max, Some(scaled_max(&m, &d, &all, &all)));
+        for (j, &column_max) in c.iter().enumerate() {
+            assert_eq!(column_max, scaled_max(&m, &d, &all, &[j]), "column {j}");
         }
         for i in 0..3 {
             assert_eq!(d[i], pow2_round(d[i]));
-            let row_max = (0..3)
-                .map(|j| (m[i * 4 + j] * d[i] * d[j]).abs())
-                .fold(0.0, f64::max);
+            let row_max = scaled_max(&m, &d, &[i], &all);
             assert!((0.25..=4.0).contains(&row_max), "row {i}: {row_max}");
         }
     }
 
-    /// One Ruiz measurement as dispatched (AVX2 registers when this machine
-    /// has them) gives the same bits as on plain arrays, for every tail
-    /// length, with a scaling `d` that is not all ones. Without AVX2 both run
-    /// on arrays and the comparison is trivially true.
+    /// One Ruiz measurement as dispatched (AVX2 where this machine has it)
+    /// has the bits of plain arrays and of the definition, for every tail
+    /// length, with a scaling `d` that is not all ones.
     #[test]
     fn dispatched_sweep_matches_array_lanes_to_the_bit() {
         for n in 0..11 {
@@ -229,12 +215,13 @@ mod tests {
             };
             let (best, array) = (measure(true), measure(false));
             assert_eq!(best, array, "n {n}");
-            // The measurement is that of the definition.
+            let all: Vec<usize> = (0..n).collect();
             for j in 0..n {
-                let column_max = (0..n)
-                    .map(|i| (m[i * n + j] * d[i] * d[j]).abs())
-                    .fold(0.0, f64::max);
-                assert_eq!(array.1[j], column_max, "n {n}, column {j}");
+                assert_eq!(
+                    array.1[j],
+                    scaled_max(&m, &d, &all, &[j]),
+                    "n {n}, column {j}"
+                );
             }
         }
     }

@@ -1,48 +1,34 @@
 //! A certificate for any claimed LCP solution, whatever solver produced it.
 //!
 //! For `w = M z + q, z >= 0, w >= 0, z'w = 0` the report measures, in max
-//! norms, how far a pair `(z, w)` is from satisfying each of the four
-//! conditions, and divides each error by a scale of the problem so one
-//! tolerance fits problems in any units:
+//! norms, how far `(z, w)` is from each condition, and divides each error by
+//! a scale of the problem so one tolerance fits any units:
+//! `scale = max(||M||_max ||z||_inf, ||q||_inf)` (of `w`) and
+//! `z_scale = max(||z||_inf, scale / ||M||_max)` (of `z`), each replaced by
+//! 1 when it is 0. Errors in `w` and the residual are divided by `scale`,
+//! errors in `z` by `z_scale`, `max |z_i w_i|` by `z_scale * scale`.
 //!
-//! - `scale` (the scale of `w`) `= max(||M||_max ||z||_inf, ||q||_inf)`;
-//! - `z_scale` (the scale of `z`) `= max(||z||_inf, scale / ||M||_max)`
-//!   (the quotient taken as `scale` times `1 / ||M||_max`);
+//! The natural residual `max_i |z_i - clamp(z_i - c w_i, lo_i, hi_i)|`, with
+//! `c = 1 / ||M||_max` converting `w` to the units of `z` (the quotient
+//! `z_scale / scale` where a scale was replaced or `1 / ||M||_max` is not
+//! finite), is 0 exactly at a solution; iterative solvers stop on it. It is
+//! not part of `scaled_max`. Box problems are certified by
+//! [`verify_box`](crate::verify_box), which fills the same report.
 //!
-//! either is replaced by 1 when it is 0 (then everything is 0 and the errors
-//! are absolute). Errors in `w` and the residual are divided by `scale`,
-//! errors in `z` by `z_scale`, and the complementarity `max |z_i w_i|` by
-//! `z_scale * scale`. [`VerifyReport::scaled_max`] is the largest of these.
-//!
-//! The report also holds the natural residual `max_i |z_i - clamp(z_i - c
-//! w_i, lo_i, hi_i)|` with `c = 1 / ||M||_max`, which converts `w` to the
-//! units of `z`. That is `z_scale / scale` but for rounding (and the
-//! quotient's own loss of precision where the scales are subnormal); `c`
-//! is that quotient itself where a scale was replaced by 1, or where
-//! `||M||_max` is 0 or below `1 / f64::MAX` (no finite reciprocal). The
-//! natural residual is a single, tolerance-free measure that is 0 exactly
-//! at a solution. For a plain LCP (`lo = 0`, `hi = +inf`) it is `max_i
-//! |min(z_i, c w_i)|`. It is not part of `scaled_max` (the other four
-//! measures already certify a solution); iterative solvers stop on it.
-//! Box problems are certified by [`verify_box`](crate::verify_box), which
-//! fills the same report.
-//!
-//! Where `||M||_max` or a scale lies outside `2^-500..2^500` the f64
-//! products in the problem's units can underflow and hide a wrong answer;
-//! there the report is measured on the problem rescaled by powers of two
-//! (exact; every scaled measure unchanged, the raw errors and scales those
-//! of the rescaled problem): see rescaled_verify.rs.
+//! Where `||M||_max` or a scale lies outside `2^-500..2^500`, products in
+//! the problem's units can underflow and hide a wrong answer; there the
+//! report is measured on the problem rescaled by powers of two
+//! (rescaled_verify.rs).
 
 use crate::problem::Lcp;
 use crate::rescaled_verify::{check, in_safe_range};
 
 /// Feasibility and complementarity errors of a candidate solution.
 ///
-/// Raw errors are in the units of the problem (at extreme scales, of the
-/// problem rescaled by powers of two: see the module doc); use
-/// [`scaled_max`](Self::scaled_max) or [`is_solution`](Self::is_solution) to
-/// judge them. Any non-finite input, or a length mismatch, gives infinite
-/// errors (never a panic).
+/// Raw errors are in the problem's units (at extreme scales, of the problem
+/// rescaled by powers of two); judge them by
+/// [`scaled_max`](Self::scaled_max) or [`is_solution`](Self::is_solution).
+/// A non-finite input or a length mismatch gives infinite errors.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct VerifyReport {
@@ -57,8 +43,7 @@ pub struct VerifyReport {
     /// The scale of `w`: `max(||M||_max ||z||_inf, ||q||_inf)`, or 1 if that is 0.
     pub scale: f64,
     /// The natural residual `max_i |z_i - clamp(z_i - c w_i, lo_i, hi_i)|`
-    /// with `c = 1 / ||M||_max` (`z_scale / scale` but for rounding; see the
-    /// module doc), in the units of `z`.
+    /// (module doc), in the units of `z`.
     pub natural_residual: f64,
     /// The scale of `z`: `max(||z||_inf, scale / ||M||_max)`, or 1 if that is 0.
     pub z_scale: f64,
@@ -103,8 +88,7 @@ impl VerifyReport {
         self.residual / self.scale
     }
 
-    /// `natural_residual / z_scale`: the measure projected Gauss-Seidel stops
-    /// on.
+    /// `natural_residual / z_scale`: the measure projected Gauss-Seidel stops on.
     #[must_use]
     pub fn scaled_natural_residual(&self) -> f64 {
         self.natural_residual / self.z_scale
@@ -135,14 +119,13 @@ impl VerifyReport {
 
 /// Certifies a claimed solution `(z, w)` of `lcp`.
 ///
-/// `w` is checked against `M z + q`, recomputed here (the `residual` field),
-/// and `z >= 0`, `w >= 0`, `z'w = 0` are measured on the given vectors.
-/// Never panics: if `z` or `w` has the wrong length, or holds a NaN or an
-/// infinity, the report has infinite errors. Allocates one vector of length n.
+/// `w` is checked against `M z + q`, recomputed here (`residual`), and
+/// `z >= 0`, `w >= 0`, `z'w = 0` are measured on the given vectors. Never
+/// panics: a wrong length, a NaN or an infinity gives infinite errors.
+/// Allocates one vector of length n.
 #[must_use]
 pub fn verify(lcp: &Lcp, z: &[f64], w: &[f64]) -> VerifyReport {
-    let mut scratch = Vec::new();
-    verify_into(lcp, z, Some(w), &mut scratch)
+    verify_into(lcp, z, Some(w), &mut Vec::new())
 }
 
 /// Certifies `z` alone: `w = M z + q` is computed here, so `residual` is 0.
@@ -150,8 +133,7 @@ pub fn verify(lcp: &Lcp, z: &[f64], w: &[f64]) -> VerifyReport {
 /// Same conventions as [`verify`].
 #[must_use]
 pub fn verify_z(lcp: &Lcp, z: &[f64]) -> VerifyReport {
-    let mut scratch = Vec::new();
-    verify_into(lcp, z, None, &mut scratch)
+    verify_into(lcp, z, None, &mut Vec::new())
 }
 
 /// [`verify`] with a caller-owned scratch vector (no allocation once it has
@@ -163,10 +145,8 @@ pub(crate) fn verify_into(
     scratch: &mut Vec<f64>,
 ) -> VerifyReport {
     let n = lcp.dim();
-    if z.len() != n || w.is_some_and(|w| w.len() != n) {
-        return VerifyReport::infinite();
-    }
-    if z.iter().any(|x| !x.is_finite()) || w.is_some_and(|w| w.iter().any(|x| !x.is_finite())) {
+    let bad = |v: &[f64]| v.len() != n || v.iter().any(|x| !x.is_finite());
+    if bad(z) || w.is_some_and(bad) {
         return VerifyReport::infinite();
     }
     scratch.clear();
@@ -187,8 +167,6 @@ pub(crate) fn verify_into(
         z_scale,
         ..VerifyReport::default()
     };
-    // Extreme scales are measured on the problem rescaled
-    // (rescaled_verify.rs), where no product underflows.
     if !in_safe_range(&report, lcp.m_max_abs()) {
         check(&mut report, lcp, None, z, given);
         return report;
@@ -207,15 +185,14 @@ pub(crate) fn verify_into(
     report
 }
 
-/// The scaled error ([`VerifyReport::scaled_max`]) up to which an exact
-/// method (Lemke, Dantzig) returns its answer as a solution; above it the
-/// solve ends in [`LcpError::NotCertified`](crate::LcpError::NotCertified).
-/// The policy's default tolerance ([`SolverParams`](crate::SolverParams)).
+/// The scaled error up to which an exact method (Lemke, Dantzig) returns its
+/// answer; above it the solve ends in
+/// [`LcpError::NotCertified`](crate::LcpError::NotCertified). Also the
+/// policy's default tolerance ([`SolverParams`](crate::SolverParams)).
 pub(crate) const ACCEPT: f64 = 1e-9;
 
-/// `Ok` if `out`'s report certifies to [`ACCEPT`], else the
-/// [`LcpError::NotCertified`](crate::LcpError::NotCertified) error carrying
-/// `out` (the gate every exact method's answer passes).
+/// `Ok` if `out`'s report certifies to [`ACCEPT`], else `NotCertified`
+/// carrying `out`: the gate of every exact method's answer.
 pub(crate) fn certified(out: &crate::LcpSolution) -> Result<(), crate::LcpError> {
     if out.report.is_solution(ACCEPT) {
         return Ok(());
@@ -230,17 +207,12 @@ pub(crate) fn certified(out: &crate::LcpSolution) -> Result<(), crate::LcpError>
 /// `max_i |x_i|` (0 for an empty slice): one scan, in four lanes.
 pub(crate) use crate::linalg::lane_scan::max_abs;
 
-/// `(scale, z_scale, c)` from `||M||_max`, `||z||_inf` and `||q||_inf`, as
-/// described in the module doc: each scale replaced by 1 when it is 0 or
-/// not finite, and `c`, the natural residual's factor, `1 / ||M||_max`
-/// where neither was replaced and that reciprocal is finite (`z_scale /
-/// scale` is then the same but for rounding: `scale = ||M|| ||z||` gives
-/// `z_scale = ||z||`, `scale = ||q||` gives `z_scale = ||q|| / ||M||`),
-/// else `z_scale / scale`.
-///
-/// `1 / ||M||` does not wait on `z`: a solve's last steps, the natural
-/// residual and `z_scale` (a product by it), do not wait on two divisions
-/// in a row.
+/// `(scale, z_scale, c)` from `||M||_max`, `||z||_inf` and `||q||_inf` (module
+/// doc): each scale replaced by 1 when it is 0 or not finite; `c = 1 /
+/// ||M||_max` where neither was replaced and that is finite (then equal to
+/// `z_scale / scale` but for rounding), else `z_scale / scale`. The
+/// reciprocal, which does not wait on `z`, spares a solve's last steps a
+/// division.
 pub(crate) fn scales(m_norm: f64, z_inf: f64, q_inf: f64) -> (f64, f64, f64) {
     let inv_m = 1.0 / m_norm;
     let raw_scale = (m_norm * z_inf).max(q_inf);
@@ -268,27 +240,7 @@ pub(crate) fn scales(m_norm: f64, z_inf: f64, q_inf: f64) -> (f64, f64, f64) {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-
-    fn lcp_2x2() -> Lcp {
-        // M = [[2, 1], [1, 2]], q = [-1, -1]: solution z = [1/3, 1/3], w = 0.
-        Lcp::from_row_major(2, &[2.0, 1.0, 1.0, 2.0], &[-1.0, -1.0]).unwrap()
-    }
-
-    #[test]
-    fn exact_solution_has_zero_error() {
-        let lcp = lcp_2x2();
-        let z = [1.0 / 3.0, 1.0 / 3.0];
-        let r = verify_z(&lcp, &z);
-        assert!(r.is_solution(1e-15), "{r:?}");
-        assert_eq!(r.scale, 1.0);
-    }
-
-    /// The next number in [0, 1) of a seeded linear congruential sequence.
-    fn next_unit(seed: &mut u64) -> f64 {
-        *seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-        (*seed >> 11) as f64 / (1u64 << 53) as f64
-    }
+    use super::scales;
 
     /// The natural residual's factor is `1 / ||M||` where neither scale
     /// was replaced, within a few roundings of `z_scale / scale` (the
@@ -297,11 +249,9 @@ mod tests {
     #[test]
     fn the_natural_factor_is_the_scales_quotient() {
         let mut seed = 0xc0ffee_u64;
-        let mut next = || next_unit(&mut seed);
+        let mut exp10 = || 10f64.powf(20.0 * crate::next_uniform(&mut seed));
         for _ in 0..10_000 {
-            let m_norm = 10f64.powf(40.0 * next() - 20.0);
-            let z_inf = 10f64.powf(40.0 * next() - 20.0);
-            let q_inf = 10f64.powf(40.0 * next() - 20.0);
+            let (m_norm, z_inf, q_inf) = (exp10(), exp10(), exp10());
             let (scale, z_scale, c) = scales(m_norm, z_inf, q_inf);
             assert_eq!(c, 1.0 / m_norm);
             let quotient = z_scale / scale;
@@ -324,37 +274,5 @@ mod tests {
         // A subnormal ||M|| above 1 / f64::MAX still has its reciprocal.
         let (_, _, c) = scales(1e-308, 1.0, 1e-300);
         assert!(c.is_finite() && c == 1.0 / 1e-308, "{c}");
-    }
-
-    #[test]
-    fn each_violation_is_measured() {
-        let lcp = lcp_2x2();
-        // z = [1, 0]: w = [1, 0]; complementarity 1, nothing negative.
-        let r = verify(&lcp, &[1.0, 0.0], &[1.0, 0.0]);
-        assert_eq!(r.complementarity, 1.0);
-        assert_eq!((r.z_violation, r.w_violation, r.residual), (0.0, 0.0, 0.0));
-        assert_eq!(r.scale, 2.0);
-        assert_eq!(r.z_scale, 1.0);
-        assert_eq!(r.scaled_complementarity(), 0.5);
-        // c = 1 / ||M|| = 1/2: min(z_0, w_0 / 2) = 1/2.
-        assert_eq!(r.natural_residual, 0.5);
-        // z = 0, w = q: w is negative.
-        let r = verify_z(&lcp, &[0.0, 0.0]);
-        assert_eq!(r.w_violation, 1.0);
-        // z negative, and a w that does not belong to z.
-        let r = verify(&lcp, &[-1.0, 0.0], &[0.0, 0.0]);
-        assert_eq!(r.z_violation, 1.0);
-        assert_eq!(r.residual, 3.0);
-        assert!(!r.is_solution(1e-3));
-    }
-
-    #[test]
-    fn bad_input_gives_infinite_errors() {
-        let lcp = lcp_2x2();
-        assert!(!verify(&lcp, &[0.0], &[0.0, 0.0]).is_solution(1.0));
-        assert!(!verify(&lcp, &[0.0, 0.0], &[0.0]).is_solution(1.0));
-        assert!(!verify(&lcp, &[f64::NAN, 0.0], &[0.0, 0.0]).is_solution(1.0));
-        assert!(!verify(&lcp, &[0.0, 0.0], &[f64::INFINITY, 0.0]).is_solution(1.0));
-        assert_eq!(verify_z(&lcp, &[0.0]).scaled_max(), f64::INFINITY);
     }
 }
