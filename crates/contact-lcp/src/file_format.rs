@@ -10,7 +10,6 @@ use crate::box_problem::{BoxLcp, Coupling};
 use crate::error::LcpError;
 use crate::problem::Lcp;
 use crate::solution::{LcpSolution, Method};
-use crate::verify::VerifyReport;
 
 /// A problem as stored in a file (feature `serde`): the plain data, not
 /// yet validated beyond the types of its entries.
@@ -37,22 +36,15 @@ use crate::verify::VerifyReport;
 /// the bounds of friction row `i` equal to `[-m z_j, m z_j]` (see
 /// [`Coupling`]). Unknown fields are errors.
 ///
-/// Reading is two steps, and each error names the field it is about:
-///
-/// 1. deserialising a [`ProblemFile`] checks types: every entry of `M`,
-///    `q` and `mu` a number, every bound a number, `"inf"` or `"-inf"`,
-///    `row` and `normal_row` non-negative integers (e.g. `lo[2] is
-///    "infinity": expected a number, "inf" or "-inf"`);
-/// 2. [`ProblemFile::into_problem`] checks shapes and values through the
-///    validating constructors [`Lcp::new`] and [`BoxLcp::new`], and reports
-///    [`LcpError::InvalidField`] (e.g. `M[3] has 4 entries, expected 5`,
-///    `coupling[1].normal_row out of range: 7, the problem has 4 rows`).
+/// Reading is two steps, each error naming its field: deserialising checks
+/// types (e.g. `lo[2] is "infinity": expected a number, "inf" or "-inf"`),
+/// [`ProblemFile::into_problem`] shapes and values, through [`Lcp::new`] and
+/// [`BoxLcp::new`] (e.g. `M[3] has 4 entries, expected 5`).
 ///
 /// Writing ([`ProblemFile::from_lcp`], [`ProblemFile::from_box`], then
-/// serialise) gives back the same layout, with infinite bounds as strings.
-/// Read back, it is the same problem to the bit if the parser reads
-/// numbers exactly: with serde_json, enable its `float_roundtrip` feature
-/// (its default parser can be an ulp off).
+/// serialise) gives the same layout, with infinite bounds as strings; read
+/// back, it is the same problem to the bit if the parser reads numbers
+/// exactly (serde_json: enable its `float_roundtrip` feature).
 ///
 /// ```
 /// use contact_lcp::{LcpProblem, ProblemFile};
@@ -74,16 +66,12 @@ pub struct ProblemFile {
     /// `q`, `n` entries.
     pub q: Vec<f64>,
     /// Lower bounds (`"lo"`), each in `[-inf, 0]`; `None` means all 0.
-    #[serde(
-        skip_serializing_if = "Option::is_none",
-        serialize_with = "write_bounds"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(serialize_with = "write_bounds")]
     pub lo: Option<Vec<f64>>,
     /// Upper bounds (`"hi"`), each in `[0, +inf]`; `None` means all `+inf`.
-    #[serde(
-        skip_serializing_if = "Option::is_none",
-        serialize_with = "write_bounds"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(serialize_with = "write_bounds")]
     pub hi: Option<Vec<f64>>,
     /// Friction couplings (`"coupling"`); `None` means none.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -146,13 +134,6 @@ impl ProblemFile {
         }
     }
 
-    /// Whether the file describes a box LCP (any of `lo`, `hi`, `coupling`
-    /// present).
-    #[must_use]
-    pub fn is_box(&self) -> bool {
-        self.lo.is_some() || self.hi.is_some() || self.coupling.is_some()
-    }
-
     /// Validates the data and builds the problem: an [`LcpProblem::Plain`]
     /// when `lo`, `hi` and `coupling` are all `None`, else an
     /// [`LcpProblem::Box`].
@@ -182,7 +163,7 @@ impl ProblemFile {
                 format!("has {found} entries, expected {n}"),
             ));
         }
-        let is_box = self.is_box();
+        let is_box = self.lo.is_some() || self.hi.is_some() || self.coupling.is_some();
         let m = Mat::from_fn(n, n, |i, j| self.m[i][j]);
         let lcp = Lcp::new(m, self.q).map_err(|e| match e {
             LcpError::NonFinite {
@@ -527,10 +508,10 @@ impl SolveStatus {
 /// ```
 ///
 /// `method` is the serde form of [`Method`] (`"Lemke"`, `"Dantzig"`,
-/// `"ProjectedGaussSeidel"`, ...); `residual` is the scaled natural residual
-/// and `complementarity` the scaled complementarity error of the
-/// [`VerifyReport`] (dimensionless, 0 at an exact solution); `status` is a
-/// [`SolveStatus`] in snake case; `seconds` is whatever the caller timed.
+/// `"ProjectedGaussSeidel"`, ...); `residual` and `complementarity` are
+/// the scaled errors of the [`VerifyReport`](crate::VerifyReport)
+/// (dimensionless, 0 at an exact solution); `status` is a [`SolveStatus`] in
+/// snake case; `seconds` is whatever the caller timed.
 /// When the solver failed, the line carries its best iterate (if it had one,
 /// else empty `z` and `w` and `null` errors) and a `reason`.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -546,13 +527,13 @@ pub struct SolutionLine {
     /// Sweeps of an iterative method; refactorisations for Lemke.
     pub iterations: usize,
     /// The scaled natural residual
-    /// ([`VerifyReport::scaled_natural_residual`]): dimensionless, 0 at an
-    /// exact solution; NaN (`null` in JSON) when there is no iterate.
+    /// ([`VerifyReport::scaled_natural_residual`](crate::VerifyReport::scaled_natural_residual));
+    /// NaN (`null` in JSON) when there is no iterate.
     #[serde(deserialize_with = "nullable")]
     pub residual: f64,
     /// The scaled complementarity error
-    /// ([`VerifyReport::scaled_complementarity`]); NaN (`null`) when there
-    /// is no iterate.
+    /// ([`VerifyReport::scaled_complementarity`](crate::VerifyReport::scaled_complementarity));
+    /// NaN (`null`) when there is no iterate.
     #[serde(deserialize_with = "nullable")]
     pub complementarity: f64,
     /// How the solve ended.
@@ -579,35 +560,34 @@ impl SolutionLine {
     /// has one, the status of the error and its message as the reason.
     #[must_use]
     pub fn failed(error: &LcpError, method: Method, seconds: f64) -> Self {
-        let status = SolveStatus::of_error(error);
-        let reason = Some(error.to_string());
+        let (status, reason) = (SolveStatus::of_error(error), Some(error.to_string()));
         match error.best() {
             Some(best) => Self::of(best, status, seconds, reason),
             None => Self {
-                z: Vec::new(),
-                w: Vec::new(),
-                method,
-                pivots: 0,
-                iterations: 0,
                 residual: f64::NAN,
                 complementarity: f64::NAN,
-                status,
-                seconds,
-                reason,
+                ..Self::of(
+                    &LcpSolution {
+                        method,
+                        ..LcpSolution::default()
+                    },
+                    status,
+                    seconds,
+                    reason,
+                )
             },
         }
     }
 
     fn of(s: &LcpSolution, status: SolveStatus, seconds: f64, reason: Option<String>) -> Self {
-        let report: &VerifyReport = &s.report;
         Self {
             z: s.z.clone(),
             w: s.w.clone(),
             method: s.method,
             pivots: s.pivots,
             iterations: s.iterations,
-            residual: report.scaled_natural_residual(),
-            complementarity: report.scaled_complementarity(),
+            residual: s.report.scaled_natural_residual(),
+            complementarity: s.report.scaled_complementarity(),
             status,
             seconds,
             reason,

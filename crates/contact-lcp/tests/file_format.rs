@@ -29,7 +29,6 @@ fn plain_file_round_trips_and_solves() {
     // w = M z + q with z = (1/2, 0): w_0 = 2/2 - 1 = 0, w_1 = 1/2 + 1.
     let text = r#"{"M": [[2, 1], [1, 2]], "q": [-1, 1]}"#;
     let file = parse(text).unwrap();
-    assert!(!file.is_box());
     let LcpProblem::Plain(lcp) = file.clone().into_problem().unwrap() else {
         panic!("a file without bounds is a plain LCP");
     };

@@ -44,8 +44,8 @@ use crate::verify::VerifyReport;
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct PgsParams {
     /// Relaxation factor, in `(0, 2)`. `1` (the default) is plain
-    /// Gauss-Seidel; `1.2..=1.5` often helps on well-conditioned problems,
-    /// values below 1 damp oscillations on friction-coupled ones.
+    /// Gauss-Seidel; values below 1 damp oscillations on friction-coupled
+    /// problems.
     pub omega: f64,
     /// Stop when the scaled natural residual
     /// ([`VerifyReport::scaled_natural_residual`](crate::VerifyReport::scaled_natural_residual))
@@ -54,8 +54,7 @@ pub struct PgsParams {
     /// usually ends at the sweep limit).
     pub tolerance: f64,
     /// Largest number of sweeps before giving up with
-    /// [`LcpError::IterationLimit`]. Default `1000`; a sweep costs at most one
-    /// `M`-vector product (dense) or `O(rows)` (matrix-free).
+    /// [`LcpError::IterationLimit`]. Default `1000`.
     pub max_sweeps: usize,
 }
 
@@ -88,15 +87,13 @@ impl PgsParams {
     }
 }
 
-/// Projected Gauss-Seidel / SOR solver for [`BoxLcp`] (dense `M`) and for
-/// contact problems given as `M = J W J'` ([`ContactOperator`]), with a
-/// reusable workspace: a second solve of the same size allocates nothing
-/// (unless an error carries a best iterate).
-///
-/// See the module source for the method (Preda & Florian 2005, Algorithm 1,
-/// with box bounds, friction coupling and relaxation). The returned
-/// [`LcpSolution`] has `method = ProjectedGaussSeidel`, `pivots = 0` and the
-/// sweeps done in `iterations`.
+/// Projected Gauss-Seidel / SOR solver (Preda & Florian 2005, Algorithm 1,
+/// with box bounds, friction coupling and relaxation: see the module
+/// source) for [`BoxLcp`] and for contact problems given as `M = J W J'`
+/// ([`ContactOperator`]). A second solve of the same size allocates nothing
+/// (unless an error carries a best iterate). The returned [`LcpSolution`]
+/// has `method = ProjectedGaussSeidel`, `pivots = 0` and the sweeps done in
+/// `iterations`.
 ///
 /// ```
 /// use contact_lcp::{BoxLcp, Coupling, ProjectedGaussSeidel, faer::mat};
@@ -160,16 +157,13 @@ impl ProjectedGaussSeidel {
         Ok(out)
     }
 
-    /// Solves `problem` into `out`, reusing its vectors. `warm_start`, if
-    /// given, is projected onto the bounds (uncoupled rows first, then the
-    /// coupled rows with the bounds of the projected normal forces) and used
-    /// as the first iterate.
+    /// Solves `problem` into `out`, reusing its vectors, from `warm_start`
+    /// projected onto the bounds (uncoupled rows first) or from `z = 0`.
     ///
-    /// On success `out` holds `z` (within its bounds up to rounding of the
-    /// coupled bounds), `w = M z + q` recomputed exactly, the sweeps in
-    /// `iterations`, and the report (its scaled natural residual is at most
-    /// [`PgsParams::tolerance`]). On [`LcpError::IterationLimit`], `out` holds
-    /// the best iterate too.
+    /// On success `out` holds `z`, `w = M z + q` recomputed exactly, the
+    /// sweeps in `iterations`, and the report (its scaled natural residual
+    /// is at most [`PgsParams::tolerance`]). On [`LcpError::IterationLimit`],
+    /// `out` holds the best iterate too.
     ///
     /// # Errors
     ///
@@ -213,17 +207,14 @@ impl ProjectedGaussSeidel {
         )
     }
 
-    /// One sweep of the iteration of [`solve_into`](Self::solve_into) over
-    /// the rows of `problem`, without its stopping test: each `z_i` in turn
-    /// is moved to `clamp(z_i - omega w_i / M_ii, lo_i(z), hi_i(z))` and `w`
-    /// is updated incrementally. For callers with their own stopping rule
-    /// and for measuring a sweep against an `M`-vector product (its cost is
-    /// at most one, in column order).
+    /// One sweep of [`solve_into`](Self::solve_into) without its stopping
+    /// test: each `z_i` in turn moves to `clamp(z_i - omega w_i / M_ii,
+    /// lo_i(z), hi_i(z))` and `w` is updated incrementally (at most one
+    /// `M`-vector product). For callers with their own stopping rule.
     ///
-    /// On entry `w` should be `M z + q` (not checked: the sweep stays
-    /// well-defined, but `w` then stays off by the same amount); on return
-    /// every `z_i` is within the bounds it had when row `i` was visited.
-    /// Allocates nothing once the solver has seen a problem of this size.
+    /// On entry `w` should be `M z + q` (not checked: otherwise `w` stays
+    /// off by the same amount). Allocates nothing once the solver has seen
+    /// a problem of this size.
     ///
     /// # Errors
     ///
