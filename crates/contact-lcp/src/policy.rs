@@ -116,9 +116,7 @@ impl Solver {
             dantzig: Dantzig::new(params.dantzig),
             lemke: Lemke::new(params.lemke),
             pgs: ProjectedGaussSeidel::new(params.pgs),
-            lemke_howson: LemkeHowson::default(),
-            exhaustive: ExhaustiveSearch::default(),
-            first: None,
+            ..Self::default()
         }
     }
 

@@ -18,7 +18,8 @@
 // the newest normal force in the same sweep.
 //
 // Stopping: after each sweep, the scaled natural residual of `verify`
-// (VerifyReport::scaled_natural_residual) is compared with `tolerance`. When
+// (max_i |z_i - clamp(z_i - w_i / ||M||_max, lo_i, hi_i)| over the scale of
+// z: VerifyReport::scaled_natural_residual) is compared with `tolerance`. When
 // it passes, the coupled rows are projected onto the bounds of the final
 // normal forces, w is recomputed from scratch (dropping the drift of the
 // incremental updates) and the test is repeated on that exact w.
@@ -71,19 +72,14 @@ impl Default for PgsParams {
 impl PgsParams {
     /// Checks `omega` in `(0, 2)` and `tolerance >= 0` (not NaN).
     fn check(&self) -> Result<(), LcpError> {
-        if !(self.omega > 0.0 && self.omega < 2.0) {
-            return Err(LcpError::InvalidParameter {
-                what: "omega",
-                value: self.omega,
-            });
-        }
-        if self.tolerance.is_nan() || self.tolerance < 0.0 {
-            return Err(LcpError::InvalidParameter {
-                what: "tolerance",
-                value: self.tolerance,
-            });
-        }
-        Ok(())
+        let (what, value) = if !(self.omega > 0.0 && self.omega < 2.0) {
+            ("omega", self.omega)
+        } else if self.tolerance.is_nan() || self.tolerance < 0.0 {
+            ("tolerance", self.tolerance)
+        } else {
+            return Ok(());
+        };
+        Err(LcpError::InvalidParameter { what, value })
     }
 }
 
