@@ -10,12 +10,9 @@ use crate::solution::LcpSolution;
 /// [`Lcp`](crate::Lcp), [`BoxLcp`](crate::BoxLcp) and
 /// [`BoxBounds`](crate::BoxBounds); `NonPositiveDiagonal`, `BodyOutOfRange`
 /// and `InvalidParameter` from the checks a solver makes before it starts.
-/// Solver outcomes that are not a solution (`RayTermination`, `PivotLimit`,
-/// `IterationLimit`, `NoSolutionOnPath`, `CouplingLimit`,
-/// `BlockPivotingFailed`, `NotCertified`) carry the best iterate the
-/// solver saw, with its
-/// [`VerifyReport`](crate::VerifyReport), so a caller can still use or
-/// inspect it.
+/// Solver outcomes that are not a solution carry the best iterate the
+/// solver saw, with its [`VerifyReport`](crate::VerifyReport)
+/// ([`LcpError::best`]).
 #[non_exhaustive]
 #[derive(Debug, thiserror::Error, Clone, PartialEq)]
 pub enum LcpError {
@@ -35,8 +32,7 @@ pub enum LcpError {
         /// Length of the vector.
         vector: usize,
     },
-    /// A flat buffer has the wrong length (e.g. a row-major matrix that is not
-    /// `n * n` long).
+    /// A buffer has the wrong length (e.g. a row-major matrix not `n * n` long).
     #[error("{what} has {found} entries, expected {expected}")]
     BadLength {
         /// Which buffer (`"m"`, `"q"`, ...).
@@ -57,8 +53,7 @@ pub enum LcpError {
         col: usize,
     },
     /// Lemke's algorithm ended on a secondary ray: no entering step is
-    /// bounded. For a copositive-plus matrix this proves the problem has no
-    /// solution (it is infeasible).
+    /// bounded. For a copositive-plus matrix the problem has no solution.
     #[error("Lemke's algorithm ended on a secondary ray after {pivots} pivots (no solution found)")]
     RayTermination {
         /// Pivots done before the ray was found.
@@ -72,12 +67,10 @@ pub enum LcpError {
     PivotLimit {
         /// Pivots done (equal to the limit).
         pivots: usize,
-        /// The best almost-complementary iterate seen (smallest artificial
-        /// variable), projected onto `z >= 0`, with its report.
+        /// As for `RayTermination`.
         best: Option<Box<LcpSolution>>,
     },
-    /// A bound is NaN, or excludes 0 (`lo > 0` or `hi < 0`); every row needs
-    /// `lo <= 0 <= hi` (so also `lo <= hi`).
+    /// A bound is NaN, or excludes 0: every row needs `lo <= 0 <= hi`.
     #[error("invalid bounds at row {row}: [{lo}, {hi}] (need lo <= 0 <= hi, no NaN)")]
     InvalidBounds {
         /// Row of the bounds.
@@ -102,9 +95,8 @@ pub enum LcpError {
         /// `"normal row must have bounds [0, +inf]"`.
         reason: &'static str,
     },
-    /// An iterative solver needs `M_ii > 0` on every row (projected
-    /// Gauss-Seidel divides by it); this row's diagonal is zero, negative or
-    /// not finite.
+    /// Projected Gauss-Seidel divides by `M_ii`: this row's diagonal is zero,
+    /// negative or not finite.
     #[error("diagonal entry of row {row} is {value}, projected Gauss-Seidel needs it > 0")]
     NonPositiveDiagonal {
         /// Row of the diagonal entry.
@@ -112,8 +104,7 @@ pub enum LcpError {
         /// Its value (`M_ii`, or `J_i W J_i'` in matrix-free form).
         value: f64,
     },
-    /// A Jacobian block of a matrix-free operator names a body that does not
-    /// exist.
+    /// A Jacobian block of a matrix-free operator names a missing body.
     #[error("row {row} refers to body {body}, but there are {bodies} bodies")]
     BodyOutOfRange {
         /// The constraint row.
@@ -131,22 +122,20 @@ pub enum LcpError {
         /// The value given.
         value: f64,
     },
-    /// An iterative solver did its sweep budget without reaching the
+    /// An iterative solver used its sweep budget without reaching the
     /// tolerance.
     #[error("iteration limit reached after {sweeps} sweeps (best scaled residual {residual:e})")]
     IterationLimit {
         /// Sweeps done (equal to the limit).
         sweeps: usize,
-        /// The smallest scaled natural residual reached (the residual of
-        /// `best`).
+        /// The smallest scaled natural residual reached (that of `best`).
         residual: f64,
         /// The iterate with the smallest residual, with its report.
         best: Option<Box<LcpSolution>>,
     },
     /// Principal pivoting found no solution along its path: driving `row`
     /// to complementarity, no event bounds the step. For a positive
-    /// semidefinite matrix this means the problem is infeasible (for
-    /// example inconsistent bilateral rows).
+    /// semidefinite matrix the problem is infeasible.
     #[error("no solution along the pivoting path: row {row} is unbounded after {pivots} pivots")]
     NoSolutionOnPath {
         /// The row being driven.
@@ -176,22 +165,18 @@ pub enum LcpError {
         /// Linear solves done.
         solves: usize,
         /// Why: `"solve limit reached"` (the guesses did not settle within
-        /// `max_solves`: cycling, or a problem outside the method's reach),
-        /// `"singular guessed block"` (a guess's system could not be
-        /// factored) or `"settled answer not certified"` (no row violated
-        /// its guess, yet the answer failed the tolerance after refinement).
+        /// `max_solves`), `"singular guessed block"` (a guess's system could
+        /// not be factored) or `"settled answer not certified"` (no row
+        /// violated its guess, yet the answer failed the tolerance).
         reason: &'static str,
         /// The iterate that violated the fewest rows of its guess,
         /// projected onto the bounds, with its report.
         best: Option<Box<LcpSolution>>,
     },
-    /// The solver ended with an answer that its certificate rejects: for
-    /// Lemke's and Dantzig's methods a
+    /// The solver ended with an answer that its certificate rejects (a
     /// [`VerifyReport::scaled_max`](crate::VerifyReport::scaled_max) above
-    /// `tolerance`, for projected Gauss-Seidel a scaled natural residual
-    /// above it. A solver never returns such an answer as a solution; this
-    /// is numerical trouble on the path (or a problem outside the method's
-    /// class), not a proof that there is no solution.
+    /// `tolerance`): numerical trouble on the path or a problem outside the
+    /// method's class, not a proof that there is no solution.
     #[error("the answer does not certify: scaled error {error:e} above {tolerance:e}")]
     NotCertified {
         /// The answer's scaled error.
@@ -203,23 +188,21 @@ pub enum LcpError {
     },
     /// The policy ([`Solver`](crate::Solver)) searched every complementary
     /// basis of the problem ([`EXHAUSTIVE_MAX_BASES`](crate::EXHAUSTIVE_MAX_BASES)
-    /// at most), each one's equations were nonsingular and none held a
-    /// solution: the problem has no solution (for example `w = -z - 1`).
+    /// at most), all nonsingular, and none held a solution: there is none.
     #[error("no solution: none of the {bases} complementary bases holds one")]
     NoSolution {
         /// The complementary bases searched (all of them).
         bases: usize,
     },
     /// The basis matrix became numerically singular or non-finite when it was
-    /// refactorised (a sign of a badly scaled or near-singular problem).
+    /// refactorised (a badly scaled or near-singular problem).
     #[error("basis matrix became singular after {pivots} pivots")]
     SingularBasis {
         /// Pivots done before the failure.
         pivots: usize,
     },
-    /// A field of a problem file (see `ProblemFile`, feature `serde`) is
-    /// missing, has the wrong type or shape, or holds an invalid value. The
-    /// message reads as one sentence, e.g. `M[3] has 4 entries, expected 5`.
+    /// A field of a problem file (`ProblemFile`, feature `serde`) is missing,
+    /// has the wrong type or shape, or holds an invalid value.
     #[error("{field} {reason}")]
     InvalidField {
         /// The field, as a path into the file: `"M"`, `"M[3]"`, `"lo[2]"`,

@@ -1,42 +1,29 @@
-// The solver policy: pivoting first, projected Gauss-Seidel as the fail-safe.
+// The solver policy: pivoting first, projected Gauss-Seidel as the fail-safe
+// (Preda & Florian 2005, sec. 4: an exact pivoting method where it works, an
+// iterative one that always returns something).
 //
 // Problem and signs: the box LCP of box_problem.rs (w = M z + q, bounds,
 // friction coupling), or a plain LCP (z >= 0, w >= 0, z'w = 0).
 //
-// Policy (Preda & Florian 2005, sec. 4: an exact pivoting method where it
-// works, an iterative one that always returns something): for a box LCP,
-// two pivoting methods, then the fail-safe. Dantzig / Baraff principal
-// pivoting (symmetric M) and Lemke's method on the box problem's standard
-// form (pyramid_lift.rs; known to finish on contact problems, M = J W J'
-// with a feasible q, Stewart & Trinkle 1996, and matching enumeration on
-// random P-matrix box problems in tests/lemke_box.rs) are tried
-// in turn; if both fail (pivot limit, no solution along the path, coupling
-// passes not settling, ray) or their answers do not certify to `tolerance`
-// (`VerifyReport::is_solution`), projected Gauss-Seidel runs, warm-started
-// from the best pivoting iterate. When Dantzig goes first it has a budget
-// of about n pivots per pass (`dantzig_first_pivots`); if that runs out,
-// Lemke is tried, and Dantzig again with its own budget only if Lemke fails
-// too. Dantzig goes first on every symmetric problem by default, with or
-// without friction coupling; `lemke_coupled_from` can send coupled problems
-// from a given size to Lemke first. Dantzig goes first because it
-// certifies and stops at its first coupling pass where that is the answer
-// (straight towers need no friction) and its block guess handles redundant
-// contacts: on box towers it was several times faster than Lemke first
-// (docs/benchmarks.md). A plain LCP with a non-symmetric M goes to
-// Lemke first, then to the same resorts and fail-safe.
+// Order: Dantzig / Baraff principal pivoting (symmetric M) with a budget of
+// about n pivots (`dantzig_first_pivots`), then Lemke's method on the box
+// problem's standard form (pyramid_lift.rs; it finishes on contact problems
+// with a feasible q, Stewart & Trinkle 1996), then Dantzig with its own
+// budget if the capped run ran out of pivots. Dantzig goes first because it
+// stops at its first coupling pass where that is the answer and its block
+// guess handles redundant contacts (docs/benchmarks.md);
+// `lemke_coupled_from` sends large coupled problems to Lemke first. A plain
+// LCP with a non-symmetric M goes to Lemke first. An answer counts only if it
+// certifies to `tolerance` (`VerifyReport::is_solution`).
 //
-// Resorts, so that a problem that has a solution is solved (tried when
-// the pivoting methods failed, before the fail-safe): a bimatrix-game
-// LCP (M = [[0, A], [B', 0]], A, B > 0, q < 0: always solvable, but
-// copositive without being copositive-plus, so Lemke's covering vector
+// Resorts, when the pivoting methods failed: a bimatrix-game LCP (M = [[0,
+// A], [B', 0]], A, B > 0, q < 0: always solvable, but Lemke's covering vector
 // can end on a ray) goes to Lemke-Howson's method (lemke_howson.rs); a
-// problem of at most `EXHAUSTIVE_MAX_BASES` complementary bases (a plain
-// LCP of 12 rows) to the exhaustive search over them (exhaustive.rs),
-// which either finds a certified solution, or proves there is none
-// (every basis nonsingular: `LcpError::NoSolution`, returned at once),
-// or, having met a singular basis, proves nothing and hands over to the
-// fail-safe. The returned solution's `method` says which solver produced
-// it.
+// problem of at most `EXHAUSTIVE_MAX_BASES` complementary bases to the
+// exhaustive search (exhaustive.rs), which finds a certified solution, or
+// proves there is none (`LcpError::NoSolution`), or, having met a singular
+// basis, hands over. Last, projected Gauss-Seidel warm-started from the best
+// pivoting iterate. The solution's `method` says which solver produced it.
 
 use crate::box_problem::BoxLcp;
 use crate::dantzig::{Dantzig, DantzigParams};
@@ -47,18 +34,6 @@ use crate::lemke_howson::{LemkeHowson, bimatrix_split};
 use crate::pgs::{PgsParams, ProjectedGaussSeidel};
 use crate::problem::Lcp;
 use crate::solution::{LcpSolution, Method};
-
-/// The policy's attempts, in order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Attempt {
-    /// Dantzig with the budget of `SolverParams::dantzig_first_pivots`.
-    DantzigCapped,
-    /// Lemke on the (lifted) box problem.
-    Lemke,
-    /// Dantzig with its own budget (after a capped attempt only if that
-    /// one ran out of pivots).
-    Dantzig,
-}
 
 /// Settings of [`Solver`]: those of each solver, and the certification
 /// tolerance.
@@ -78,21 +53,15 @@ pub struct SolverParams {
     /// [`PgsParams::tolerance`].
     pub tolerance: f64,
     /// Box problems with friction coupling and at least this many rows try
-    /// Lemke's method (on the standard form, [`Lemke::solve_box_into`])
-    /// before Dantzig's; smaller ones try Dantzig first. Default
-    /// `usize::MAX`: Dantzig first always (faster on box towers, see the
-    /// module source); `0` puts Lemke first.
+    /// Lemke's method ([`Lemke::solve_box_into`]) before Dantzig's. Default
+    /// `usize::MAX`: Dantzig first always; `0` puts Lemke first.
     pub lemke_coupled_from: usize,
-    /// Pivots Dantzig may take in all (over its coupling passes), when it
-    /// goes first, before Lemke is tried
-    /// ([`DantzigParams::max_total_pivots`]); Dantzig runs again with its
-    /// own budget only if Lemke fails too. `0` (the default) means `n + 20`
-    /// without friction coupling: a contact problem Dantzig solves well
-    /// needs about `n` pivots or, after its block guess, none, and a long
-    /// path is better left to Lemke. With coupling it means `10 n` over
-    /// all passes: each pass after the first moves the sliding contacts
-    /// again, and a Lemke pivot on the standard form costs several Dantzig
-    /// pivots.
+    /// Pivots Dantzig may take over all its coupling passes when it goes
+    /// first, before Lemke is tried ([`DantzigParams::max_total_pivots`]).
+    /// `0` (the default) means `n + 20` without friction coupling (a
+    /// contact problem Dantzig solves well needs about `n` pivots; a long
+    /// path is better left to Lemke) and `10 n` with it (each pass after
+    /// the first moves the sliding contacts again).
     pub dantzig_first_pivots: usize,
 }
 
@@ -113,9 +82,8 @@ impl Default for SolverParams {
 /// see the module source); when both fail or do not certify,
 /// Lemke-Howson's method on a bimatrix-game LCP and, on a problem of at
 /// most [`EXHAUSTIVE_MAX_BASES`](crate::EXHAUSTIVE_MAX_BASES)
-/// complementary bases, the exhaustive search over them (which also
-/// proves that a problem has no solution); projected Gauss-Seidel as the
-/// fail-safe. Owns the workspaces of all of them.
+/// complementary bases, the exhaustive search; projected Gauss-Seidel as
+/// the fail-safe. Owns the workspaces of all of them.
 ///
 /// ```
 /// use contact_lcp::{BoxLcp, Method, Solver, faer::mat};
@@ -148,9 +116,7 @@ impl Solver {
             dantzig: Dantzig::new(params.dantzig),
             lemke: Lemke::new(params.lemke),
             pgs: ProjectedGaussSeidel::new(params.pgs),
-            lemke_howson: LemkeHowson::default(),
-            exhaustive: ExhaustiveSearch::default(),
-            first: None,
+            ..Self::default()
         }
     }
 
@@ -179,12 +145,9 @@ impl Solver {
         Ok(out)
     }
 
-    /// Solves a box LCP into `out`: Dantzig and Lemke in the order of the
-    /// module source, then the resorts (Lemke-Howson on a bimatrix game,
-    /// the exhaustive search on a small problem), then projected
-    /// Gauss-Seidel if needed. `out.method` says which answered. When the
-    /// first solver answers, a repeated solve of the same shape allocates
-    /// nothing; the fallback copies the warm start (one vector).
+    /// Solves a box LCP into `out`, trying the solvers in the order of
+    /// [`Solver`]; `out.method` says which answered. When the first solver
+    /// answers, a repeated solve of the same shape allocates nothing.
     ///
     /// # Errors
     ///
@@ -197,52 +160,44 @@ impl Solver {
     ///   error is kept in [`Solver::first_failure`].
     pub fn solve_into(&mut self, problem: &BoxLcp, out: &mut LcpSolution) -> Result<(), LcpError> {
         self.first = None;
-        let lemke_first =
-            !problem.couplings().is_empty() && problem.dim() >= self.params.lemke_coupled_from;
-        // The warm start: the pivoting answer or iterate with the smaller
-        // scaled error, and that error.
-        let mut best: Option<(f64, Vec<f64>)> = None;
-        let order: &[Attempt] = if lemke_first {
-            &[Attempt::Lemke, Attempt::Dantzig]
+        let mut best = None;
+        if !problem.couplings().is_empty() && problem.dim() >= self.params.lemke_coupled_from {
+            let r = self.lemke.solve_box_into(problem, out);
+            if self.certified(r, out, &mut best, true) {
+                return Ok(());
+            }
+            let r = self.dantzig.solve_into(problem, out);
+            if self.certified(r, out, &mut best, false) {
+                return Ok(());
+            }
         } else {
-            &[Attempt::DantzigCapped, Attempt::Lemke, Attempt::Dantzig]
-        };
-        let mut capped_out = false;
-        for (k, &attempt) in order.iter().enumerate() {
-            let result = match attempt {
-                Attempt::Lemke => self.lemke.solve_box_into(problem, out),
-                Attempt::Dantzig if k == 2 && !capped_out => continue,
-                Attempt::Dantzig => self.dantzig.solve_into(problem, out),
-                Attempt::DantzigCapped => {
-                    let full = *self.dantzig.params();
-                    let n = problem.dim();
-                    let first = match self.params.dantzig_first_pivots {
-                        0 if problem.couplings().is_empty() => n + 20,
-                        0 => n.saturating_mul(10),
-                        k => k,
-                    };
-                    let cap = full.max_total_pivots.min(first);
-                    self.dantzig.set_params(DantzigParams {
-                        max_total_pivots: cap,
-                        ..full
-                    });
-                    let r = self.dantzig.solve_into(problem, out);
-                    self.dantzig.set_params(full);
-                    capped_out = matches!(r, Err(LcpError::PivotLimit { .. }))
-                        && full.max_total_pivots > cap;
-                    r
-                }
+            let full = *self.dantzig.params();
+            let n = problem.dim();
+            let first = match self.params.dantzig_first_pivots {
+                0 if problem.couplings().is_empty() => n + 20,
+                0 => n.saturating_mul(10),
+                k => k,
             };
-            match result {
-                Ok(()) if out.report.is_solution(self.params.tolerance) => return Ok(()),
-                Ok(()) => keep_better(&mut best, out),
-                Err(e) => {
-                    if let Some(b) = e.best() {
-                        keep_better(&mut best, b);
-                    }
-                    if self.first.is_none() && k == 0 {
-                        self.first = Some(e);
-                    }
+            let cap = full.max_total_pivots.min(first);
+            self.dantzig.set_params(DantzigParams {
+                max_total_pivots: cap,
+                ..full
+            });
+            let r = self.dantzig.solve_into(problem, out);
+            self.dantzig.set_params(full);
+            let capped_out =
+                matches!(r, Err(LcpError::PivotLimit { .. })) && full.max_total_pivots > cap;
+            if self.certified(r, out, &mut best, true) {
+                return Ok(());
+            }
+            let r = self.lemke.solve_box_into(problem, out);
+            if self.certified(r, out, &mut best, false) {
+                return Ok(());
+            }
+            if capped_out {
+                let r = self.dantzig.solve_into(problem, out);
+                if self.certified(r, out, &mut best, false) {
+                    return Ok(());
                 }
             }
         }
@@ -252,10 +207,42 @@ impl Solver {
         self.fallback(problem, best.map(|(_, z)| z), out)
     }
 
+    /// Whether a pivoting solver's `result` (its answer in `out`) certifies.
+    /// If not, its answer or best iterate becomes the warm start `best` (a
+    /// scaled error and `z`) when its error is the smallest yet, and the
+    /// error of the `first` solver is kept for [`Solver::first_failure`].
+    fn certified(
+        &mut self,
+        result: Result<(), LcpError>,
+        out: &LcpSolution,
+        best: &mut Option<(f64, Vec<f64>)>,
+        first: bool,
+    ) -> bool {
+        let candidate = match &result {
+            Ok(()) if out.report.is_solution(self.params.tolerance) => return true,
+            Ok(()) => Some(out),
+            Err(e) => e.best(),
+        };
+        if let Some(c) = candidate {
+            let error = c.report.scaled_max();
+            match best {
+                Some((e, z)) if error < *e => {
+                    *e = error;
+                    z.clone_from(&c.z);
+                }
+                Some(_) => {}
+                None => *best = Some((error, c.z.clone())),
+            }
+        }
+        if first {
+            self.first = result.err();
+        }
+        false
+    }
+
     /// Lemke-Howson's method on a bimatrix-game LCP, then the exhaustive
-    /// search on a small problem (module source): `Some` with the answer,
-    /// or with the proof that there is none; `None` to go on to the
-    /// fail-safe.
+    /// search on a small problem: `Some` with the answer or the proof that
+    /// there is none; `None` to go on to the fail-safe.
     fn resorts(&mut self, problem: &BoxLcp, out: &mut LcpSolution) -> Option<Result<(), LcpError>> {
         let tolerance = self.params.tolerance;
         if let Some(n1) = bimatrix_split(problem) {
@@ -274,10 +261,8 @@ impl Solver {
         }
     }
 
-    /// Solves a plain LCP: Dantzig on its box form when `M` is symmetric,
-    /// Lemke otherwise, then the resorts and projected Gauss-Seidel if
-    /// needed ([`Solver::solve_into`]). The box form copies `M` once per
-    /// call.
+    /// Solves a plain LCP: as [`Solver::solve_into`] on its box form (a
+    /// copy of `M`) when `M` is symmetric, else Lemke first.
     ///
     /// # Errors
     ///
@@ -290,19 +275,15 @@ impl Solver {
             return Ok(out);
         }
         self.first = None;
-        let best = match self.lemke.solve_into(lcp, &mut out) {
-            Ok(()) if out.report.is_solution(self.params.tolerance) => return Ok(out),
-            Ok(()) => Some(out.z.clone()),
-            Err(e) => {
-                let best = e.best().map(|b| b.z.clone());
-                self.first = Some(e);
-                best
-            }
-        };
+        let mut best = None;
+        let r = self.lemke.solve_into(lcp, &mut out);
+        if self.certified(r, &out, &mut best, true) {
+            return Ok(out);
+        }
         if let Some(result) = self.resorts(&problem, &mut out) {
             return result.map(|()| out);
         }
-        self.fallback(&problem, best, &mut out)?;
+        self.fallback(&problem, best.map(|(_, z)| z), &mut out)?;
         Ok(out)
     }
 
@@ -318,19 +299,5 @@ impl Solver {
         self.pgs.solve_into(problem, warm.as_deref(), out)?;
         debug_assert_eq!(out.method, Method::ProjectedGaussSeidel);
         Ok(())
-    }
-}
-
-/// Keeps `candidate`'s `z` as the warm start if there is none yet or its
-/// scaled error is smaller (reusing the vector: one allocation per solve).
-fn keep_better(best: &mut Option<(f64, Vec<f64>)>, candidate: &LcpSolution) {
-    let error = candidate.report.scaled_max();
-    match best {
-        None => *best = Some((error, candidate.z.clone())),
-        Some((e, z)) if error < *e => {
-            *e = error;
-            z.clone_from(&candidate.z);
-        }
-        Some(_) => {}
     }
 }

@@ -1,34 +1,27 @@
 // Matrix-free projected Gauss-Seidel on M = J W J'.
 //
-// Problem and signs: the box LCP of pgs/mod.rs with M = J W J' and q given,
-// where J (rows x 6 bodies) has at most two nonzero 6-blocks per row (the
-// two bodies of a contact: linear then angular part, in whatever frame the
-// caller uses consistently), and W is block diagonal with one symmetric
-// positive semidefinite 6 x 6 inverse mass per body. z holds impulses (or
-// forces) along the rows, w = J v + q the resulting row velocities, with
-// v = W J' z the body velocity change the impulses cause.
+// Problem and signs: the box LCP of pgs/mod.rs with M = J W J', where J has
+// at most two nonzero 6-blocks per row (the two bodies of a contact: linear
+// then angular part) and W is block diagonal with one symmetric positive
+// semidefinite 6 x 6 inverse mass per body. z holds impulses along the
+// rows, w = J v + q the row velocities, v = W J' z the body velocity change.
 //
-// Method: Preda & Florian 2005, Algorithm 1, as in pgs/mod.rs, with the
-// standard trick for M = J W J' (e.g. Catto's sequential impulses): keep v
-// up to date. Visiting row i costs O(1) bodies:
+// Method: the iteration of pgs/mod.rs (Preda & Florian 2005, Algorithm 1)
+// with the standard trick for M = J W J' (e.g. Catto's sequential
+// impulses): keep v up to date, so that visiting row i costs O(1) bodies:
 //     w_i = q_i + J_i v,  z_i <- clamp(z_i - omega w_i / d_i, lo_i, hi_i),
 //     v_b += (z_i new - z_i old) W_b J_ib'  for the (at most two) bodies b,
-// with d_i = J_i W J_i' = M_ii precomputed, so a sweep costs O(rows) and M
-// is never formed. Mathematically this is the dense iteration on the same
-// M; only the rounding differs.
-//
-// Scales: since W is PSD, so is M, and ||M||_max = max_i M_ii; the report
-// uses that. After the last sweep, v is recomputed from scratch from z and
-// w = J v + q from v, so the drift of the incremental updates is dropped;
-// the report's `residual` field is 0 (there is no separately given w).
+// with d_i = J_i W J_i' = M_ii precomputed; M is never formed. Since W is
+// PSD so is M, and ||M||_max = max_i M_ii, the scale of the report (whose
+// `residual` is 0: there is no separately given w).
 
 use crate::box_problem::BoxBounds;
 use crate::box_verify::box_report;
 use crate::error::LcpError;
-use crate::solution::{LcpSolution, Method};
+use crate::solution::LcpSolution;
 use crate::verify::max_abs;
 
-use super::{ProjectedGaussSeidel, project_coupled, start};
+use super::{ProjectedGaussSeidel, iterate, start};
 
 /// One body's part of a constraint row of `J`: the row's 6 entries (linear
 /// then angular, in the frame of [`ContactOperator::inverse_mass`]) for
@@ -61,27 +54,24 @@ pub trait ContactOperator {
     fn inverse_mass(&self, body: usize) -> [[f64; 6]; 6];
 }
 
-/// Per-row data precomputed from the operator.
+/// One row of `J`, read from the operator: its blocks and `W_b J_ib'`.
 #[derive(Clone, Copy, Debug, Default)]
 struct RowData {
     /// Number of blocks (0, 1 or 2).
     count: usize,
     body: [usize; 2],
     j: [[f64; 6]; 2],
-    /// `W_b J_ib'` for each block.
     wj: [[f64; 6]; 2],
     inv_diag: f64,
 }
 
 impl RowData {
+    /// `J_i v`.
     fn dot_v(&self, v: &[[f64; 6]]) -> f64 {
-        let mut s = 0.0;
-        for a in 0..self.count {
-            s += dot(&self.j[a], &v[self.body[a]]);
-        }
-        s
+        (0..self.count).fold(0.0, |s, a| s + dot(&self.j[a], &v[self.body[a]]))
     }
 
+    /// `v += delta W J_i'`.
     fn add_to_v(&self, delta: f64, v: &mut [[f64; 6]]) {
         for a in 0..self.count {
             for (vk, wk) in v[self.body[a]].iter_mut().zip(&self.wj[a]) {
@@ -100,10 +90,6 @@ pub(crate) struct Workspace {
 
 fn dot(a: &[f64; 6], b: &[f64; 6]) -> f64 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
-}
-
-fn mat_vec(m: &[[f64; 6]; 6], x: &[f64; 6]) -> [f64; 6] {
-    m.map(|row| dot(&row, x))
 }
 
 impl ProjectedGaussSeidel {
@@ -152,8 +138,7 @@ impl ProjectedGaussSeidel {
         warm_start: Option<&[f64]>,
         out: &mut LcpSolution,
     ) -> Result<(), LcpError> {
-        let params = self.params;
-        params.check()?;
+        self.params.check()?;
         let n = op.rows();
         if q.len() != n {
             return Err(LcpError::DimensionMismatch {
@@ -168,66 +153,46 @@ impl ProjectedGaussSeidel {
                 found: bounds.len(),
             });
         }
-        if let Some(i) = q.iter().position(|x| !x.is_finite()) {
+        if let Some(row) = q.iter().position(|x| !x.is_finite()) {
             return Err(LcpError::NonFinite {
                 what: "q",
-                row: i,
+                row,
                 col: 0,
             });
         }
         let m_norm = self.free.load(op)?;
-        // Once, not per sweep's certificate.
         let q_max = max_abs(q);
         start(bounds, warm_start, &mut out.z)?;
-        out.method = Method::ProjectedGaussSeidel;
-        out.pivots = 0;
-        out.iterations = 0;
-        let ws = &mut self.free;
-        ws.recompute(&out.z, q, &mut out.w);
-        self.best_z.clone_from(&out.z);
-        let mut best = f64::INFINITY;
-
-        for sweep in 1..=params.max_sweeps {
-            out.iterations = sweep;
-            for (i, row) in ws.rows.iter().enumerate() {
-                let (lo, hi) = bounds.effective(i, &out.z);
-                let zi = out.z[i];
-                let wi = q[i] + row.dot_v(&ws.v);
-                let new = (zi - params.omega * wi * row.inv_diag).max(lo).min(hi);
-                let delta = new - zi;
-                if delta != 0.0 {
-                    out.z[i] = new;
-                    row.add_to_v(delta, &mut ws.v);
+        self.free.recompute(&out.z, q, &mut out.w);
+        let omega = self.params.omega;
+        iterate(
+            &self.params,
+            bounds,
+            &mut self.best_z,
+            out,
+            &mut self.free,
+            |ws, z, w| {
+                for (i, row) in ws.rows.iter().enumerate() {
+                    let (lo, hi) = bounds.effective(i, z);
+                    let zi = z[i];
+                    let wi = q[i] + row.dot_v(&ws.v);
+                    let new = (zi - omega * wi * row.inv_diag).max(lo).min(hi);
+                    let delta = new - zi;
+                    if delta != 0.0 {
+                        z[i] = new;
+                        row.add_to_v(delta, &mut ws.v);
+                    }
                 }
-            }
-            for ((w, row), &qi) in out.w.iter_mut().zip(&ws.rows).zip(q) {
-                *w = qi + row.dot_v(&ws.v);
-            }
-            let mut r =
-                box_report(bounds, q_max, m_norm, &out.z, &out.w, None).scaled_natural_residual();
-            if r <= params.tolerance {
-                project_coupled(bounds, &mut out.z);
-                ws.recompute(&out.z, q, &mut out.w);
-                r = box_report(bounds, q_max, m_norm, &out.z, &out.w, None)
-                    .scaled_natural_residual();
-                if r <= params.tolerance {
-                    out.report = box_report(bounds, q_max, m_norm, &out.z, &out.w, None);
-                    return Ok(());
+                for ((w, row), &qi) in w.iter_mut().zip(&ws.rows).zip(q) {
+                    *w = qi + row.dot_v(&ws.v);
                 }
-            }
-            if r < best {
-                best = r;
-                self.best_z.copy_from_slice(&out.z);
-            }
-        }
-        out.z.copy_from_slice(&self.best_z);
-        ws.recompute(&out.z, q, &mut out.w);
-        out.report = box_report(bounds, q_max, m_norm, &out.z, &out.w, None);
-        Err(LcpError::IterationLimit {
-            sweeps: out.iterations,
-            residual: out.report.scaled_natural_residual(),
-            best: Some(Box::new(out.clone())),
-        })
+                box_report(bounds, q_max, m_norm, z, w, None).scaled_natural_residual()
+            },
+            |ws, z, w| {
+                ws.recompute(z, q, w);
+                box_report(bounds, q_max, m_norm, z, w, None)
+            },
+        )
     }
 }
 
@@ -269,12 +234,10 @@ impl Workspace {
                         col: 6 * a + k,
                     });
                 }
-                let w: &[[f64; 6]; 6] = self.v[6 * block.body..6 * block.body + 6]
-                    .try_into()
-                    .unwrap_or(&[[0.0; 6]; 6]);
+                let w = &self.v[6 * block.body..6 * block.body + 6];
                 row.body[a] = block.body;
                 row.j[a] = block.j;
-                row.wj[a] = mat_vec(w, &block.j);
+                row.wj[a] = std::array::from_fn(|r| dot(&w[r], &block.j));
                 row.count = a + 1;
             }
             let mut d = 0.0;
@@ -310,7 +273,7 @@ impl Workspace {
             self.rows
                 .iter()
                 .zip(q)
-                .map(|(row, &qi)| qi + row.dot_v(&self.v)),
+                .map(|(r, &qi)| qi + r.dot_v(&self.v)),
         );
     }
 }
