@@ -101,7 +101,10 @@ const COLD_ACTIVE: f64 = 1e-6;
 pub struct BlockPivotingParams {
     /// Most linear solves (each a factorisation and a solve) per call
     /// before giving up with [`LcpError::BlockPivotingFailed`]. Default
-    /// `100`; at least 1.
+    /// `1000`, at least 1: a solve costs about linear time in the number
+    /// of bodies, so even a thousand of them cost less than the dense
+    /// pivoting a caller falls back to on an island of a thousand rows
+    /// (Dantzig's cubic time), and landing piles need hundreds.
     pub max_solves: usize,
     /// An answer is returned only when its
     /// [`VerifyReport::scaled_max`](crate::VerifyReport::scaled_max) is at
@@ -118,7 +121,7 @@ pub struct BlockPivotingParams {
 impl Default for BlockPivotingParams {
     fn default() -> Self {
         Self {
-            max_solves: 100,
+            max_solves: 1000,
             tolerance: 1e-9,
             proximal_weight: 1e-6,
         }
