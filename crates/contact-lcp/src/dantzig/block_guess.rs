@@ -52,40 +52,6 @@ pub(crate) enum Outcome {
     Cold,
 }
 
-/// Exchanges the rows `flips` (clamped rows go to the bound they broke,
-/// rows at a bound join C) and lists the rows joining C in `priority`.
-fn continue_flips(
-    core: &mut Core,
-    set: &Settings<'_>,
-    flips: &[usize],
-    leaving: &[(usize, bool)],
-    priority: &mut Vec<usize>,
-) {
-    priority.clear();
-    for &i in flips {
-        core.state[i] = match core.state[i] {
-            State::Clamped if core.z[i] < set.lo[i] => {
-                core.z[i] = set.lo[i];
-                State::AtLo
-            }
-            State::Clamped => {
-                core.z[i] = set.hi[i];
-                State::AtHi
-            }
-            _ => {
-                priority.push(i);
-                State::Clamped
-            }
-        };
-    }
-    for &(r, upper) in leaving {
-        if core.state[r] == State::Clamped {
-            core.state[r] = if upper { State::AtHi } else { State::AtLo };
-            core.z[r] = if upper { set.hi[r] } else { set.lo[r] };
-        }
-    }
-}
-
 /// Scratch of the guess (faer's Cholesky workspace).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct BlockGuess {
@@ -112,19 +78,10 @@ pub(crate) struct BlockGuess {
 
 /// Judice & Pires' watch on a block guess: how many guesses in a row have
 /// not lowered the number of violated rows (shared with coupled_guess.rs).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub(super) struct Progress {
-    best: usize,
+    best: Option<usize>,
     stalled: usize,
-}
-
-impl Default for Progress {
-    fn default() -> Self {
-        Self {
-            best: usize::MAX,
-            stalled: 0,
-        }
-    }
 }
 
 impl Progress {
@@ -132,8 +89,8 @@ impl Progress {
     /// without a new lowest count (0 after a new lowest).
     #[inline(always)]
     pub(super) fn stalled_after(&mut self, violated: usize) -> usize {
-        if violated < self.best {
-            self.best = violated;
+        if self.best.is_none_or(|best| violated < best) {
+            self.best = Some(violated);
             self.stalled = 0;
         } else {
             self.stalled += 1;
@@ -238,16 +195,42 @@ impl BlockGuess {
                 if self.violations(core, m, set, true).is_none() {
                     return Outcome::Warm(guess);
                 }
-                continue_flips(core, set, &self.flips, &self.leaving, &mut self.priority);
-                continue;
-            }
-            // A single exchange (Murty's step) is not a stall.
-            if violated > 1 && progress.stalled_after(violated) >= BLOCK_GUESS_STALL {
+            } else if violated > 1 && progress.stalled_after(violated) >= BLOCK_GUESS_STALL {
+                // (A single exchange, Murty's step, is not a stall.)
                 return Outcome::Warm(guess);
             }
-            continue_flips(core, set, &self.flips, &self.leaving, &mut self.priority);
+            self.exchange(core, set);
         }
         Outcome::Warm(BLOCK_GUESS_MAX)
+    }
+
+    /// Exchanges the rows `flips` (clamped rows go to the bound they broke,
+    /// the others join C and are listed in `priority`) and moves the
+    /// `leaving` partners to their bounds.
+    fn exchange(&mut self, core: &mut Core, set: &Settings<'_>) {
+        self.priority.clear();
+        for &i in &self.flips {
+            core.state[i] = match core.state[i] {
+                State::Clamped if core.z[i] < set.lo[i] => {
+                    core.z[i] = set.lo[i];
+                    State::AtLo
+                }
+                State::Clamped => {
+                    core.z[i] = set.hi[i];
+                    State::AtHi
+                }
+                _ => {
+                    self.priority.push(i);
+                    State::Clamped
+                }
+            };
+        }
+        for &(r, upper) in &self.leaving {
+            if core.state[r] == State::Clamped {
+                core.state[r] = if upper { State::AtHi } else { State::AtLo };
+                core.z[r] = if upper { set.hi[r] } else { set.lo[r] };
+            }
+        }
     }
 
     /// Brings the last guess's factor to the clamped rows of `core.state` by
@@ -383,30 +366,7 @@ impl BlockGuess {
                 State::Parked
             };
         }
-        let k = core.factor.len();
-        // rhs = -(q_C + M_CN z_N), then z_C = M_CC^-1 rhs.
-        let rhs = &mut core.dz[..k];
-        for (r, &i) in core.factor.idx.iter().enumerate() {
-            rhs[r] = -m.q()[i];
-        }
-        for j in 0..n {
-            let zj = core.z[j];
-            if core.state[j] != State::Clamped && zj != 0.0 {
-                let col = m.col(j);
-                for (r, &i) in core.factor.idx.iter().enumerate() {
-                    rhs[r] -= col[i] * zj;
-                }
-            }
-        }
-        core.factor.solve_in_place(rhs);
-        for (r, &i) in core.factor.idx.iter().enumerate() {
-            core.z[i] = rhs[r];
-        }
-        if core.z.iter().any(|z| !z.is_finite()) {
-            return false;
-        }
-        m.affine(&core.z, &mut core.w);
-        true
+        core.polish(m) && core.z.iter().all(|z| z.is_finite())
     }
 
     /// Collects into `flips` the rows that break their bound (clamped) or the

@@ -186,8 +186,9 @@ impl CoupledGuess {
     }
 
     /// Parks the free rows that depend on others (pivoted Cholesky of M_FF,
-    /// module comment), then solves the guess for z and computes w. False
-    /// when the folded block is singular.
+    /// module comment), then solves E_FF z_F = -(q_F + M_F,B z_B) by LU,
+    /// sets the folded and fixed rows, and computes w. False when the block
+    /// is singular.
     fn solve(&mut self, m: &Lcp, bounds: &BoxBounds) -> bool {
         let n = m.dim();
         self.collect_free(n);
@@ -228,30 +229,6 @@ impl CoupledGuess {
             }
             self.collect_free(n);
         }
-        self.solve_block(m, bounds)
-    }
-
-    /// `free` (normals first) and `pos` from the guesses.
-    fn collect_free(&mut self, n: usize) {
-        self.free.clear();
-        for coupled in [false, true] {
-            for i in 0..n {
-                if self.guess[i] == Guess::Free && (self.normal_of[i] != NONE) == coupled {
-                    self.free.push(i);
-                }
-            }
-        }
-        self.pos.iter_mut().for_each(|p| *p = NONE);
-        for (a, &i) in self.free.iter().enumerate() {
-            self.pos[i] = a;
-        }
-    }
-
-    /// Solves E_FF z_F = -(q_F + M_F,B z_B) for the current free set by LU,
-    /// sets the folded and fixed rows, and computes w. False when the block
-    /// is singular.
-    fn solve_block(&mut self, m: &Lcp, bounds: &BoxBounds) -> bool {
-        let n = m.dim();
         let (lo, hi) = (bounds.lo(), bounds.hi());
         // z of the rows at a constant bound (uncoupled, at lo or hi), 0
         // elsewhere: the right-hand side's fixed part.
@@ -316,6 +293,22 @@ impl CoupledGuess {
         }
         m.affine(&self.z, &mut self.w);
         true
+    }
+
+    /// `free` (normals first) and `pos` from the guesses.
+    fn collect_free(&mut self, n: usize) {
+        self.free.clear();
+        for coupled in [false, true] {
+            for i in 0..n {
+                if self.guess[i] == Guess::Free && (self.normal_of[i] != NONE) == coupled {
+                    self.free.push(i);
+                }
+            }
+        }
+        self.pos.iter_mut().for_each(|p| *p = NONE);
+        for (a, &i) in self.free.iter().enumerate() {
+            self.pos[i] = a;
+        }
     }
 
     /// Lists the rows that violate their guess, with the guess they take

@@ -448,31 +448,34 @@ impl Core {
         }
     }
 
-    /// Re-solves `z_C` from the true `q` with the current factor (so that
-    /// `w_C = 0`; callers project onto the bounds) and recomputes
+    /// Solves `M_CC z_C = -(q_C + M_CN z_N)` with the current factor (so that
+    /// `w_C = 0`; callers project onto the bounds), keeping the old `z_i`
+    /// where the new one is not finite (then false), and recomputes
     /// `w = M z + q`.
-    fn polish(&mut self, m: &Lcp) {
+    pub(super) fn polish(&mut self, m: &Lcp) -> bool {
         let k = self.factor.len();
-        if k > 0 {
-            // rhs = -(q_C + M_C,N z_N), N = rows not in C.
-            for r in 0..k {
-                self.dz[r] = -m.q()[self.factor.idx[r]];
-            }
-            for j in 0..self.z.len() {
-                if self.state[j] != State::Clamped && self.z[j] != 0.0 {
-                    let col = m.col(j);
-                    for r in 0..k {
-                        self.dz[r] -= col[self.factor.idx[r]] * self.z[j];
-                    }
-                }
-            }
-            self.factor.solve_in_place(&mut self.dz[..k]);
-            for r in 0..k {
-                if self.dz[r].is_finite() {
-                    self.z[self.factor.idx[r]] = self.dz[r];
+        let rhs = &mut self.dz[..k];
+        for (r, &i) in self.factor.idx.iter().enumerate() {
+            rhs[r] = -m.q()[i];
+        }
+        for (j, &zj) in self.z.iter().enumerate() {
+            if self.state[j] != State::Clamped && zj != 0.0 {
+                let col = m.col(j);
+                for (r, &i) in self.factor.idx.iter().enumerate() {
+                    rhs[r] -= col[i] * zj;
                 }
             }
         }
+        self.factor.solve_in_place(rhs);
+        let mut finite = true;
+        for (r, &i) in self.factor.idx.iter().enumerate() {
+            if rhs[r].is_finite() {
+                self.z[i] = rhs[r];
+            } else {
+                finite = false;
+            }
+        }
         m.affine(&self.z, &mut self.w);
+        finite
     }
 }
