@@ -79,8 +79,8 @@ pub(crate) struct Core {
     pub(crate) state: Vec<State>,
     pub(crate) z: Vec<f64>,
     pub(crate) w: Vec<f64>,
-    /// `dz_C` in the factor's order (scratch of the block guess too).
-    pub(super) dz: Vec<f64>,
+    /// `dz_C` in the factor's order.
+    dz: Vec<f64>,
     /// `L^-1 M_Cd` of the last direction (the factor row of `d`).
     y: Vec<f64>,
     /// `dw_A` in slot order.
