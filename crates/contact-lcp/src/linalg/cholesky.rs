@@ -37,16 +37,14 @@ use faer::{MatMut, MatRef, Par};
 pub(crate) struct Factor {
     /// Cholesky factor (symmetric M) or explicit inverse (otherwise).
     symmetric: bool,
-    /// Scratch of the inverse's bordering.
-    border: [Vec<f64>; 3],
+    /// Scratch of an append (the new row first) and of the inverse's solve.
+    scratch: [Vec<f64>; 4],
     /// Leading dimension (the problem dimension n).
     ld: usize,
     /// `L`, column-major with leading dimension `ld`.
     l: Vec<f64>,
     /// `1 / L_cc` for every position of C.
     inv_diag: Vec<f64>,
-    /// Scratch for the new row of an append.
-    row: Vec<f64>,
     /// Scratch of `factor_block`: the rows it was asked to factor.
     pending: Vec<usize>,
     /// Scratch of `factor_block`: the pivot signs faer enforces (all +1).
@@ -70,17 +68,13 @@ impl Factor {
             self.ld += 4;
         }
         self.symmetric = symmetric;
-        for v in &mut self.border {
+        for v in self.scratch.iter_mut().chain([&mut self.inv_diag]) {
             if v.len() < n {
                 v.resize(n, 0.0);
             }
         }
         if self.l.len() < n * self.ld {
             self.l.resize(n * self.ld, 0.0);
-        }
-        if self.row.len() < n {
-            self.row.resize(n, 0.0);
-            self.inv_diag.resize(n, 0.0);
         }
         self.idx.clear();
         self.idx.reserve(n);
@@ -98,16 +92,8 @@ impl Factor {
     /// `tol` or not finite.
     pub(crate) fn try_append(&mut self, m: &Lcp, i: usize, tol: f64) -> bool {
         if !self.symmetric {
-            let [v, bu, vb] = &mut self.border;
-            let ok = inverse::append(
-                &mut self.l,
-                self.ld,
-                &self.idx,
-                m,
-                i,
-                tol,
-                [&mut self.row, v, bu, vb],
-            );
+            let (b, scratch) = (&mut self.l, &mut self.scratch);
+            let ok = inverse::append(b, self.ld, &self.idx, m, i, tol, scratch);
             if ok {
                 self.idx.push(i);
             }
@@ -115,13 +101,13 @@ impl Factor {
         }
         let k = self.idx.len();
         let col = m.col(i);
-        let mut row = std::mem::take(&mut self.row);
+        let mut row = std::mem::take(&mut self.scratch[0]);
         for (x, &r) in row[..k].iter_mut().zip(&self.idx) {
             *x = col[r];
         }
         substitute(&self.l, self.ld, &self.inv_diag, &mut row[..k], false);
         let ok = self.try_append_solved(i, col[i], &row[..k], tol);
-        self.row = row;
+        self.scratch[0] = row;
         ok
     }
 
@@ -443,8 +429,8 @@ impl Factor {
             self.triangular(b, true);
         } else {
             let k = b.len();
-            self.row[..k].copy_from_slice(b);
-            gemv(&self.l, self.ld, &self.row[..k], b);
+            self.scratch[0][..k].copy_from_slice(b);
+            gemv(&self.l, self.ld, &self.scratch[0][..k], b);
         }
     }
 

@@ -16,11 +16,10 @@ use crate::linalg::kernels::{axpy, dot, gemv};
 use crate::problem::Lcp;
 
 /// Appends row/column `i` of `m` to the `k x k` inverse in `b` (column-major,
-/// leading dimension `ld`) of the block of the rows `idx`; `u`, `v`, `bu`,
-/// `vb` are scratch of length >= k. False (nothing changed) when the Schur
+/// leading dimension `ld`) of the block of the rows `idx`, with `scratch`
+/// of length >= k. False (nothing changed) when the Schur
 /// complement is at most `tol` or not finite: a negative one would make the
 /// row's z move against its w and leave again at once (a zero-step cycle).
-#[allow(clippy::too_many_arguments)]
 pub(super) fn append(
     b: &mut [f64],
     ld: usize,
@@ -28,7 +27,7 @@ pub(super) fn append(
     m: &Lcp,
     i: usize,
     tol: f64,
-    scratch: [&mut [f64]; 4],
+    scratch: &mut [Vec<f64>; 4],
 ) -> bool {
     let k = idx.len();
     let [u, v, bu, vb] = scratch;
@@ -106,11 +105,10 @@ mod tests {
     /// each was accepted.
     fn appended(m: &Lcp, rows: &[usize], b: &mut [f64], idx: &mut Vec<usize>) -> Vec<bool> {
         let n = m.dim();
-        let mut s = vec![vec![0.0; n]; 4];
-        let [u, v, bu, vb] = s.get_disjoint_mut([0, 1, 2, 3]).unwrap();
+        let mut scratch = std::array::from_fn(|_| vec![0.0; n]);
         rows.iter()
             .map(|&i| {
-                let ok = append(b, n, idx, m, i, 1e-12, [u, v, bu, vb]);
+                let ok = append(b, n, idx, m, i, 1e-12, &mut scratch);
                 if ok {
                     idx.push(i);
                     check(b, n, idx, m);
