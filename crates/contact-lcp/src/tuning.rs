@@ -1,112 +1,90 @@
-// The tuning constants of the crate's solvers, in one place. Each is a
-// dimensionless threshold or a count that the users' settings do not
-// cover; what each one trades off is said here, how it was measured is in
-// docs/benchmarks.md and the commit that set it. Tolerances a user sets
-// (`DantzigParams::pivot_tolerance` and the like) are never replaced by
-// these: a constant here only scales or bounds work around them.
+// The tuning constants of the crate's solvers, in one place: dimensionless
+// thresholds and counts that the users' settings do not cover (how each was
+// measured: docs/benchmarks.md and the commit that set it). They only scale
+// or bound work around the tolerances a user sets, never replace them.
 
 // Dantzig (dantzig/).
 
-/// Before the second coupling pass, a friction row starts at the bound
-/// that opposes its `w` at the first pass's answer when `|w|` exceeds this
-/// times `||q||_inf` (a sticking contact, `w` about 0, keeps its state).
+/// Before the second coupling pass, a friction row starts at the bound that
+/// opposes its `w` when `|w|` exceeds this times `||q||_inf` (a sticking
+/// contact keeps its state).
 pub(crate) const FRICTION_START_W: f64 = 1e-9;
 
 /// Coupled problems of at least this many rows whose first coupling pass
-/// does not certify try the coupled guess (dantzig/coupled_guess.rs) of
-/// the whole problem before the further passes; smaller ones, where it
-/// mostly hands over (the sliding sets of the lcp bench, 12-36 rows, ran
-/// 2-7x slower with it), go on with the passes (whose restarts of the
-/// coupled guess from a settled clamped set run at every size).
+/// does not certify try the coupled guess of the whole problem before more
+/// passes; on smaller ones it mostly hands over and costs more than it saves.
 pub(crate) const COUPLED_GUESS_FROM: usize = 48;
 
-/// Most guesses of the coupled guess (dantzig/coupled_guess.rs) before it
-/// hands over to the coupling passes.
+/// Most guesses of the coupled guess before it hands over.
 pub(crate) const COUPLED_GUESS_MAX: usize = 24;
 
-/// Guesses of the coupled guess without fewer violated rows before it
-/// hands over.
+/// Guesses of the coupled guess without fewer violated rows before it hands
+/// over.
 pub(crate) const COUPLED_GUESS_STALL: usize = 6;
 
-/// The block guess (dantzig/block_guess.rs) starts the rows with `|q_i|`
-/// at most this times `||q||_inf` clamped, as resting contacts.
+/// The block guess starts the rows with `|q_i|` at most this times
+/// `||q||_inf` clamped, as resting contacts.
 pub(crate) const RESTING_Q: f64 = 1e-6;
 
 /// Most guesses of the block guess before the pivoting finishes.
 pub(crate) const BLOCK_GUESS_MAX: usize = 24;
 
 /// A guess updates the last factor instead of refactoring when at most
-/// `1 / UPDATE_AT_MOST` of its rows changed (see `update_factor`).
+/// `1 / UPDATE_AT_MOST` of its rows changed.
 pub(crate) const UPDATE_AT_MOST: usize = 16;
 
 /// Guesses of the block guess without fewer violated rows before the
 /// pivoting finishes.
 pub(crate) const BLOCK_GUESS_STALL: usize = 3;
 
-/// While guessing, a row's `w` of the wrong sign is ignored up to this
-/// times the certificate's scale `max(||M|| ||z||, ||q||)` (verify.rs): the
-/// rounding of a dependent row's `w` (see block_guess.rs; its true
-/// value, however small, is settled by the exchange with a partner). An
-/// answer that needs this slack goes through the strict phase or the
-/// pivoting, so it never loosens the result.
+/// While guessing, a `w` of the wrong sign is ignored up to this times the
+/// certificate's scale `max(||M|| ||z||, ||q||)`: the rounding of a dependent
+/// row's `w`. An answer that needs this slack goes through the strict phase
+/// or the pivoting, so it never loosens the result.
 pub(crate) const DEPENDENT_W: f64 = 1e-14;
 
-/// The pivot a refused row gets in `Factor::factor_block` (linalg/cholesky.rs), relative to the
-/// largest diagonal entry of the block (its square root divides the row's
-/// column: 1e-100 of it is below the rounding of any update).
+/// The pivot a refused row gets in `Factor::factor_block`, relative to the
+/// largest diagonal entry (its column then falls below the rounding of any
+/// update).
 pub(crate) const REFUSED_PIVOT: f64 = 1e200;
 
 /// `copy_block` copies slices when C's runs of consecutive rows are on
 /// average at least this long, and gathers entry by entry otherwise.
 pub(crate) const SHORT_RUNS: usize = 4;
 
-/// Smallest relaxation factor of the radii: Aitken's estimate can drop
-/// near 0 when the normals jump (a singular stack's contacts share their
-/// load anew), which would stall the passes.
+/// Smallest relaxation factor of the friction radii (Aitken's estimate can
+/// drop near 0 when the normals jump, which would stall the passes).
 pub(crate) const MIN_RELAX: f64 = 0.125;
 
 /// Scaled error up to which a non-symmetric pivoting path's answer is
-/// accepted (the pivoting's own answers certify at 1e-16..1e-13; a failed
-/// path is off by 1e-3 and more).
+/// accepted (a failed path is off by 1e-3 and more).
 pub(crate) const NON_SYMMETRIC_ACCEPT: f64 = 1e-9;
 
-/// Scaled error up to which a settled coupled guess is accepted; above it
-/// the coupling passes run. The pivoting's own bar.
-pub(crate) const COUPLED_GUESS_ACCEPT: f64 = COUPLING_PASS_ACCEPT;
-
-/// Coupled guesses started from a pass's clamped set, at most, per solve;
-/// a set that already failed in this solve is not tried again and not
-/// counted. Each costs a few dense LUs, each about a pass with few pivots.
+/// Coupled guesses started from a pass's clamped set, at most, per solve (a
+/// set that already failed is not tried again and not counted).
 pub(crate) const MAX_COUPLED_RESTARTS: usize = 12;
 
-/// Guesses of all the restarts of a solve, at most, before no more are
-/// started (the last one gets what is left): the dense LUs they cost are
-/// outside the pivot budget (`max_total_pivots`), so this keeps their
-/// worst case at 3 restarts of at most `COUPLED_GUESS_MAX` guesses each.
+/// Guesses of all the restarts of a solve, at most: their dense LUs are
+/// outside the pivot budget (`max_total_pivots`).
 pub(crate) const MAX_RESTART_GUESSES: usize = 72;
 
-/// Scaled error up to which a coupling pass's answer is accepted before the
-/// friction radii have settled (ten times stricter than the policy's
-/// default tolerance, so a certified pass is never worse than what the
-/// policy would accept; the pivoting's own answers measure 1e-16..1e-11).
+/// Scaled error up to which a coupling pass's or a settled coupled guess's
+/// answer is accepted before the friction radii have settled (ten times
+/// stricter than the policy's default tolerance).
 pub(crate) const COUPLING_PASS_ACCEPT: f64 = 1e-10;
 
 // Dense kernels.
 
-/// Triangular solves up to this size run on plain arrays: the same bits
-/// (linalg/lanes.rs), without the dispatch to vector code, which costs more than
-/// a solve of a few rows.
+/// Triangular solves up to this size run on plain arrays (the same bits,
+/// without the dispatch to vector code, which costs more than the solve).
 pub(crate) const PLAIN_SOLVE_UP_TO: usize = 8;
 
-/// Blocks of the block guess up to this size are factored by the plain
-/// left-looking loops of `Factor::factor_small` (linalg/cholesky.rs), which
-/// keep the leading columns of the last guess's factor; larger ones by
-/// faer's blocked Cholesky, whose dispatch and setup cost more than a
-/// small factorisation.
+/// Blocks of the block guess up to this size are factored by the plain loops
+/// of `Factor::factor_small` (keeping the last factor's leading columns),
+/// larger ones by faer's blocked Cholesky.
 pub(crate) const SMALL_BLOCK_UP_TO: usize = 128;
 
-/// Sizes from which the dense kernels (linalg/kernels.rs) call faer instead
-/// of their plain loops.
+/// Sizes from which `gemv` calls faer instead of its plain loops.
 pub(crate) const FAER_FROM: usize = 32;
 
 // Lemke.
@@ -119,12 +97,12 @@ pub(crate) const FAER_FROM: usize = 32;
 pub(crate) const WARM_PIVOT: f64 = 1e-9;
 
 /// A Lemke result whose `VerifyReport::scaled_max` exceeds this triggers
-/// the retries (see `fallback_zero_tolerance`); the
-/// bar of an answer returned as a solution.
+/// the retries (see `fallback_zero_tolerance`); the bar of an answer
+/// returned as a solution.
 pub(crate) const RETRY_ABOVE: f64 = crate::verify::ACCEPT;
 
-/// Lemke pivots with `u_r < SMALL_PIVOT * max_j |(B^-1)_rj| * max_i |c_i|` are only
-/// taken from a freshly factorised basis.
+/// Lemke pivots with `u_r < SMALL_PIVOT * max_j |(B^-1)_rj| * max_i |c_i|`
+/// are only taken from a freshly factorised basis.
 pub(crate) const SMALL_PIVOT: f64 = 1e-6;
 
 /// Among tied rows, only those whose relative pivot is at least this fraction

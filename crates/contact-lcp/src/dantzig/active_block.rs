@@ -1,16 +1,10 @@
-// The block M_AC of the rows whose w the pivoting has to watch.
-//
-// Per pivot the direction dw = M dz is needed only on the rows that can
-// stop the step: the driven row and the processed rows at a bound or parked
-// (the "active" rows A). Clamped rows have dw = 0 by construction, and rows
-// not yet driven (or fixed, lo = hi) have no event, so their w is
-// recomputed when it is needed instead of being updated every pivot (ODE's
-// Dantzig solver restricts its update the same way). Computing dw_A from
-// M's columns would gather entries scattered over an n x k block; this
-// module keeps a packed copy of M_AC instead, column-major, columns in the
-// factor's order of C, so dw_A = M_AC dz_C + s M_Ad is one dense
-// matrix-vector product. The copy follows every exchange at O(n) or
-// O(|A| (k - p)) cost, far below the O(|A| k) product it serves.
+// The block M_AC of the rows whose w the pivoting watches (pivot.rs): the
+// "active" rows A that can stop a step (the driven row, processed rows at a
+// bound or parked). Clamped rows have dw = 0 and rows not yet driven have
+// no event, so their w is recomputed when needed (as ODE's Dantzig solver
+// restricts its update). A packed column-major copy of M_AC, columns in the
+// factor's order of C, makes dw_A = M_AC dz_C + s M_Ad one dense product;
+// it follows every exchange at O(n) or O(|A| (k - p)) cost.
 
 use crate::linalg::kernels::gemv;
 use crate::problem::Lcp;
@@ -38,7 +32,7 @@ pub(crate) struct ActiveBlock {
 
 impl ActiveBlock {
     /// Empties A and C for a problem of dimension `n` (allocates only when
-    /// `n` grows; every entry a product reads is written after the reset).
+    /// `n` grows).
     pub(crate) fn reset(&mut self, n: usize, symmetric: bool) {
         self.ld = n;
         self.symmetric = symmetric;

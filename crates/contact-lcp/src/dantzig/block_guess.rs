@@ -1,76 +1,43 @@
 // A block principal pivoting guess of the final clamped set, tried before
-// the one-row-at-a-time pivoting on large problems.
+// the one-row pivoting (pivot.rs), which pays O(n) pivots of O(k^2) each.
 //
-// Baraff's pivoting (pivot.rs) changes C by one row per pivot and pays two
-// triangular solves with a k x k factor each time: O(n) pivots of O(k^2)
-// memory-bound work. Block principal pivoting (Kostreva 1978; Judice &
-// Pires 1994, "A block principal pivoting algorithm for large-scale
-// strictly monotone linear complementarity problems", Comput. Oper. Res.
-// 21(5)) instead guesses all of C at once: with the rows outside C at a
-// bound, solve M_CC z_C = -(q_C + M_CN z_N), compute w, and exchange every
-// row that violates its bound or sign. For a positive definite M this
-// usually ends in a handful of guesses, each one dense Cholesky of a k x k
-// block (level-3 speed). Where Judice & Pires switch to Murty's one-row
-// rule once the number of violated rows fails to drop for a few guesses,
-// this hands the problem to the pivoting after `BLOCK_GUESS_STALL` such
-// guesses. A guess that exchanges a single row is not counted as a stall:
-// it is Murty's step already, and it costs an update of the factor
-// (`update_factor`), not a factorisation. `BLOCK_GUESS_MAX` bounds them.
+// Method: Kostreva 1978; Judice & Pires 1994, "A block principal pivoting
+// algorithm for large-scale strictly monotone linear complementarity
+// problems", Comput. Oper. Res. 21(5). Guess all of C at once: with the
+// rows outside C at a bound, solve M_CC z_C = -(q_C + M_CN z_N) (one dense
+// Cholesky), compute w, and exchange every row that violates its bound or
+// sign. Where Judice & Pires switch to Murty's one-row rule once the count
+// of violated rows stops dropping, this hands over to the pivoting after
+// `BLOCK_GUESS_STALL` such guesses (a one-row exchange is Murty's step,
+// done as an update of the factor, and not a stall); `BLOCK_GUESS_MAX`
+// bounds them. First guess: rows whose q fits z = 0 at a bound by more
+// than `RESTING_Q` ||q|| stay there, all others (resting contacts,
+// q = 0, included) are clamped.
 //
-// First guess: the rows whose q fits z = 0 at a bound by more than
-// `RESTING_Q` ||q||_inf stay there, all others (q = 0 included: a resting
-// contact) are clamped; on a stack every resting contact carries load
-// once the rows below it push.
+// Redundant rows (singular PSD M) are refused by the factorisation as by
+// the pivoting and keep z_i = 0. For such a row, a = M_CC^-1 M_Ci gives
+// x = e_i - a with x'M x = 0, so M x = 0 and, once w_C = 0, w_i = x'q is a
+// constant of the problem: 0 for consistent contacts. When it has the
+// wrong sign, the exchange is the pivoting's move for a zero Schur
+// complement: z_i moves off its bound by t s (s = -sign(w_i)) and z_C by
+// -t s a until a clamped row r of the group reaches a bound (`partner`); r
+// leaves C and i joins it (w_r then has the right sign: -a_r w_r = w_i).
+// Such a w is off 0 by rounding beyond `w_tol`, so the guesses judge the
+// rows at a bound with the looser `DEPENDENT_W`, and once settled within
+// it a strict phase exchanges the rows still off by more than `w_tol`,
+// factoring the rows that join C first so that a dependent group refuses
+// another of its rows. The answer is never looser than the pivoting's.
 //
-// Redundant rows (singular PSD M): a guessed block whose Cholesky meets a
-// pivot L_ii^2 at most the pivoting's own singularity tolerance
-// (`pivot_tolerance`) is factored again leaving the dependent rows out, as
-// the pivoting does (linalg/cholesky.rs). A refused row i keeps z_i = 0
-// (at its bound, or parked inside it). Why that still gives a solution:
-// its Schur complement s = M_ii - M_iC M_CC^-1 M_Ci is 0, so x = e_i - a
-// with a = M_CC^-1 M_Ci has x'M x = s = 0, and for a PSD M that means
-// M x = 0: column i of M is M_:C a on every row. Hence z_i can be held at
-// 0 without changing what the other rows can reach, and since
-// x'(M z + q) = x'q for every z, once w_C = 0 its w_i = x'q = q_i - a'q_C
-// is a constant of the problem: 0 for consistent contacts, and then row i
-// is complementary at z_i = 0. When the gap terms of a face are not
-// consistent, w_i has one sign, and when it is the wrong one no flip of
-// row i alone can help; the exchange is the pivoting's own move for a row
-// with zero Schur complement (pivot.rs): move z_i off its bound in the
-// direction s = -sign(w_i) and z_C by -t s a (w does not change, as
-// M x = 0) until the first clamped row r of the group reaches a bound
-// (`partner`, a ratio test); r leaves C for that bound and i joins C. Then
-// x'w = x'q gives -a_r w_r = w_i, so w_r has the right sign at either
-// bound. Numerically s is only at most the tolerance, so a dependent
-// row's w is off 0 by rounding beyond the pivoting's `w_tol`: the guess
-// decides its exchanges with the looser `DEPENDENT_W` (relative to the
-// certificate's scale) for every row at a bound, and accepts only an
-// answer that meets `w_tol` everywhere: once settled within the slack, a
-// strict phase exchanges the rows still off by more than `w_tol`,
-// factoring the rows that join C first, so that a dependent group refuses
-// another of its rows.
-//
-// The guess never returns an answer looser than the pivoting's. When the
-// guesses stop settling, or a dependent row of the wrong sign has no
-// partner, the last guess is a consistent state (C factored with z_C
+// When the guesses stop settling, or a dependent row of the wrong sign has
+// no partner, the last guess is a consistent state (C factored, z_C
 // solved, every other row at a bound or parked) and the pivoting finishes
-// from it with `Core::rerun`, driving only the rows out of bounds or of
-// the wrong sign.
-//
-// Later coupling passes (coupling_passes.rs) start the guesses from the
-// states of the pass before (`run_from_pass`) instead of from q. On
-// success the core holds the answer, C and its Cholesky factor, and the
-// rows at their bounds; the pivoting rebuilds its active block from C
-// when it starts (`Core::rerun`).
+// from it (`Core::rerun`). Later coupling passes start the guesses from
+// the pass before (`run_from_pass`).
 
 use super::pivot::{Core, Settings, State};
 use crate::linalg::faer_scratch::FaerScratch;
 use crate::problem::Lcp;
-use crate::tuning::BLOCK_GUESS_MAX;
-use crate::tuning::BLOCK_GUESS_STALL;
-use crate::tuning::DEPENDENT_W;
-use crate::tuning::RESTING_Q;
-use crate::tuning::UPDATE_AT_MOST;
+use crate::tuning::{BLOCK_GUESS_MAX, BLOCK_GUESS_STALL, DEPENDENT_W, RESTING_Q, UPDATE_AT_MOST};
 use crate::verify::max_abs;
 
 /// How the guess ended.
@@ -79,45 +46,10 @@ pub(crate) enum Outcome {
     /// Solved after this many guesses: no pivoting needed.
     Solved(usize),
     /// The last of this many guesses is left for the pivoting to finish
-    /// (`Core::rerun`): the guesses stopped settling, or met a dependent
-    /// row whose w they cannot fix.
+    /// (`Core::rerun`).
     Warm(usize),
     /// No usable state (a non-finite `z`): the pivoting starts from z = 0.
     Cold,
-}
-
-/// Exchanges the rows `flips` (clamped rows go to the bound they broke,
-/// rows at a bound join C) and lists the rows joining C in `priority`.
-fn continue_flips(
-    core: &mut Core,
-    set: &Settings<'_>,
-    flips: &[usize],
-    leaving: &[(usize, bool)],
-    priority: &mut Vec<usize>,
-) {
-    priority.clear();
-    for &i in flips {
-        core.state[i] = match core.state[i] {
-            State::Clamped if core.z[i] < set.lo[i] => {
-                core.z[i] = set.lo[i];
-                State::AtLo
-            }
-            State::Clamped => {
-                core.z[i] = set.hi[i];
-                State::AtHi
-            }
-            _ => {
-                priority.push(i);
-                State::Clamped
-            }
-        };
-    }
-    for &(r, upper) in leaving {
-        if core.state[r] == State::Clamped {
-            core.state[r] = if upper { State::AtHi } else { State::AtLo };
-            core.z[r] = if upper { set.hi[r] } else { set.lo[r] };
-        }
-    }
 }
 
 /// Scratch of the guess (faer's Cholesky workspace).
@@ -138,28 +70,18 @@ pub(crate) struct BlockGuess {
     leaving: Vec<(usize, bool)>,
     /// Dependent rows of the wrong sign exchanged in this guess.
     exchanging: Vec<usize>,
-    /// Scratch of `run_from_pass`: whether a row was clamped at the end of
-    /// the last pass.
+    /// Scratch of `run_from_pass`: whether a row was clamped in the last pass.
     pass_clamped: Vec<bool>,
-    /// `M_CC^-1 M_Ci` of each of them, k entries in the factor's order.
+    /// `M_CC^-1 M_Ci` of each exchanging row, k entries in factor order.
     dependency: Vec<f64>,
 }
 
 /// Judice & Pires' watch on a block guess: how many guesses in a row have
 /// not lowered the number of violated rows (shared with coupled_guess.rs).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub(super) struct Progress {
-    best: usize,
+    best: Option<usize>,
     stalled: usize,
-}
-
-impl Default for Progress {
-    fn default() -> Self {
-        Self {
-            best: usize::MAX,
-            stalled: 0,
-        }
-    }
 }
 
 impl Progress {
@@ -167,8 +89,8 @@ impl Progress {
     /// without a new lowest count (0 after a new lowest).
     #[inline(always)]
     pub(super) fn stalled_after(&mut self, violated: usize) -> usize {
-        if violated < self.best {
-            self.best = violated;
+        if self.best.is_none_or(|best| violated < best) {
+            self.best = Some(violated);
             self.stalled = 0;
         } else {
             self.stalled += 1;
@@ -180,17 +102,12 @@ impl Progress {
 impl BlockGuess {
     /// Tries the block guess on `core` (fixed bounds `set`). On
     /// [`Outcome::Solved`] the core holds the solution and its factor; on
-    /// [`Outcome::Warm`] it holds the last guess, a consistent state (C
-    /// factored, `z_C` solved, every other row at a bound or parked) for the
-    /// pivoting to finish with `Core::rerun`.
+    /// [`Outcome::Warm`] the last guess, for `Core::rerun` to finish.
     pub(crate) fn run(&mut self, core: &mut Core, m: &Lcp, set: &Settings<'_>) -> Outcome {
         let n = m.dim();
         core.reset(n, true);
-        // First guess: rows whose w = q strictly fits z = 0 at a bound stay
-        // there; the others are clamped. A row with q = 0 (a resting contact
-        // whose bodies move together) is clamped: on a stack every such
-        // contact carries load once the rows below it push, and leaving them
-        // at 0 made the guesses climb one box per factorisation.
+        // First guess (module comment): leaving resting contacts at 0 made
+        // the guesses climb a stack one box per factorisation.
         let resting = RESTING_Q * max_abs(m.q());
         for i in 0..n {
             let (lo, hi, q) = (set.lo[i], set.hi[i], m.q()[i]);
@@ -208,14 +125,12 @@ impl BlockGuess {
         self.guesses(core, m, set)
     }
 
-    /// Tries the block guess on `core` from the states of the last
-    /// coupling pass, whose bounds differ (module comment, "Later coupling
-    /// passes"): clamped rows stay clamped, rows at a finite bound follow
-    /// it, fixed rows (`lo >= hi`) stay at lo and every other row starts
-    /// clamped. Outcomes as `run`'s. The core's `appends` and `removals`
-    /// count the rows that joined or left C against the last pass, so a
-    /// pass the guess solves without changing C reads as one that took no
-    /// pivot (the coupling passes watch for that).
+    /// As `run`, from the states of the last coupling pass: rows at a finite
+    /// bound follow it, fixed rows (`lo >= hi`) stay at lo, every other row
+    /// starts clamped. The core's `appends` and `removals` count the rows
+    /// that joined or left C against the last pass, so a pass solved
+    /// without changing C reads as one without pivots (coupling_passes.rs
+    /// watches for that).
     pub(crate) fn run_from_pass(
         &mut self,
         core: &mut Core,
@@ -238,10 +153,7 @@ impl BlockGuess {
             };
         }
         let outcome = self.guesses(core, m, set);
-        core.pivots = 0;
-        core.rejections = 0;
-        core.appends = 0;
-        core.removals = 0;
+        core.clear_counts();
         for (&was, &now) in self.pass_clamped.iter().zip(&core.state) {
             match (was, now == State::Clamped) {
                 (false, true) => core.appends += 1,
@@ -256,9 +168,7 @@ impl BlockGuess {
     fn guesses(&mut self, core: &mut Core, m: &Lcp, set: &Settings<'_>) -> Outcome {
         let mut progress = Progress::default();
         let mut strict = false;
-        // Every list holds at most one entry a row and `dependency` at most
-        // n columns of the factor: reserved up front (untouched memory
-        // until used), so that no later solve of this size allocates.
+        // Reserved up front, so that no later solve of this size allocates.
         let n = m.dim();
         for list in [&mut self.flips, &mut self.exchanging, &mut self.priority] {
             list.clear();
@@ -279,39 +189,56 @@ impl BlockGuess {
                 if exact {
                     return Outcome::Solved(guess);
                 }
-                // Settled within the slack: exchange the rows still off
-                // by more than w_tol, now clamping them first.
+                // Settled within the slack: the strict phase.
                 strict = true;
                 progress = Progress::default();
                 if self.violations(core, m, set, true).is_none() {
                     return Outcome::Warm(guess);
                 }
-                continue_flips(core, set, &self.flips, &self.leaving, &mut self.priority);
-                continue;
-            }
-            // A single exchange is a pivot of Murty's rule done as an
-            // update of the factor: not a stall (BLOCK_GUESS_MAX bounds it).
-            if violated > 1 && progress.stalled_after(violated) >= BLOCK_GUESS_STALL {
-                // Not settling: each further guess costs a factorisation,
-                // the pivoting is the cheaper way from here.
+            } else if violated > 1 && progress.stalled_after(violated) >= BLOCK_GUESS_STALL {
+                // (A single exchange, Murty's step, is not a stall.)
                 return Outcome::Warm(guess);
             }
-            continue_flips(core, set, &self.flips, &self.leaving, &mut self.priority);
+            self.exchange(core, set);
         }
         Outcome::Warm(BLOCK_GUESS_MAX)
     }
 
-    /// Brings the factor of the last guess's C to the clamped rows of
-    /// `core.state` by removals and appends (linalg/cholesky.rs; a refused append
-    /// goes to `refused`, the rule `factor_block` applies) when few rows
-    /// changed; false, with the factor untouched, when refactoring is
-    /// cheaper. In the `strict` phase also false, with the factor half
-    /// updated (the caller then refactors from scratch), when a row that
-    /// joins C (`priority`) would be refused: the strict phase wants it
-    /// factored first (module comment). A removal or an append costs
-    /// O(k^2) against O(k^3 / 3) for a factorisation, but the
-    /// factorisation runs at level-3 speed, so only small exchanges
-    /// (`UPDATE_AT_MOST`) are updated.
+    /// Exchanges the rows `flips` (clamped rows go to the bound they broke,
+    /// the others join C and are listed in `priority`) and moves the
+    /// `leaving` partners to their bounds.
+    fn exchange(&mut self, core: &mut Core, set: &Settings<'_>) {
+        self.priority.clear();
+        for &i in &self.flips {
+            core.state[i] = match core.state[i] {
+                State::Clamped if core.z[i] < set.lo[i] => {
+                    core.z[i] = set.lo[i];
+                    State::AtLo
+                }
+                State::Clamped => {
+                    core.z[i] = set.hi[i];
+                    State::AtHi
+                }
+                _ => {
+                    self.priority.push(i);
+                    State::Clamped
+                }
+            };
+        }
+        for &(r, upper) in &self.leaving {
+            if core.state[r] == State::Clamped {
+                core.state[r] = if upper { State::AtHi } else { State::AtLo };
+                core.z[r] = if upper { set.hi[r] } else { set.lo[r] };
+            }
+        }
+    }
+
+    /// Brings the last guess's factor to the clamped rows of `core.state` by
+    /// removals and appends (a refused append goes to `refused`) when at most
+    /// `1 / UPDATE_AT_MOST` of them changed; false, with the factor untouched,
+    /// otherwise (a factorisation runs at level-3 speed). In the `strict`
+    /// phase also false, with the factor half updated (the caller then
+    /// refactors), when a row joining C (`priority`) would be refused.
     fn update_factor(
         &mut self,
         core: &mut Core,
@@ -358,14 +285,11 @@ impl BlockGuess {
         true
     }
 
-    /// Lists C (the clamped rows of `core.state`) in the factor's order and
-    /// returns how many leading positions hold the same rows as the last
-    /// factor (whose columns `factor_block` keeps). With `reuse`, the rows
-    /// of the last factor still clamped, in their order, then those that
-    /// join in index order; otherwise (the first guess, the strict phase)
-    /// the rows that joined C in the last exchange (`priority`) first, so
-    /// that a dependent group refuses another of its rows, then the others
-    /// in index order.
+    /// Lists C (the clamped rows of `core.state`) in factor order and returns
+    /// how many leading positions hold the last factor's rows (whose columns
+    /// `factor_block` keeps): with `reuse`, the last factor's rows still
+    /// clamped, in their order; otherwise the rows that joined C in the last
+    /// exchange (`priority`) first; then the others in index order.
     fn order_block(&mut self, core: &mut Core, reuse: bool) -> usize {
         let n = core.state.len();
         self.member.clear();
@@ -400,10 +324,9 @@ impl BlockGuess {
         kept
     }
 
-    /// Factors `M_CC` for the clamped rows of `core.state` into the core's
-    /// factor (with `update`, by updating the last guess's factor when few
-    /// rows changed), solves for `z_C` and recomputes `w = M z + q` outside
-    /// C. False when `z` is not finite.
+    /// Factors `M_CC` for the clamped rows of `core.state` (with `update`,
+    /// possibly by updating the last guess's factor), solves for `z_C` and
+    /// recomputes `w = M z + q`. False when `z` is not finite.
     fn solve_guess(
         &mut self,
         core: &mut Core,
@@ -413,8 +336,7 @@ impl BlockGuess {
         strict: bool,
     ) -> bool {
         let n = m.dim();
-        // Parked rows are offered again: the rows they depended on may
-        // have left C.
+        // Parked rows are offered again (what they depended on may have left C).
         for state in &mut core.state {
             if *state == State::Parked {
                 *state = State::Clamped;
@@ -432,9 +354,7 @@ impl BlockGuess {
             core.factor
                 .factor_block(m, set.pivot_tol, kept, &mut self.scratch, &mut self.refused);
         }
-        // A refused (redundant) row keeps z = 0 where 0 is feasible, as the
-        // pivoting leaves it: at a bound, or parked inside. Its w is then
-        // q_i - a'q_C (module comment), judged by `violations`.
+        // A refused (redundant) row keeps z = 0 where feasible (module comment).
         for &i in &self.refused {
             let z = 0.0_f64.max(set.lo[i]).min(set.hi[i]);
             core.z[i] = z;
@@ -446,44 +366,14 @@ impl BlockGuess {
                 State::Parked
             };
         }
-        let k = core.factor.len();
-        // rhs = -(q_C + M_CN z_N), then z_C = M_CC^-1 rhs. Column by column
-        // over the rows outside C with z != 0 (none on a plain LCP), so this
-        // costs O(k) plus O(k) per such row.
-        let rhs = &mut core.dz[..k];
-        for (r, &i) in core.factor.idx.iter().enumerate() {
-            rhs[r] = -m.q()[i];
-        }
-        for j in 0..n {
-            let zj = core.z[j];
-            if core.state[j] != State::Clamped && zj != 0.0 {
-                let col = m.col(j);
-                for (r, &i) in core.factor.idx.iter().enumerate() {
-                    rhs[r] -= col[i] * zj;
-                }
-            }
-        }
-        core.factor.solve_in_place(rhs);
-        for (r, &i) in core.factor.idx.iter().enumerate() {
-            core.z[i] = rhs[r];
-        }
-        if core.z.iter().any(|z| !z.is_finite()) {
-            return false;
-        }
-        // w = M z + q on every row, column by column over the nonzero z
-        // (`violations` reads it only outside C: a clamped row is judged
-        // by its z).
-        m.affine(&core.z, &mut core.w);
-        true
+        core.polish(m) && core.z.iter().all(|z| z.is_finite())
     }
 
-    /// Collects into `flips` the rows that break their bound (clamped) or
-    /// the sign of their `w` (at a bound) by more than the loose tolerance
-    /// `DEPENDENT_W` of the certificate's scale (`w_tol` if `strict`), and
-    /// returns how many, with whether every row also meets the pivoting's
-    /// own `w_tol`. A refused (dependent) or parked row of the wrong sign
-    /// joins C with a partner leaving it (`leaving`; module comment);
-    /// `None` when it has none.
+    /// Collects into `flips` the rows that break their bound (clamped) or the
+    /// sign of their `w` (at a bound) by more than `DEPENDENT_W` of the
+    /// certificate's scale (`w_tol` if `strict`); returns how many, and
+    /// whether every row meets `w_tol`. A refused or parked row of the wrong
+    /// sign joins C with a `partner` leaving it; `None` when it has none.
     fn violations(
         &mut self,
         core: &Core,
@@ -491,7 +381,6 @@ impl BlockGuess {
         set: &Settings<'_>,
         strict: bool,
     ) -> Option<(usize, bool)> {
-        // Relative to the solution's own scale (problems in any units).
         let z_inf = max_abs(&core.z);
         let z_tol = 1e-12 * z_inf;
         let loose = if strict {
@@ -532,8 +421,7 @@ impl BlockGuess {
             }
         }
         if !self.exchanging.is_empty() {
-            // a = M_CC^-1 M_Ci of every exchanging row, in one solve with
-            // many right-hand sides (level 3).
+            // a = M_CC^-1 M_Ci of every exchanging row, in one solve.
             let k = core.factor.len();
             let a = &mut self.dependency;
             a.clear();
@@ -558,14 +446,11 @@ impl BlockGuess {
     }
 }
 
-/// The clamped row that leaves C when a dependent row i joins it (module
-/// comment), and whether it goes to its upper bound: with `a` =
-/// M_CC^-1 M_Ci (factor order), moving z_i by t s and z_C by -t s a leaves
-/// w unchanged; the first clamped row to reach a bound along that move
-/// (ties: the larger |a_r|, then the lower index; entries of a below 1e-9
-/// of its largest are rounding and not considered; rows already `taken`
-/// by another exchange are skipped). `None` when no clamped row bounds the
-/// move.
+/// The clamped row that leaves C when a dependent row i joins it, and
+/// whether it goes to its upper bound: the first to reach a bound as z_i
+/// moves by t s and z_C by -t s a, `a` = M_CC^-1 M_Ci (ties: the larger
+/// |a_r|, then the lower index; entries of a below 1e-9 of its largest, and
+/// rows already `taken`, are skipped). `None` when no clamped row bounds it.
 fn partner(
     core: &Core,
     set: &Settings<'_>,

@@ -1,45 +1,29 @@
-// A block principal pivoting guess for box LCPs with friction coupling,
-// tried after the first coupling pass when that one does not certify
-// (mod.rs).
-//
-// Problem: the box LCP of box_problem.rs, friction rows i coupled to normal
-// rows j by -mu_i z_j <= z_i <= mu_i z_j.
+// A block principal pivoting guess of a box LCP with friction coupling
+// (-mu_i z_j <= z_i <= mu_i z_j), tried when the first coupling pass does
+// not certify and restarted from passes that keep their clamped set
+// (coupling_passes.rs).
 //
 // Method (Judice & Pires 1994 block principal pivoting, as block_guess.rs,
-// extended to coupled bounds): every row is guessed free (w = 0), at its
-// lower or upper bound, or parked (held at 0 with its equation dropped, for
-// rows that depend on the free ones). A friction row at a bound carries
-// z_i = sigma_i mu_i z_j (sigma = -1 lower, +1 upper), which is linear in
-// its normal's z_j: substituting it folds sigma_i mu_i M_:i into the normal's
-// column (Baraff 1994 sec. 5), so one guess is one dense solve
-//     E_FF z_F = -(q_F + M_F,B z_B)
-// with E = M plus the folded friction columns, F the free rows and z_B the
-// fixed values of the rows at a constant bound. E_FF is not symmetric: it
-// is factored by LU with row pivoting (linalg/lu.rs). Then
-// w = M z + q and the rows that violate their guess are exchanged: a free
-// row outside its bounds (a friction row against the bounds of the normal
-// just computed) goes to the bound it crossed; a row at a bound, or parked,
-// whose w has the wrong sign (is not 0) becomes free. A friction row whose
-// normal is 0 is complementary whatever its w. As in the coupling passes,
-// normals come first: while any uncoupled row is violated only those are
-// exchanged, then the friction rows.
+// extended to coupled bounds): each row is guessed free (w = 0), at its
+// lower or upper bound, or parked (held at 0, its equation dropped). A
+// friction row at a bound carries z_i = sigma_i mu_i z_j, linear in its
+// normal's z_j: folding sigma_i mu_i M_:i into the normal's column (Baraff
+// 1994 sec. 5) makes one guess one dense LU solve (linalg/lu.rs) of the
+// non-symmetric E_FF z_F = -(q_F + M_F,B z_B), F the free rows, z_B the
+// rows at a constant bound. Then w = M z + q and the violated rows are
+// exchanged: a free row outside its bounds goes to the bound it crossed, a
+// row at a bound or parked whose w has the wrong sign (is not 0) becomes
+// free; a friction row whose normal is 0 is complementary whatever its w.
+// While any uncoupled row is violated only those are exchanged.
 //
-// Redundant rows (several contacts on one face: M singular): before each
-// solve, a pivoted Cholesky of the symmetric M_FF (faer's llt_pivoting)
-// finds a numerically independent subset of the free rows; a pivot L_jj^2
-// at most `pivot_tolerance` (the user's, `DantzigParams`) times the
-// largest diagonal ends it, and the rows left over are parked. If the
-// folded block E_FF of the rest still has an LU pivot at most
-// `pivot_tolerance` times its largest entry, the guess hands over.
-// Parked rows are checked like the others (w = 0).
-//
-// Termination and trust: nothing guarantees that the guesses settle on a
-// non-symmetric E (Judice & Pires' proof needs a P-matrix), so after
-// `COUPLED_GUESS_STALL` guesses without fewer violated rows, or
-// `COUPLED_GUESS_MAX` in all, the
-// caller runs the coupling passes (and the policy Lemke) instead. An answer
-// is returned only when no row violates its guess; the caller then projects
-// and certifies it (mod.rs).
+// Redundant rows: a pivoted Cholesky of the symmetric M_FF (faer's
+// llt_pivoting) keeps a numerically independent subset of the free rows,
+// stopping at a pivot L_jj^2 at most `pivot_tolerance` times the largest
+// diagonal; the rest are parked. If E_FF still has an LU pivot that small
+// the guess hands over, as it does after `COUPLED_GUESS_STALL` guesses
+// without fewer violated rows or `COUPLED_GUESS_MAX` in all (nothing
+// guarantees settling on a non-symmetric E). An answer is returned only
+// when no row is violated; the caller certifies it.
 
 use super::block_guess::Progress;
 use super::pivot::State;
@@ -93,37 +77,26 @@ pub(crate) struct CoupledGuess {
 }
 
 impl CoupledGuess {
-    /// Tries the guesses on `m` with `bounds`; true when one settled (then
-    /// `self.z` is the answer), false to hand over. `w_tol` is the
-    /// absolute tolerance on `w`, `redundant` the relative singularity
-    /// threshold (`DantzigParams::pivot_tolerance`).
-    pub(crate) fn run(&mut self, m: &Lcp, bounds: &BoxBounds, w_tol: f64, redundant: f64) -> bool {
-        self.setup(m, bounds);
-        self.redundant = redundant;
-        self.settle(m, bounds, w_tol, COUPLED_GUESS_MAX)
-    }
-
-    /// As [`CoupledGuess::run`], from the clamped set of a coupling pass
-    /// (`states`, the pivoting's, one per row) instead of the first guess
-    /// of `setup`: its clamped rows free, its rows at a bound at that bound
-    /// (a friction row's being its normal's, folded), its parked rows
-    /// parked. Once a pass repeats the clamped set of the one before, the
-    /// further passes only move the friction radii along one linear map;
-    /// the solve with the friction rows folded into their normals is that
-    /// map's fixed point, reached in one guess instead of a linearly
-    /// converging sequence of passes.
-    pub(crate) fn run_from(
+    /// Tries at most `max_guesses` (and `COUPLED_GUESS_MAX`) guesses on `m`
+    /// with `bounds`; true when one settled (then `self.z` is the answer),
+    /// false to hand over. `w_tol` is the absolute tolerance on `w`,
+    /// `redundant` the relative singularity threshold
+    /// (`DantzigParams::pivot_tolerance`). The first guess is `setup`'s, or
+    /// a coupling pass's `states` (clamped rows free, the others at their
+    /// bound or parked): once passes repeat their clamped set they only move
+    /// the radii along one linear map, whose fixed point is this folded solve.
+    pub(crate) fn run(
         &mut self,
         m: &Lcp,
         bounds: &BoxBounds,
         w_tol: f64,
         redundant: f64,
-        states: &[State],
+        states: Option<&[State]>,
         max_guesses: usize,
     ) -> bool {
         self.setup(m, bounds);
         self.redundant = redundant;
-        for (g, state) in self.guess.iter_mut().zip(states) {
+        for (g, state) in self.guess.iter_mut().zip(states.unwrap_or_default()) {
             *g = match state {
                 State::Clamped => Guess::Free,
                 State::AtLo => Guess::Lower,
@@ -133,15 +106,8 @@ impl CoupledGuess {
                 State::Unprocessed => *g,
             };
         }
-        self.settle(m, bounds, w_tol, max_guesses.min(COUPLED_GUESS_MAX))
-    }
-
-    /// The guesses from the current `guess` until none is violated (true),
-    /// or they stall or run out (false).
-    fn settle(&mut self, m: &Lcp, bounds: &BoxBounds, w_tol: f64, max_guesses: usize) -> bool {
         let mut progress = Progress::default();
-        self.guesses = 0;
-        for round in 1..=max_guesses {
+        for round in 1..=max_guesses.min(COUPLED_GUESS_MAX) {
             self.guesses = round;
             if !self.solve(m, bounds) {
                 return false;
@@ -154,11 +120,8 @@ impl CoupledGuess {
             if progress.stalled_after(violated) >= COUPLED_GUESS_STALL {
                 return false;
             }
-            // Friction bounds follow the normals: while an uncoupled row is
-            // violated, only those are exchanged (flipping friction rows
-            // against normals about to change made the guesses oscillate:
-            // 17 towers of 5 cubes, n = 1020, settled in 7 guesses instead
-            // of handing over after 11).
+            // While an uncoupled row is violated, only those are exchanged
+            // (flipping friction against normals about to change oscillates).
             let uncoupled = self.flips.iter().any(|&(i, _)| self.normal_of[i] == NONE);
             for &(i, g) in &self.flips {
                 if !uncoupled || self.normal_of[i] == NONE {
@@ -222,13 +185,10 @@ impl CoupledGuess {
         }
     }
 
-    /// Solves the current guess for z, then computes w. Free rows that
-    /// depend on other free rows (redundant contacts) are parked first: a
-    /// pivoted Cholesky of the symmetric M_FF (faer's `llt_pivoting`, the
-    /// largest remaining diagonal first) gives a numerically independent
-    /// subset, with the pivoting's singularity rule (a pivot `L_jj^2` at
-    /// most `redundant` times the largest diagonal ends it).
-    /// False when the folded block of that subset is singular.
+    /// Parks the free rows that depend on others (pivoted Cholesky of M_FF,
+    /// module comment), then solves E_FF z_F = -(q_F + M_F,B z_B) by LU,
+    /// sets the folded and fixed rows, and computes w. False when the block
+    /// is singular.
     fn solve(&mut self, m: &Lcp, bounds: &BoxBounds) -> bool {
         let n = m.dim();
         self.collect_free(n);
@@ -269,30 +229,6 @@ impl CoupledGuess {
             }
             self.collect_free(n);
         }
-        self.solve_block(m, bounds)
-    }
-
-    /// `free` (normals first) and `pos` from the guesses.
-    fn collect_free(&mut self, n: usize) {
-        self.free.clear();
-        for coupled in [false, true] {
-            for i in 0..n {
-                if self.guess[i] == Guess::Free && (self.normal_of[i] != NONE) == coupled {
-                    self.free.push(i);
-                }
-            }
-        }
-        self.pos.iter_mut().for_each(|p| *p = NONE);
-        for (a, &i) in self.free.iter().enumerate() {
-            self.pos[i] = a;
-        }
-    }
-
-    /// Solves E_FF z_F = -(q_F + M_F,B z_B) for the current free set by LU,
-    /// sets the folded and fixed rows, and computes w. False when the block
-    /// is singular.
-    fn solve_block(&mut self, m: &Lcp, bounds: &BoxBounds) -> bool {
-        let n = m.dim();
         let (lo, hi) = (bounds.lo(), bounds.hi());
         // z of the rows at a constant bound (uncoupled, at lo or hi), 0
         // elsewhere: the right-hand side's fixed part.
@@ -359,12 +295,24 @@ impl CoupledGuess {
         true
     }
 
-    /// Lists the rows that violate their guess, with the guess they take: a
-    /// free row outside its bounds (a friction row's are `+-mu z_j` of its
-    /// normal j) goes to the bound it crossed; a row at a bound whose w has
-    /// the wrong sign, or a parked row whose w is not 0, becomes free. A
-    /// friction row whose normal carries no load is complementary whatever
-    /// its w.
+    /// `free` (normals first) and `pos` from the guesses.
+    fn collect_free(&mut self, n: usize) {
+        self.free.clear();
+        for coupled in [false, true] {
+            for i in 0..n {
+                if self.guess[i] == Guess::Free && (self.normal_of[i] != NONE) == coupled {
+                    self.free.push(i);
+                }
+            }
+        }
+        self.pos.iter_mut().for_each(|p| *p = NONE);
+        for (a, &i) in self.free.iter().enumerate() {
+            self.pos[i] = a;
+        }
+    }
+
+    /// Lists the rows that violate their guess, with the guess they take
+    /// (module comment; a friction row's bounds are `+-mu z_j`).
     fn find_flips(&mut self, bounds: &BoxBounds, w_tol: f64) {
         let (lo, hi) = (bounds.lo(), bounds.hi());
         let z_norm = self.z.iter().fold(0.0_f64, |a, x| a.max(x.abs()));

@@ -1,85 +1,50 @@
 // The coupling passes of the Dantzig solver: fixed-bound box LCPs solved
-// one after the other by the pivoting of pivot.rs (symmetric M, from
-// `block_guess_from` rows: each pass first by the block guess of
-// block_guess.rs),
-// the friction radii of each pass set from the normals of the one before,
-// up to their fixed point. Without coupling this is a single pass.
+// one after the other by the pivoting of pivot.rs (each first by the block
+// guess of block_guess.rs where it applies), the friction radii of each
+// pass set from the normals of the one before, up to their fixed point.
+// Without coupling this is a single pass.
 //
-// Friction coupling (bounds -mu z_j <= z_i <= mu z_j with z_j a normal
-// row): as ODE does, the first pass solves the normal rows (and every
-// uncoupled row) with the coupled friction rows held at 0. That pass,
-// projected on the bounds of its own normals, is certified against the
-// coupled problem and accepted at `COUPLING_PASS_ACCEPT`: on straight
-// towers, settled or just released, no friction is needed and it is the
-// answer. Otherwise (symmetric M, from `COUPLED_GUESS_FROM` rows) the coupled guess
-// (coupled_guess.rs) tries the whole coupled problem; when it hands over,
-// the friction bounds are set from the solved normals and the problem is
-// solved again with those bounds fixed. Unlike ODE, which stops there (its
-// friction boxes are "frozen early" and violated by the normals of the
-// second pass), this repeats until the radii mu z_j change by at most
-// `coupling_tolerance` (relative): at that fixed point the projected z
-// satisfies the coupled problem, and the certificate checks it. Later
-// passes stop by the radius test only, since they are iterates of the
-// fixed point, only as exact as the radii have settled.
+// Friction coupling (-mu z_j <= z_i <= mu z_j, z_j a normal row): as in
+// ODE, the first pass solves the other rows with the friction rows held at
+// 0; projected on its normals' bounds, it is the answer when it certifies
+// at `COUPLING_PASS_ACCEPT` (no friction needed). Otherwise, from
+// `COUPLED_GUESS_FROM` rows, the coupled guess (coupled_guess.rs) tries
+// the whole problem; then the passes repeat with the friction bounds of
+// the last normals until the radii change by at most `coupling_tolerance`
+// (unlike ODE, which stops after the second pass): at that fixed point the
+// projected z solves the coupled problem, and the certificate checks it.
+// The iteration need not converge (a box about to tip); it then stops
+// with `LcpError::CouplingLimit` and the best pass, and the policy falls
+// back to Lemke.
 //
-// The fixed-point iteration is not guaranteed to converge (a normal force
-// that depends strongly on friction, e.g. a box about to tip); it then
-// stops after `max_coupling_rounds` with `LcpError::CouplingLimit` and the
-// best round, and the policy (policy.rs) falls back to Lemke on the
-// standard form, then to projected Gauss-Seidel.
-//
-// Warm starts: each pass after the first starts from the previous one
-// (`Core::rerun`): rows at a bound follow their new bound and only rows
-// made infeasible are driven again. Before the second pass each friction
-// row starts at the bound that opposes its w at the first pass's answer,
-// the way the contact slides. A pass that takes no pivot keeps the clamped
-// set of the one before; from there on the passes only move the radii
-// along one linear map, so the coupled guess is started from that clamped
-// set (`run_from`, at most `MAX_COUPLED_RESTARTS` times a solve): its one
-// folded solve is the map's fixed point.
+// Warm starts: each pass starts from the one before (`Core::rerun`); before
+// the second, each friction row starts at the bound that opposes its w, the
+// way the contact slides. A pass that takes no pivot keeps the clamped set
+// of the one before: the coupled guess restarted from it (at most
+// `MAX_COUPLED_RESTARTS` times a solve) jumps to the fixed point.
 //
 // Relaxation: with d_k = mu z_j - r_k the step of pass k, r_(k+1) = r_k +
 // omega_k d_k, and from the third pass on omega_k = -omega_(k-1)
 // <d_(k-1), d_k - d_(k-1)> / |d_k - d_(k-1)|^2, clamped to [MIN_RELAX, 1]
 // (Aitken's dynamic relaxation, after Irons & Tuck 1969, as used for
-// fixed-point coupling by Kuettler & Wall 2008, Comput. Mech. 43). On
-// sliding stacks the plain passes can flip between two sets of sliding
-// contacts; the factor falls below 1 there and the flip dies out, while a
-// pass map that converges keeps omega = 1. The stopping test reads the
-// unrelaxed step d_k, so at the end the radii are those of the returned
-// normals.
+// fixed-point coupling by Kuettler & Wall 2008, Comput. Mech. 43): it
+// damps passes that flip between two sets of sliding contacts. The stopping
+// test reads the unrelaxed step d_k.
 
 use super::block_guess::Outcome;
 use super::pivot::{Settings, State, Stop};
-use super::{Dantzig, DantzigEvent, DantzigStep, accept_guess};
+use super::{Dantzig, DantzigEvent, DantzigStep};
 use crate::box_problem::{BoxBounds, BoxLcp};
 use crate::box_verify::{finish_box_answer, finish_box_answer_with};
 use crate::error::LcpError;
 use crate::problem::Lcp;
-use crate::solution::LcpSolution;
-use crate::tuning::COUPLED_GUESS_ACCEPT;
-use crate::tuning::COUPLING_PASS_ACCEPT;
-use crate::tuning::MAX_COUPLED_RESTARTS;
-use crate::tuning::MAX_RESTART_GUESSES;
-use crate::tuning::MIN_RELAX;
-use crate::tuning::NON_SYMMETRIC_ACCEPT;
-use crate::tuning::{COUPLED_GUESS_FROM, FRICTION_START_W};
+use crate::solution::{LcpSolution, Method};
+use crate::tuning::{COUPLED_GUESS_FROM, COUPLED_GUESS_MAX, COUPLING_PASS_ACCEPT};
+use crate::tuning::{FRICTION_START_W, MAX_COUPLED_RESTARTS, MAX_RESTART_GUESSES};
+use crate::tuning::{MIN_RELAX, NON_SYMMETRIC_ACCEPT};
 use crate::verify::max_abs;
 
 impl Dantzig {
-    /// Sets `lo` and `hi` to the bounds of the first coupling pass: the
-    /// problem's, with every coupled (friction) row held at 0.
-    pub(super) fn hold_coupled_rows_at_zero(&mut self, bounds: &BoxBounds) {
-        self.lo.clear();
-        self.lo.extend_from_slice(bounds.lo());
-        self.hi.clear();
-        self.hi.extend_from_slice(bounds.hi());
-        for c in bounds.couplings() {
-            self.lo[c.row] = 0.0;
-            self.hi[c.row] = 0.0;
-        }
-    }
-
     /// Solves `problem` by the passes (module comment) into `out`, with
     /// `w_tol` the absolute tolerance of a zero `w`.
     pub(super) fn solve_by_passes(
@@ -101,20 +66,20 @@ impl Dantzig {
             .extend((0..n).filter(|&i| bounds.coupling_of(i).is_none()));
         self.order
             .extend((0..n).filter(|&i| bounds.coupling_of(i).is_some()));
-        self.hold_coupled_rows_at_zero(bounds);
+        // The first pass's bounds: the problem's, friction rows held at 0.
+        self.lo.clear();
+        self.lo.extend_from_slice(bounds.lo());
+        self.hi.clear();
+        self.hi.extend_from_slice(bounds.hi());
+        for c in bounds.couplings() {
+            self.lo[c.row] = 0.0;
+            self.hi[c.row] = 0.0;
+        }
         self.radius.clear();
         self.radius.resize(n, 0.0);
         let limit = params.pivot_limit(n);
-        // The block guesses (of a pass, and of the coupled problem from
-        // scratch) need a symmetric M and enough rows to pay off.
         let guesses_apply = symmetric && n >= params.block_guess_from;
-        // The coupled guess from scratch pays only on larger problems: on
-        // small sliding ones it mostly hands over (COUPLED_GUESS_FROM).
         let try_coupled_guess = coupled && guesses_apply && n >= COUPLED_GUESS_FROM;
-        // The coupled guess from a pass that kept its clamped set, at any
-        // size: one folded solve where the passes would go on converging
-        // linearly, or flip between two sets of sliding contacts (module
-        // comment).
         let restart_from_passes = coupled && symmetric && params.block_guess_from != usize::MAX;
         let max_rounds = if coupled {
             params.max_coupling_rounds.max(2)
@@ -129,8 +94,7 @@ impl Dantzig {
         let mut certified = false;
         let (mut restarts, mut restart_guesses) = (0, 0);
         self.failed_restarts.clear();
-        // Room for every restart's states: a repeated solve allocates
-        // nothing, whatever fails.
+        // Room for every restart's states: a repeated solve allocates nothing.
         self.failed_restarts.reserve(MAX_COUPLED_RESTARTS * n);
         for round in 1..=max_rounds {
             // What is left of the solve's own budget bounds this pass too.
@@ -145,18 +109,12 @@ impl Dantzig {
                 symmetric,
             };
             let mut trace = params.record_trace.then_some(&mut self.trace);
-            // With couplings too: the first pass (friction rows held at 0)
-            // is a frictionless stack, where the guess settles in a few
-            // factorisations. When its answer does not certify (friction
-            // needed), the passes go on from the guess's state.
             let guessing = guesses_apply && (round == 1 || params.warm_start_rounds);
             let guess = if !guessing {
                 Outcome::Cold
             } else if round == 1 {
                 self.guess.run(&mut self.core, lcp, &set)
             } else {
-                // Later passes too, from the states of the pass before
-                // (module comment).
                 self.guess.run_from_pass(&mut self.core, lcp, &set)
             };
             if let Some(trace) = trace.as_deref_mut() {
@@ -171,14 +129,11 @@ impl Dantzig {
                     self.stats.block_guesses += guesses;
                     Ok(())
                 }
-                // The pivoting finishes from the last guess: only its rows
-                // out of bounds or of the wrong sign are driven again.
                 Outcome::Warm(guesses) => {
                     self.stats.block_guesses += guesses;
                     self.core.rerun(lcp, &set, trace)
                 }
-                // A guess that gave a non-finite z left no usable state:
-                // the pivoting starts from z = 0, as on a first pass.
+                // A guess that left no usable state: start from z = 0.
                 Outcome::Cold if round == 1 || !params.warm_start_rounds || guessing => {
                     self.core.run(lcp, &set, trace)
                 }
@@ -224,8 +179,7 @@ impl Dantzig {
                 den += dd * dd;
                 self.last_step[t] = d;
             }
-            // Aitken's relaxation of the radii (module comment): the step
-            // of this pass against the one before gives the factor.
+            // Aitken's relaxation of the radii (module comment).
             if round >= 3 && den > 0.0 {
                 relax = (-relax * num / den).clamp(MIN_RELAX, 1.0);
             }
@@ -242,10 +196,8 @@ impl Dantzig {
             if round > 1 && change <= params.coupling_tolerance {
                 break;
             }
-            // A pass without pivots, appends or removals kept the clamped
-            // set of the one before: the coupled guess from that set jumps
-            // to the fixed point of the remaining passes (coupled_guess.rs,
-            // `run_from`).
+            // A pass that kept the clamped set of the one before: the coupled
+            // guess from it, unless it already failed from the same states.
             if round > 1
                 && self.core.pivots == 0
                 && self.core.appends == 0
@@ -253,8 +205,6 @@ impl Dantzig {
                 && restart_from_passes
                 && restarts < MAX_COUPLED_RESTARTS
                 && restart_guesses < MAX_RESTART_GUESSES
-                // A pass that took no pivot often keeps the states of the
-                // one before, and the same guess would fail the same way.
                 && !self
                     .failed_restarts
                     .chunks_exact(n)
@@ -262,7 +212,7 @@ impl Dantzig {
             {
                 restarts += 1;
                 let budget = MAX_RESTART_GUESSES - restart_guesses;
-                let settled = self.solve_by_coupled_guess_from_pass(problem, w_tol, budget, out);
+                let settled = self.solve_by_coupled_guess(problem, w_tol, Some(budget), out);
                 restart_guesses += self.coupled_guess.guesses;
                 if settled {
                     out.pivots = self.stats.pivots;
@@ -272,32 +222,19 @@ impl Dantzig {
                 self.failed_restarts.extend_from_slice(&self.core.state);
             }
             if round == 1 {
-                // The first pass, projected on the bounds of its own
-                // normals, is an exact pivoting answer when no friction is
-                // needed: accept it if it certifies. (Later passes are
-                // iterates of the fixed point, only as exact as the radii
-                // have settled: they stop by the radius test.)
+                // The first pass, projected, is an exact answer when no
+                // friction is needed (later passes stop by the radius test).
                 out.z.clone_from(&self.core.z);
                 finish_box_answer_with(problem, out, Some(&self.core.w));
                 if out.report.is_solution(COUPLING_PASS_ACCEPT) {
                     certified = true;
                     break;
                 }
-                // Else try the coupled guess before more passes (it leaves
-                // the pivoting's state as it is, so the passes go on from
-                // this one if it hands over).
-                if try_coupled_guess && self.solve_by_coupled_guess(problem, w_tol, out) {
+                // The coupled guess leaves the pivoting's state as it is.
+                if try_coupled_guess && self.solve_by_coupled_guess(problem, w_tol, None, out) {
                     out.pivots = self.stats.pivots;
                     return Ok(());
                 }
-                // The friction rows were held at 0 in the first pass (its
-                // state for them says nothing): each starts the second at
-                // the bound that opposes its w there, the way the contact
-                // slides (w > 0: lower; w < 0: upper; about 0, sticking,
-                // where it was).
-                // At its lower bound, every friction row was driven across
-                // its whole range when it slides the other way. (A cold
-                // second pass starts from z = 0 and reads no state.)
                 if params.warm_start_rounds {
                     self.start_friction_against_w(lcp, bounds);
                 }
@@ -317,10 +254,8 @@ impl Dantzig {
         }
         out.z.clone_from(&self.core.z);
         finish_box_answer_with(problem, out, Some(&self.core.w));
-        // Without symmetry nothing proves that a row refused into C (its
-        // Schur complement not positive) keeps a complementary w: such a
-        // path can end with a row at a bound whose w has the wrong sign.
-        // That answer is an error, never an `Ok`.
+        // Without symmetry a path can end with a row of the wrong sign: an
+        // error, never an `Ok`.
         if !symmetric && !out.report.is_solution(NON_SYMMETRIC_ACCEPT) {
             let row = wrong_sign_row(problem, &out.z, &out.w).unwrap_or(0);
             return Err(LcpError::NoSolutionOnPath {
@@ -332,8 +267,8 @@ impl Dantzig {
         Ok(())
     }
 
-    /// Before the second coupling pass: each coupled (friction) row at the
-    /// bound that opposes its `w` at the first pass's answer, by more than
+    /// Before the second coupling pass: each friction row at the bound that
+    /// opposes its `w` (w > 0: lower, w < 0: upper) by more than
     /// `FRICTION_START_W` of `||q||`; the others keep their state.
     fn start_friction_against_w(&mut self, lcp: &Lcp, bounds: &BoxBounds) {
         let push = FRICTION_START_W * lcp.q_max_abs();
@@ -356,72 +291,43 @@ impl Dantzig {
         }
     }
 
-    /// Records the coupled guess just run in the trace, if one is kept.
-    fn trace_coupled_guess(&mut self, solved: bool) {
-        if self.params.record_trace {
-            let guesses = self.coupled_guess.guesses;
-            self.trace.push(guess_step(guesses, solved, true));
-        }
-    }
-
-    /// Puts the coupled guess's settled `z` in `out` with its certificate;
-    /// true when it certifies to `COUPLED_GUESS_ACCEPT`.
-    fn accept_coupled_guess(&self, problem: &BoxLcp, out: &mut LcpSolution) -> bool {
-        accept_guess(problem, &self.coupled_guess.z, COUPLED_GUESS_ACCEPT, out)
-    }
-
-    /// Runs the coupled guess; true when it settled on an answer that
-    /// certifies, then in `out` (its `pivots` left to the caller; `out` is
-    /// overwritten either way).
+    /// Runs the coupled guess, from scratch or (with `Some(max_guesses)`)
+    /// from the last pass's states; true when it settled on an answer that
+    /// certifies to `COUPLING_PASS_ACCEPT`, then in `out` (`out` is
+    /// overwritten either way; its `pivots` are left to the caller).
     fn solve_by_coupled_guess(
         &mut self,
         problem: &BoxLcp,
         w_tol: f64,
+        from_pass: Option<usize>,
         out: &mut LcpSolution,
     ) -> bool {
-        let settled = self.coupled_guess.run(
+        let guess = &mut self.coupled_guess;
+        let states = from_pass.map(|_| self.core.state.as_slice());
+        let max_guesses = from_pass.unwrap_or(COUPLED_GUESS_MAX);
+        let tol = self.params.pivot_tolerance;
+        let settled = guess.run(
             problem.lcp(),
             problem.bounds(),
             w_tol,
-            self.params.pivot_tolerance,
-        );
-        let solved = settled && self.accept_coupled_guess(problem, out);
-        self.trace_coupled_guess(solved);
-        if solved {
-            // Added to the first pass's block guesses, if any.
-            self.stats.block_guesses += self.coupled_guess.guesses;
-            self.stats.rounds = 1;
-            return true;
-        }
-        false
-    }
-
-    /// Runs the coupled guess from the clamped set of the last coupling
-    /// pass, with at most `max_guesses` guesses; true when it settled on an
-    /// answer that certifies, then in `out` (`out` is overwritten either
-    /// way; the passes' state is kept).
-    fn solve_by_coupled_guess_from_pass(
-        &mut self,
-        problem: &BoxLcp,
-        w_tol: f64,
-        max_guesses: usize,
-        out: &mut LcpSolution,
-    ) -> bool {
-        let settled = self.coupled_guess.run_from(
-            problem.lcp(),
-            problem.bounds(),
-            w_tol,
-            self.params.pivot_tolerance,
-            &self.core.state,
+            tol,
+            states,
             max_guesses,
         );
-        let solved = settled && self.accept_coupled_guess(problem, out);
-        self.trace_coupled_guess(solved);
+        let solved = settled && {
+            out.z.clone_from(&guess.z);
+            finish_box_answer(problem, out);
+            out.method = Method::Dantzig;
+            out.report.is_solution(COUPLING_PASS_ACCEPT)
+        };
         if solved {
-            self.stats.block_guesses += self.coupled_guess.guesses;
-            return true;
+            out.iterations = 1;
+            self.stats.block_guesses += guess.guesses;
         }
-        false
+        if self.params.record_trace {
+            self.trace.push(guess_step(guess.guesses, solved, true));
+        }
+        solved
     }
 }
 

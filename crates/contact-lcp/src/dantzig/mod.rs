@@ -2,34 +2,24 @@
 //
 // Problem and signs: find z with w = M z + q, lo_i <= z_i <= hi_i,
 // z_i = lo_i => w_i >= 0, z_i = hi_i => w_i <= 0, strictly between =>
-// w_i = 0 (a plain LCP is lo = 0, hi = +inf; see box_problem.rs). For a
-// symmetric M, assumed positive semidefinite, the method is Baraff's with
-// its termination argument; singular M (redundant contacts) is handled. A
-// non-symmetric M (dynamic friction) is pivoted too, without that
-// guarantee (see below).
+// w_i = 0 (a plain LCP is lo = 0, hi = +inf; see box_problem.rs).
 //
 // Method: Baraff 1994 sec. 4 (drive-to-zero one index at a time,
 // fdirection, maxstep), generalised to bounds as in the Dantzig solvers of
-// ODE and Bullet, written afresh. One route: the pivoting of one
-// fixed-bound problem (pivot.rs) on an updatable Cholesky factor of the
-// clamped block (linalg/cholesky.rs), the packed block of the rows whose w the
-// pivoting watches (active_block.rs), and the coupling passes for friction
-// (coupling_passes.rs). Symmetric problems (by default all; from
-// `block_guess_from` rows) first try a block principal pivoting guess of
-// the whole clamped set (block_guess.rs, Judice & Pires 1994), which on
-// positive definite problems settles in a few dense factorisations where
-// the one-row pivoting needs O(n) pivots; where the guess cannot finish
-// the pivoting finishes from its last guess (`Core::rerun`), so the answer
-// is the same method's either way.
+// ODE and Bullet, written afresh: the pivoting of one fixed-bound problem
+// (pivot.rs) on an updatable Cholesky factor of the clamped block
+// (linalg/cholesky.rs), and coupling passes for friction
+// (coupling_passes.rs). For a symmetric M (assumed PSD; singular M is
+// handled) Baraff's termination argument holds, and each pass first tries a
+// block principal pivoting guess of the whole clamped set (block_guess.rs,
+// Judice & Pires 1994); where it cannot finish, the pivoting finishes from
+// its last guess, so the answer is the same method's either way.
 //
 // Non-symmetric M (dynamic friction, Baraff 1994 sec. 5-6) is pivoted the
-// same way with the clamped block kept as an explicit inverse updated by
-// bordering (linalg/inverse.rs) instead of a Cholesky factor, and without the
-// block guess. Baraff's termination argument needs symmetry: on a
-// non-symmetric M the driven row may find no event that bounds its step
-// (Painleve's configurations), reported as `LcpError::NoSolutionOnPath`;
-// cycling is stopped by the pivot limit. The policy sends plain
-// non-symmetric LCPs to Lemke, which is complete for them.
+// same way on an explicit inverse of the clamped block (linalg/inverse.rs),
+// without the block guess or the termination argument: a driven row may
+// find no event bounding its step (LcpError::NoSolutionOnPath), and the
+// pivot limit stops cycling.
 
 mod active_block;
 mod block_guess;
@@ -38,7 +28,6 @@ mod coupling_passes;
 mod pivot;
 
 use crate::box_problem::BoxLcp;
-use crate::box_verify::finish_box_answer;
 use crate::error::LcpError;
 use crate::solution::{LcpSolution, Method};
 use crate::verify::certified;
@@ -50,62 +39,45 @@ use pivot::{Core, State};
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct DantzigParams {
-    /// Largest number of pivots (basis exchanges) per pivoting pass before
-    /// giving up with [`LcpError::PivotLimit`]. `usize::MAX` (the default)
-    /// means automatic: `10 n + 100` (see [`DantzigParams::pivot_limit`]).
-    /// A first pass on a contact problem needs about `0.5 n` to `n` pivots,
-    /// a warm-started coupling pass a handful.
+    /// Largest number of pivots per pivoting pass before
+    /// [`LcpError::PivotLimit`]; `usize::MAX` (the default) means `10 n + 100`
+    /// (see [`DantzigParams::pivot_limit`]).
     pub max_pivots: usize,
     /// Largest number of pivots over all the coupling passes of one solve
-    /// before giving up with [`LcpError::PivotLimit`] (each pass also keeps
-    /// its own limit, `max_pivots`). Default `usize::MAX`: no limit of its
-    /// own. The policy ([`Solver`](crate::Solver)) uses it to bound its
-    /// first Dantzig attempt before Lemke's method.
+    /// before [`LcpError::PivotLimit`]. Default `usize::MAX`: no limit of its
+    /// own (the policy, [`Solver`](crate::Solver), bounds its first Dantzig
+    /// attempt with it).
     pub max_total_pivots: usize,
     /// A row joins the clamped set only if its Schur complement
-    /// `M_ii - M_iC M_CC^-1 M_Ci` exceeds `pivot_tolerance * ||M||_max`;
-    /// smaller (or, for a non-symmetric `M`, negative) means the row is
-    /// (numerically) redundant or would move against its own `w`. Dimensionless;
-    /// default `1e-10`, sensible range `1e-13..=1e-7`.
+    /// `M_ii - M_iC M_CC^-1 M_Ci` exceeds `pivot_tolerance * ||M||_max`
+    /// (otherwise it is redundant, or would move against its own `w`).
+    /// Dimensionless; default `1e-10`, sensible range `1e-13..=1e-7`.
     pub pivot_tolerance: f64,
-    /// `|w_i| <= zero_tolerance * max(||q||_inf, tiny)` counts as `w_i = 0`
-    /// when deciding whether a row is already complementary. Dimensionless;
-    /// default `1e-13`.
+    /// `|w_i| <= zero_tolerance * max(||q||_inf, tiny)` counts as `w_i = 0`.
+    /// Dimensionless; default `1e-13`.
     pub zero_tolerance: f64,
-    /// Most pivoting passes for friction coupling (see the module source):
-    /// the first pass solves the normal rows, each further pass re-solves with
-    /// the friction bounds of the last normals. Default `50`; at least 2 is
-    /// needed for a problem with couplings.
+    /// Most pivoting passes for friction coupling: the first solves the
+    /// normal rows, each further one re-solves with the friction bounds of the
+    /// last normals. Default `50`; at least 2 with couplings.
     pub max_coupling_rounds: usize,
     /// The coupling passes stop when no friction radius `mu z_j` changed by
-    /// more than this times `||z||_inf` (dimensionless), or after the first
-    /// pass if its answer certifies (scaled error at most 1e-10, see the
-    /// module source). Default `1e-12`.
+    /// more than this times `||z||_inf`, or after the first pass if its answer
+    /// certifies. Dimensionless; default `1e-12`.
     pub coupling_tolerance: f64,
     /// Start each coupling pass after the first from the final state of the
-    /// previous one (rows at a bound follow their new bounds, only rows made
-    /// infeasible are driven again) instead of from `z = 0`. Default `true`;
-    /// `false` gives the plain ODE-like restart, several times slower on
-    /// stacks.
+    /// one before instead of from `z = 0` (default `true`; `false` is the
+    /// plain ODE-like restart, several times slower on stacks).
     pub warm_start_rounds: bool,
-    /// Record every step, readable with [`Dantzig::last_trace`]: each
-    /// pivot, and each guess of the block guess as a
-    /// [`DantzigEvent::BlockGuess`] step. Default `false`; the trace may
-    /// allocate. Recording changes nothing else: the trace is of the
-    /// algorithm that runs.
+    /// Record every step, readable with [`Dantzig::last_trace`]: each pivot,
+    /// and each run of block guesses as a [`DantzigEvent::BlockGuess`].
+    /// Default `false`; the trace may allocate and changes nothing else.
     pub record_trace: bool,
     /// Problems of at least this dimension with a symmetric `M` first try a
     /// block principal pivoting guess of the clamped set (Judice & Pires
-    /// 1994; see block_guess.rs): each guess is one dense Cholesky
-    /// factorisation of the guessed block, and when the guesses settle no
-    /// pivoting is needed. Redundant (dependent) rows are left out of the
-    /// guessed block; where the guesses do not settle, the pivoting
-    /// finishes from the last one. On friction-coupled problems the guess
-    /// solves each coupling pass, and the coupled problem has a guess of
-    /// its own (see the module source). Default `1`: every problem (faster
-    /// than the one-row pivoting alone at every size measured, 12 to 128
-    /// rows and up); `usize::MAX` turns the guesses off, and with them the
-    /// coupled guess restarted from a coupling pass.
+    /// 1994), one dense Cholesky factorisation per guess, the pivoting
+    /// finishing from the last guess when they do not settle; friction-coupled
+    /// problems also get a guess of the whole coupled problem. Default `1`
+    /// (every problem); `usize::MAX` turns all the guesses off.
     pub block_guess_from: usize,
 }
 
@@ -176,17 +148,14 @@ pub enum DantzigEvent {
         /// The row.
         row: usize,
     },
-    /// A run of block principal pivoting guesses (block_guess.rs, or the
-    /// guess of the whole coupled problem when `coupled`), each exchanging
-    /// every violated row at once. Such a step drives no single row: its
-    /// [`DantzigStep::driven`] is `usize::MAX` and its step 0.
+    /// A run of block principal pivoting guesses (of a pass, or of the whole
+    /// coupled problem when `coupled`), each exchanging every violated row
+    /// at once; its [`DantzigStep::driven`] is `usize::MAX` and its step 0.
     BlockGuess {
         /// Guesses in the run.
         guesses: usize,
-        /// Whether they solved the problem of the pass (or, when
-        /// `coupled`, the whole problem). If not, the pivoting goes on
-        /// from the last guess (or, after a coupled guess, from the pass
-        /// before it).
+        /// Whether they solved the pass's problem (the whole problem when
+        /// `coupled`); if not, the pivoting goes on.
         solved: bool,
         /// Whether it was the guess of the coupled problem.
         coupled: bool,
@@ -216,17 +185,13 @@ pub struct DantzigStats {
     pub rounds: usize,
     /// Rows appended to the Cholesky factor of the clamped block.
     pub appends: usize,
-    /// Rows deleted from it (by a rank-one update, see the module source).
+    /// Rows deleted from it.
     pub removals: usize,
     /// Rows refused because they would make the clamped block singular.
     pub rejections: usize,
-    /// Guesses of the block principal pivoting shortcuts (each one dense
-    /// factorisation of a guessed block, or an update of the last one):
-    /// those of the block guess on every coupling pass, whether they solved
-    /// it alone or the pivoting finished from the last one, plus those of
-    /// the coupled guess that solved the whole coupled problem, if one did
-    /// (a coupled guess that handed over is not counted); 0 when no guess
-    /// was tried.
+    /// Block guesses: those of every pass's block guess, plus those of a
+    /// coupled guess that solved the problem (one that handed over is not
+    /// counted).
     pub block_guesses: usize,
 }
 
@@ -235,13 +200,12 @@ pub struct DantzigStats {
 /// workspace: a second solve of the same size allocates nothing (unless a
 /// trace is recorded or an error carries a best iterate).
 ///
-/// Meant for a symmetric positive semidefinite `M` (Baraff's termination
-/// argument); handles redundant (singular) rows and friction coupling. A
-/// non-symmetric `M` (dynamic friction) is pivoted with an updated inverse
-/// and its answer is certified or reported as an error. See the module source for the
-/// method (Baraff 1994 sec. 4) and the coupling passes. The returned
-/// [`LcpSolution`] has `method = Dantzig`, the pivots of all passes, and the
-/// passes in `iterations`.
+/// Meant for a symmetric positive semidefinite `M` (Baraff 1994 sec. 4);
+/// handles redundant (singular) rows and friction coupling. A non-symmetric
+/// `M` (dynamic friction) is pivoted with an updated inverse and its answer
+/// certified or reported as an error. The returned [`LcpSolution`] has
+/// `method = Dantzig`, the pivots of all passes, and the passes in
+/// `iterations`.
 ///
 /// ```
 /// use contact_lcp::{BoxLcp, Dantzig, faer::mat};
@@ -260,8 +224,7 @@ pub struct DantzigStats {
 #[derive(Clone, Debug, Default)]
 pub struct Dantzig {
     params: DantzigParams,
-    /// `params.first_invalid()`, found when the settings are set, not on
-    /// every solve. `None` for valid settings.
+    /// `params.first_invalid()`, found when the settings are set.
     invalid_param: Option<(&'static str, f64)>,
     core: Core,
     guess: BlockGuess,
@@ -271,9 +234,8 @@ pub struct Dantzig {
     order: Vec<usize>,
     radius: Vec<f64>,
     best_z: Vec<f64>,
-    /// The pass states from which the coupled guess failed in this solve,
-    /// one set of `n` after another. The guess from given states is
-    /// deterministic, so a restart from any of them is not run again.
+    /// The pass states (`n` each) from which the coupled guess failed in
+    /// this solve: not tried again.
     failed_restarts: Vec<State>,
     /// The last pass's radius step `mu z_j - r` per coupling (relaxation).
     last_step: Vec<f64>,
@@ -332,9 +294,8 @@ impl Dantzig {
     ///
     /// On success `out` holds `z` (within its bounds, coupled rows within the
     /// bounds of the returned normal forces), `w = M z + q` recomputed
-    /// exactly, and the [`VerifyReport`](crate::VerifyReport); a singular `M`
-    /// whose problem has a solution is solved exactly (no regularisation).
-    /// On an error that has a best iterate, `out` holds it too.
+    /// exactly, and the [`VerifyReport`](crate::VerifyReport). On an error
+    /// that has a best iterate, `out` holds it too.
     ///
     /// # Errors
     ///
@@ -343,8 +304,7 @@ impl Dantzig {
     /// - [`LcpError::PivotLimit`] after [`DantzigParams::pivot_limit`]
     ///   pivots in one pass;
     /// - [`LcpError::NoSolutionOnPath`] when a driven row can move without
-    ///   bound (no solution along this pivoting path: for a PSD `M`, the
-    ///   problem is infeasible, e.g. inconsistent bilateral rows); for a
+    ///   bound (for a PSD `M`: the problem is infeasible); for a
     ///   non-symmetric `M` also when a row must leave a clamped block that
     ///   would then be singular, or when the path ends on an answer that
     ///   does not certify (scaled error above 1e-9; `row` is the worst row);
@@ -371,61 +331,29 @@ impl Dantzig {
     }
 }
 
-/// Puts a settled guess `z` in `out` with its certificate; true when its
-/// scaled error is at most `accept` (then marked as one iteration of
-/// Dantzig's).
-fn accept_guess(problem: &BoxLcp, z: &[f64], accept: f64, out: &mut LcpSolution) -> bool {
-    out.z.clear();
-    out.z.extend_from_slice(z);
-    finish_box_answer(problem, out);
-    out.method = Method::Dantzig;
-    let solved = out.report.is_solution(accept);
-    if solved {
-        out.iterations = 1;
-    }
-    solved
-}
-
-/// Test support of the module's factor kernels: an `n x n` (n <= 6) SPD
-/// matrix `A A' + I` from the leading rows of one fixed `6 x 3` A, q = 0.
-#[cfg(test)]
-pub(crate) fn spd_fixture(n: usize) -> crate::problem::Lcp {
-    let a = [
-        [1.0, 2.0, 0.5],
-        [-1.0, 0.3, 2.0],
-        [0.7, -0.2, 1.1],
-        [2.0, 1.0, -1.0],
-        [0.1, 0.4, 0.9],
-        [-0.6, 1.5, 0.2],
-    ];
-    let mut m = vec![0.0; n * n];
-    for i in 0..n {
-        for j in 0..n {
-            let d: f64 = (0..3).map(|t| a[i][t] * a[j][t]).sum();
-            m[i * n + j] = d + if i == j { 1.0 } else { 0.0 };
-        }
-    }
-    crate::problem::Lcp::from_row_major(n, &m, &vec![0.0; n]).unwrap()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use faer::Mat;
 
+    fn one_row(m: f64, q: f64, lo: f64, hi: f64) -> BoxLcp {
+        BoxLcp::new(
+            Mat::from_fn(1, 1, |_, _| m),
+            vec![q],
+            vec![lo],
+            vec![hi],
+            vec![],
+        )
+        .unwrap()
+    }
+
     #[test]
     fn one_row_closed_forms() {
         // w = 4 z - 2: unconstrained root 0.5.
         for (lo, hi, z) in [(0.0, 1.0, 0.5), (-1.0, 0.25, 0.25), (0.0, 0.0, 0.0)] {
-            let p = BoxLcp::new(
-                Mat::from_fn(1, 1, |_, _| 4.0),
-                vec![-2.0],
-                vec![lo],
-                vec![hi],
-                vec![],
-            )
-            .unwrap();
-            let sol = Dantzig::default().solve(&p).unwrap();
+            let sol = Dantzig::default()
+                .solve(&one_row(4.0, -2.0, lo, hi))
+                .unwrap();
             assert_eq!(sol.z[0], z);
             assert_eq!(sol.method, Method::Dantzig);
         }
@@ -434,65 +362,50 @@ mod tests {
     #[test]
     fn non_symmetric_problems_solve_and_bad_settings_are_typed_errors() {
         // w = [1 0.5; 0 1] z - 1: both rows clamped, z = (0.5, 1).
+        let inf = f64::INFINITY;
         let p = BoxLcp::new(
             faer::mat![[1.0, 0.5], [0.0, 1.0]],
             vec![-1.0; 2],
             vec![0.0; 2],
-            vec![f64::INFINITY; 2],
+            vec![inf; 2],
             vec![],
         )
         .unwrap();
         let sol = Dantzig::default().solve(&p).unwrap();
         assert!((sol.z[0] - 0.5).abs() < 1e-15 && (sol.z[1] - 1.0).abs() < 1e-15);
-        // w = -z - 1 < 0 for every z >= 0: no solution, and no loop.
-        let none = BoxLcp::new(
-            faer::mat![[-1.0]],
-            vec![-1.0],
-            vec![0.0],
-            vec![f64::INFINITY],
-            vec![],
-        )
-        .unwrap();
-        assert!(matches!(
-            Dantzig::default().solve(&none).unwrap_err(),
-            LcpError::NoSolutionOnPath { row: 0, .. }
-        ));
-        let mut d = Dantzig::new(DantzigParams {
-            pivot_tolerance: f64::NAN,
-            ..DantzigParams::default()
-        });
-        assert!(matches!(
-            d.solve(&p).unwrap_err(),
-            LcpError::InvalidParameter {
-                what: "pivot_tolerance",
-                ..
-            }
-        ));
-        // Settings changed later are checked as well, and valid ones clear
+        // Settings are checked when made and when changed; valid ones clear
         // the error.
-        for (params, bad) in [
-            (
-                DantzigParams {
-                    zero_tolerance: -1e-9,
-                    ..DantzigParams::default()
-                },
-                "zero_tolerance",
-            ),
-            (
-                DantzigParams {
-                    coupling_tolerance: f64::INFINITY,
-                    ..DantzigParams::default()
-                },
-                "coupling_tolerance",
-            ),
+        let bad = |what: &str, value: f64| {
+            let mut params = DantzigParams::default();
+            match what {
+                "pivot_tolerance" => params.pivot_tolerance = value,
+                "zero_tolerance" => params.zero_tolerance = value,
+                _ => params.coupling_tolerance = value,
+            }
+            params
+        };
+        let mut d = Dantzig::new(bad("pivot_tolerance", f64::NAN));
+        for (what, value) in [
+            ("pivot_tolerance", f64::NAN),
+            ("zero_tolerance", -1e-9),
+            ("coupling_tolerance", f64::INFINITY),
         ] {
-            d.set_params(params);
+            d.set_params(bad(what, value));
             match d.solve(&p).unwrap_err() {
-                LcpError::InvalidParameter { what, .. } => assert_eq!(what, bad),
+                LcpError::InvalidParameter { what: got, .. } => assert_eq!(got, what),
                 e => panic!("{e:?}"),
             }
         }
         d.set_params(DantzigParams::default());
         assert!(d.solve(&p).is_ok());
+        assert!(matches!(
+            Dantzig::new(bad("pivot_tolerance", f64::NAN))
+                .solve(&p)
+                .unwrap_err(),
+            LcpError::InvalidParameter {
+                what: "pivot_tolerance",
+                ..
+            }
+        ));
     }
 }

@@ -1,65 +1,35 @@
 // The principal pivoting core: one box LCP with fixed bounds.
 //
-// Problem and signs: w = M z + q, M symmetric positive semidefinite (a
-// non-symmetric M takes the same path with an explicit inverse of M_CC in
-// place of the factor, see linalg/inverse.rs, without the termination argument),
-// fixed bounds lo_i <= 0 <= hi_i; z_i = lo_i => w_i >= 0, z_i = hi_i => w_i <= 0,
-// strictly between => w_i = 0.
+// Problem and signs: w = M z + q, fixed bounds lo_i <= 0 <= hi_i;
+// z_i = lo_i => w_i >= 0, z_i = hi_i => w_i <= 0, strictly between =>
+// w_i = 0. M symmetric PSD (a non-symmetric M takes the same path on an
+// explicit inverse of M_CC, linalg/inverse.rs, without the termination
+// argument).
 //
-// Method (Baraff 1994 sec. 4, "drive-to-zero", generalised to bounds): start
-// at z = 0, w = q. Take the rows d in the given order. If row d is already
-// complementary at z_d = 0 it is done (at lo, at hi, or clamped when
-// w_d = 0). Otherwise drive it: direction s = -sign(w_d), so z_d moves
-// towards the side that reduces |w_d|, with
+// Method (Baraff 1994 sec. 4, "drive-to-zero", generalised to bounds):
+// from z = 0, take the rows d in the given order. A row already
+// complementary is done; otherwise z_d moves by s = -sign(w_d) with
 //     dz_d = s,  dz_C = -M_CC^-1 M_Cd s     (Baraff's fdirection)
-// which keeps w_C = 0 on the clamped set C, and dw = M dz. The step
-// (Baraff's maxstep) is the smallest of
-//     - w_d reaching 0 (d joins C, done);
-//     - z_d reaching the bound it moves to (d stays there, done);
-//     - a clamped z_i reaching lo_i or hi_i (i leaves C);
-//     - a processed row at a bound whose w_i reaches 0 and would change
-//       sign (i joins C; never a fixed row with lo_i = hi_i, such as
-//       friction under a zero normal force, which is complementary
-//       whatever w_i is);
-//     - a parked row (see below) whose w_i starts to move (i joins C).
-// Ties: the driven row's own events first, then the lowest row index
-// (deterministic). A step that ends on another row's event may leave w_d at
-// 0 too (dependent rows): d is then done at once. Unprocessed rows keep
-// their z (0 on a fresh run; see `Core::rerun` for the warm start of a
-// coupling pass) and are not constrained until their turn. Every exchange
-// updates the Cholesky factor of M_CC (or the inverse; linalg/cholesky.rs), never
-// refactorising it.
+// which keeps w_C = 0 on the clamped set C. The step (maxstep) is the
+// smallest of: w_d reaching 0 (d joins C); z_d reaching its bound; a
+// clamped z_i reaching a bound (i leaves C); a row at a bound whose w_i
+// reaches 0 and would change sign (i joins C; never a fixed row,
+// lo_i = hi_i); a parked row whose w_i starts to move (i joins C). Ties:
+// the driven row's own events first, then the lowest row index. Every
+// exchange updates the factor of M_CC (linalg/cholesky.rs).
 //
-// Singular (PSD) M: a row whose addition would make M_CC singular (its
-// Schur complement M_ii - M_iC M_CC^-1 M_Ci is at most pivot_tolerance *
-// ||M||_max) is not added. For a PSD M such a row's w_i then moves in lock
-// step with w_C (its column lies in the span of C's columns), so it never
-// blocks a step: a redundant contact stays at its bound, as Baraff sec. 6
-// discusses. A row refused while interior with w_i = 0 is "parked": it keeps
-// its z_i, and re-enters C as soon as a removal from C makes its w_i move.
-// A refused row is not offered again until C loses a row. A driven row with
-// zero Schur complement makes progress only through the other events (e.g.
-// the redundant twin leaving C); when no event bounds the step the problem
-// has no solution along this path. Termination: Baraff's argument for PSD
-// M; in degenerate cases (zero steps) the pivot limit is the backstop. The
-// default limit, 10 n + 100, is sized to stop cycling, not honest work,
-// but on the frictionless 50-box stack of the peers' set (n = 200) this
-// pivoting needs more than 2100 pivots with every step positive: each row
-// driven in index order redistributes the torques about the diagonals of
-// the faces below it, one leave/enter pair of 1e-10-sized steps per face
-// (a symmetric stack's faces carry almost no such torque, so which corner
-// carries it flips with rounding-sized changes). The block guess
-// (block_guess.rs) solves such problems without this path.
+// Singular (PSD) M: a row whose Schur complement is at most pivot_tol is
+// not added (Baraff sec. 6): its w_i moves in lock step with w_C, so it
+// never blocks a step. A row refused while interior with w_i = 0 is parked
+// and re-enters C as soon as a removal makes its w_i move; a refused row is
+// not offered again until C loses a row. When no event bounds a step the
+// problem has no solution along this path; the pivot limit stops cycling.
 //
-// Work per pivot (active_block.rs): w is kept only on the rows that can
-// stop a step (the driven row, rows at a bound, parked rows); a row's w is
-// recomputed from z when its turn comes. The direction costs two
-// triangular solves with the factor and one product with the packed block
-// M_AC. When the driven row itself joins C, the forward solve of its last
-// direction is the new row of the factor, so that append costs O(k).
-//
-// Accuracy: w is updated incrementally; at the end z_C is re-solved from
-// the true q with the final factor and w = M z + q is recomputed.
+// Work per pivot: w is kept only on the rows that can stop a step
+// (active_block.rs); a row's w is recomputed when its turn comes. When the
+// driven row joins C, the forward solve of its last direction is its new
+// factor row, so that append costs O(k). At the end z_C is re-solved from
+// the true q and w = M z + q recomputed (`polish`).
 
 use super::active_block::ActiveBlock;
 use super::{DantzigEvent, DantzigStep};
@@ -109,8 +79,8 @@ pub(crate) struct Core {
     pub(crate) state: Vec<State>,
     pub(crate) z: Vec<f64>,
     pub(crate) w: Vec<f64>,
-    /// `dz_C` in the factor's order (scratch of the block guess too).
-    pub(super) dz: Vec<f64>,
+    /// `dz_C` in the factor's order.
+    dz: Vec<f64>,
     /// `L^-1 M_Cd` of the last direction (the factor row of `d`).
     y: Vec<f64>,
     /// `dw_A` in slot order.
@@ -152,54 +122,67 @@ impl Core {
         trace: Option<&mut Vec<DantzigStep>>,
     ) -> Result<(), Stop> {
         self.reset(m.dim(), set.symmetric);
-        let mut trace = trace;
+        self.drive_unprocessed(m, set, trace)
+    }
+
+    /// Drives the unprocessed rows in `set.order`, then polishes.
+    fn drive_unprocessed(
+        &mut self,
+        m: &Lcp,
+        set: &Settings<'_>,
+        mut trace: Option<&mut Vec<DantzigStep>>,
+    ) -> Result<(), Stop> {
         for &d in set.order {
-            self.drive(m, set, d, trace.as_deref_mut())?;
+            if self.state[d] == State::Unprocessed {
+                self.drive(m, set, d, trace.as_deref_mut())?;
+            }
         }
         self.polish(m);
         Ok(())
     }
 
-    /// Empties the state for a problem of dimension `n`: z = 0, nothing
-    /// clamped, every row unprocessed, w = 0 (a row's w is computed when it
-    /// is driven).
-    pub(crate) fn reset(&mut self, n: usize, symmetric: bool) {
-        self.factor.reset(n, symmetric);
-        self.block.reset(n, symmetric);
-        self.state.clear();
-        self.state.resize(n, State::Unprocessed);
-        self.z.clear();
-        self.z.resize(n, 0.0);
-        self.w.clear();
-        self.w.resize(n, 0.0);
-        for v in [&mut self.dz, &mut self.y, &mut self.dw] {
-            v.clear();
-            v.resize(n, 0.0);
-        }
-        self.rejected.clear();
-        self.rejected.resize(n, false);
+    /// Zeroes the counters of a run.
+    pub(crate) fn clear_counts(&mut self) {
         self.pivots = 0;
         self.appends = 0;
         self.removals = 0;
         self.rejections = 0;
     }
 
-    /// Runs the pivoting again after the bounds changed, warm-started from
-    /// the final state of the previous run (same `m`, same dimension): rows
-    /// at a bound move to the new bound, `z_C` is re-solved (clamped rows
-    /// that fall outside their bounds are released and re-solved until none
-    /// does), rows whose `w` now has the wrong sign are released, and only
-    /// the released rows are driven again, in `set.order`.
+    /// Empties the state for a problem of dimension `n`: z = w = 0, every row
+    /// unprocessed.
+    pub(crate) fn reset(&mut self, n: usize, symmetric: bool) {
+        self.factor.reset(n, symmetric);
+        self.block.reset(n, symmetric);
+        self.state.clear();
+        self.state.resize(n, State::Unprocessed);
+        for v in [
+            &mut self.z,
+            &mut self.w,
+            &mut self.dz,
+            &mut self.y,
+            &mut self.dw,
+        ] {
+            v.clear();
+            v.resize(n, 0.0);
+        }
+        self.rejected.clear();
+        self.rejected.resize(n, false);
+        self.clear_counts();
+    }
+
+    /// Runs the pivoting again after the bounds changed, from the final state
+    /// of the previous run (same `m`): rows at a bound move to the new bound,
+    /// clamped rows that the re-solved `z_C` puts outside their bounds and
+    /// rows whose `w` now has the wrong sign are released, and only the
+    /// released rows are driven again, in `set.order`.
     pub(crate) fn rerun(
         &mut self,
         m: &Lcp,
         set: &Settings<'_>,
         trace: Option<&mut Vec<DantzigStep>>,
     ) -> Result<(), Stop> {
-        self.pivots = 0;
-        self.appends = 0;
-        self.removals = 0;
-        self.rejections = 0;
+        self.clear_counts();
         let n = m.dim();
         for i in 0..n {
             let (lo, hi) = (set.lo[i], set.hi[i]);
@@ -257,14 +240,7 @@ impl Core {
                 self.block.insert_row(m, i, &self.factor.idx);
             }
         }
-        let mut trace = trace;
-        for &d in set.order {
-            if self.state[d] == State::Unprocessed {
-                self.drive(m, set, d, trace.as_deref_mut())?;
-            }
-        }
-        self.polish(m);
-        Ok(())
+        self.drive_unprocessed(m, set, trace)
     }
 
     /// Puts row `i` in A (its w is watched from now on).
@@ -324,34 +300,25 @@ impl Core {
         self.w[d] = m.affine_row(d, &self.z, set.symmetric);
         let wd = self.w[d];
         // Already complementary where z_d is (0 on a fresh run)?
-        let at_lo = self.z[d] <= lo_d;
-        let at_hi = self.z[d] >= hi_d;
-        let settled = if wd.abs() <= set.w_tol {
-            if at_lo {
-                Some(State::AtLo)
-            } else if at_hi {
-                Some(State::AtHi)
-            } else {
-                self.clamp_or_park(m, d, set.pivot_tol, false);
-                return Ok(());
-            }
-        } else if wd > 0.0 && at_lo {
-            Some(State::AtLo)
-        } else if wd < 0.0 && at_hi {
-            Some(State::AtHi)
-        } else {
-            None
-        };
+        let (at_lo, at_hi) = (self.z[d] <= lo_d, self.z[d] >= hi_d);
+        let zero = wd.abs() <= set.w_tol;
+        if zero && !at_lo && !at_hi {
+            self.clamp_or_park(m, d, set.pivot_tol, false);
+            return Ok(());
+        }
         self.watch(m, d);
-        if let Some(state) = settled {
-            self.state[d] = state;
+        if at_lo && (zero || wd > 0.0) {
+            self.state[d] = State::AtLo;
+            return Ok(());
+        }
+        if at_hi && (zero || wd < 0.0) {
+            self.state[d] = State::AtHi;
             return Ok(());
         }
         let s = if wd < 0.0 { 1.0 } else { -1.0 };
         self.rejected.iter_mut().for_each(|r| *r = false);
         loop {
-            // A step that ended on another row's event may have solved d
-            // too (w_d reached 0 at the same time, or d became redundant).
+            // A step that ended on another row's event may have solved d too.
             if self.w[d] * s >= -set.w_tol {
                 self.clamp_or_park(m, d, set.pivot_tol, false);
                 return Ok(());
@@ -371,10 +338,8 @@ impl Core {
             for (dw, &i) in self.dw.iter_mut().zip(&self.block.rows) {
                 *dw += s * col_d[i];
             }
-            // maxstep.
+            // maxstep; tie key: the driven row's events 0, row i's i + 1.
             let mut best = (f64::INFINITY, usize::MAX, Event::DrivenSolved);
-            // Tie key: the driven row's own events (key 0) first, then the
-            // lowest row index (key i + 1).
             let mut offer = |t: f64, key: usize, e: Event| {
                 let t = t.max(0.0);
                 if t < best.0 || (t == best.0 && key < best.1) {
@@ -401,8 +366,6 @@ impl Core {
                     }
                     continue;
                 }
-                // A row with lo = hi (e.g. friction under a zero normal
-                // force) is complementary whatever its w: it never enters.
                 if self.rejected[i] || is_fixed(set, i) {
                     continue;
                 }
@@ -413,8 +376,7 @@ impl Core {
                     State::AtHi if dwi > set.pivot_tol => {
                         offer((-self.w[i]).max(0.0) / dwi, i + 1, Event::Enter(i));
                     }
-                    // A parked row's w must stay 0: once C has changed so that
-                    // it moves, the row must join C now.
+                    // A parked row's w must stay 0: it joins C once it moves.
                     State::Parked if dwi.abs() > set.pivot_tol => {
                         offer(0.0, i + 1, Event::Enter(i));
                     }
@@ -486,31 +448,34 @@ impl Core {
         }
     }
 
-    /// Re-solves `z_C` from the true `q` with the current factor (so that
-    /// `w_C = 0`; callers project onto the bounds) and recomputes
+    /// Solves `M_CC z_C = -(q_C + M_CN z_N)` with the current factor (so that
+    /// `w_C = 0`; callers project onto the bounds), keeping the old `z_i`
+    /// where the new one is not finite (then false), and recomputes
     /// `w = M z + q`.
-    fn polish(&mut self, m: &Lcp) {
+    pub(super) fn polish(&mut self, m: &Lcp) -> bool {
         let k = self.factor.len();
-        if k > 0 {
-            // rhs = -(q_C + M_C,N z_N), N = rows not in C.
-            for r in 0..k {
-                self.dz[r] = -m.q()[self.factor.idx[r]];
-            }
-            for j in 0..self.z.len() {
-                if self.state[j] != State::Clamped && self.z[j] != 0.0 {
-                    let col = m.col(j);
-                    for r in 0..k {
-                        self.dz[r] -= col[self.factor.idx[r]] * self.z[j];
-                    }
-                }
-            }
-            self.factor.solve_in_place(&mut self.dz[..k]);
-            for r in 0..k {
-                if self.dz[r].is_finite() {
-                    self.z[self.factor.idx[r]] = self.dz[r];
+        let rhs = &mut self.dz[..k];
+        for (r, &i) in self.factor.idx.iter().enumerate() {
+            rhs[r] = -m.q()[i];
+        }
+        for (j, &zj) in self.z.iter().enumerate() {
+            if self.state[j] != State::Clamped && zj != 0.0 {
+                let col = m.col(j);
+                for (r, &i) in self.factor.idx.iter().enumerate() {
+                    rhs[r] -= col[i] * zj;
                 }
             }
         }
+        self.factor.solve_in_place(rhs);
+        let mut finite = true;
+        for (r, &i) in self.factor.idx.iter().enumerate() {
+            if rhs[r].is_finite() {
+                self.z[i] = rhs[r];
+            } else {
+                finite = false;
+            }
+        }
         m.affine(&self.z, &mut self.w);
+        finite
     }
 }

@@ -1,36 +1,24 @@
-// An updatable Cholesky factor L L' = M_CC of the clamped block (or, for a
-// non-symmetric M, its explicit inverse: linalg/inverse.rs).
+// An updatable Cholesky factor L L' = M_CC of the clamped block C (or, for
+// a non-symmetric M, its explicit inverse: linalg/inverse.rs), C an ordered
+// list of rows of M. L is column-major in an n x n buffer, so the solves
+// and the removal walk contiguous columns:
 //
-// The clamped set C is an ordered list of rows of M (in the order they
-// entered). L is stored column-major in an n x n buffer (column c holds
-// L[c..k, c] at c * n + c..), so the solves and the removal walk contiguous
-// columns and the large solves go to faer's kernels (linalg/kernels.rs):
-//
-// - append row/column i: solve L l = M_C,i (forward substitution, k^2
-//   flops; skipped when the caller already has l, see `try_append_solved`)
-//   and set the diagonal sqrt(M_ii - l'l); refused (C unchanged) when
-//   M_ii - l'l <= tol, i.e. when M_{C+i, C+i} would be (numerically)
-//   singular: this is how redundant contacts are kept out of C;
+// - append row/column i: solve L l = M_C,i and set the diagonal
+//   sqrt(M_ii - l'l); refused (C unchanged) when M_ii - l'l <= tol, which
+//   keeps redundant contacts out of C;
 // - remove position p: with L = [L11 0 0; l21' l22 0; L31 l32 L33], the
-//   factor of M without row/column p is [L11 0; L31 L33~] with
-//   L33~ L33~' = L33 L33' + l32 l32' (a rank-one *update*, always stable),
-//   done with Givens-like rotations in O((k - p)^2), then the rows and columns
-//   after p move up/left by one;
-// - solve M_CC x = b: one forward and one backward substitution.
-//
-// The pivoting only ever updates the factor; a whole block is factored at
-// once only for the block guess (`factor_block`). Removal is hand-written
-// rather than faer 0.24's `ldlt::update::delete_rows_and_cols_clobber`,
-// which was slower at the sizes of contact problems (docs/benchmarks.md).
+//   factor without p is [L11 0; L31 L33~], L33~ L33~' = L33 L33' + l32 l32'
+//   (a rank-one update, always stable, by Givens-like rotations in
+//   O((k - p)^2)); hand-written, as faer's `delete_rows_and_cols_clobber`
+//   was slower at contact sizes;
+// - a whole block factored at once, for the block guess only (`factor_block`).
 
 use crate::linalg::faer_scratch::FaerScratch;
 use crate::linalg::inverse;
-use crate::linalg::kernels::{dot, gemv, solve_lower_in_place, solve_lower_transpose_in_place};
+use crate::linalg::kernels::{dot, gemv, substitute};
 use crate::linalg::lanes::{Lanes, LanesOp, add_column, with_best_lanes};
 use crate::problem::Lcp;
-use crate::tuning::REFUSED_PIVOT;
-use crate::tuning::SHORT_RUNS;
-use crate::tuning::SMALL_BLOCK_UP_TO;
+use crate::tuning::{REFUSED_PIVOT, SHORT_RUNS, SMALL_BLOCK_UP_TO};
 use faer::linalg::cholesky::ldlt::factor::{
     LdltRegularization, cholesky_in_place as ldlt_in_place,
     cholesky_in_place_scratch as ldlt_scratch,
@@ -49,16 +37,14 @@ use faer::{MatMut, MatRef, Par};
 pub(crate) struct Factor {
     /// Cholesky factor (symmetric M) or explicit inverse (otherwise).
     symmetric: bool,
-    /// Scratch of the inverse's bordering.
-    border: [Vec<f64>; 3],
+    /// Scratch of an append (the new row first) and of the inverse's solve.
+    scratch: [Vec<f64>; 4],
     /// Leading dimension (the problem dimension n).
     ld: usize,
     /// `L`, column-major with leading dimension `ld`.
     l: Vec<f64>,
     /// `1 / L_cc` for every position of C.
     inv_diag: Vec<f64>,
-    /// Scratch for the new row of an append.
-    row: Vec<f64>,
     /// Scratch of `factor_block`: the rows it was asked to factor.
     pending: Vec<usize>,
     /// Scratch of `factor_block`: the pivot signs faer enforces (all +1).
@@ -72,29 +58,23 @@ pub(crate) struct Factor {
 
 impl Factor {
     /// Empties C for a problem of dimension `n` (allocates only when `n`
-    /// grows; stale entries are never read: every entry of L that a solve
-    /// touches was written by an append or a removal of this run).
+    /// grows; every entry a solve reads is written after the reset).
     pub(crate) fn reset(&mut self, n: usize, symmetric: bool) {
-        // Four rows of padding: the small-block kernel works on whole tiles
-        // of four rows (`LeftLooking`). Four more where that would make the
-        // columns a multiple of 512 bytes apart, whose entries then share
-        // cache sets (faer's blocked kernels run measurably slower).
+        // Four rows of padding for `LeftLooking`'s tiles of four rows, four
+        // more where columns would be a multiple of 512 bytes apart (cache
+        // sets shared, faer's blocked kernels slower).
         self.ld = n + 4;
         if self.ld % 64 == 0 {
             self.ld += 4;
         }
         self.symmetric = symmetric;
-        for v in &mut self.border {
+        for v in self.scratch.iter_mut().chain([&mut self.inv_diag]) {
             if v.len() < n {
                 v.resize(n, 0.0);
             }
         }
         if self.l.len() < n * self.ld {
             self.l.resize(n * self.ld, 0.0);
-        }
-        if self.row.len() < n {
-            self.row.resize(n, 0.0);
-            self.inv_diag.resize(n, 0.0);
         }
         self.idx.clear();
         self.idx.reserve(n);
@@ -112,16 +92,8 @@ impl Factor {
     /// `tol` or not finite.
     pub(crate) fn try_append(&mut self, m: &Lcp, i: usize, tol: f64) -> bool {
         if !self.symmetric {
-            let [v, bu, vb] = &mut self.border;
-            let ok = inverse::append(
-                &mut self.l,
-                self.ld,
-                &self.idx,
-                m,
-                i,
-                tol,
-                [&mut self.row, v, bu, vb],
-            );
+            let (b, scratch) = (&mut self.l, &mut self.scratch);
+            let ok = inverse::append(b, self.ld, &self.idx, m, i, tol, scratch);
             if ok {
                 self.idx.push(i);
             }
@@ -129,13 +101,13 @@ impl Factor {
         }
         let k = self.idx.len();
         let col = m.col(i);
-        let mut row = std::mem::take(&mut self.row);
+        let mut row = std::mem::take(&mut self.scratch[0]);
         for (x, &r) in row[..k].iter_mut().zip(&self.idx) {
             *x = col[r];
         }
-        solve_lower_in_place(&self.l, self.ld, &self.inv_diag, &mut row[..k]);
+        substitute(&self.l, self.ld, &self.inv_diag, &mut row[..k], false);
         let ok = self.try_append_solved(i, col[i], &row[..k], tol);
-        self.row = row;
+        self.scratch[0] = row;
         ok
     }
 
@@ -164,28 +136,22 @@ impl Factor {
         true
     }
 
-    /// Factors `M_CC` for C = `self.idx` (set by the caller), keeping the
-    /// first `kept` columns of the factor when the block is small (the
-    /// caller keeps those positions of C unchanged since the last factor).
-    /// Used only by the block guess (block_guess.rs), never by the
-    /// pivoting. A redundant row (pivot at most `tol`, the append rule) is
-    /// left out, as the pivoting leaves it out of C, and listed in
+    /// Factors `M_CC` for C = `self.idx` (set by the caller; the block
+    /// guess's), keeping the first `kept` columns of the last factor when the
+    /// block is small (the caller kept those positions of C). A redundant row
+    /// (pivot at most `tol`, the append rule) is left out and listed in
     /// `refused`; the others keep their order.
     ///
-    /// Up to `SMALL_BLOCK_UP_TO` rows, the plain loops of `factor_small`.
-    /// Larger blocks are factored whole, first by faer's blocked LL' (the
-    /// fast path when no row is redundant). When a pivot is at most `tol`, faer's blocked
-    /// LDL' instead, with every such pivot replaced by `huge`
-    /// (`REFUSED_PIVOT` times the largest diagonal entry): that row's column
-    /// of the unit factor is then its entries over `huge`, below the
-    /// rounding of every later update, so the other rows are factored as if
-    /// it were not there, in the same order and by the same test as
-    /// `try_append`. The refused rows are then cut out and each kept column
-    /// is scaled by sqrt(D) into L, O(k^2). (faer 0.24's LL' with the same
-    /// regularisation is not usable: its blocked path divides by the
-    /// diagonal entry it stores for a replaced pivot, which is not the
-    /// replaced value.) Should `huge` not be representable (or `tol` be 0),
-    /// the block is rebuilt by appends.
+    /// Up to `SMALL_BLOCK_UP_TO` rows, `factor_small`. Larger blocks by
+    /// faer's blocked LL', and when a pivot is at most `tol` by faer's LDL'
+    /// with every such pivot replaced by `huge` (`REFUSED_PIVOT` times the
+    /// largest diagonal): that row's column then falls below the rounding of
+    /// every later update, so the others are factored as if it were not
+    /// there, by `try_append`'s test; the refused rows are cut out and the
+    /// kept columns scaled by sqrt(D). (faer 0.24's LL' with the same
+    /// regularisation divides by a stored diagonal that is not the replaced
+    /// value.) Should `huge` not be representable (or `tol` be 0), the block
+    /// is rebuilt by appends.
     pub(crate) fn factor_block(
         &mut self,
         m: &Lcp,
@@ -290,15 +256,11 @@ impl Factor {
     }
 
     /// `factor_block` of a small block whose columns from `kept` on were
-    /// copied by `copy_block` (the columns before are the last factor's:
-    /// a factor's leading block depends on its leading rows only). The
-    /// left-looking ("gaxpy") Cholesky of Golub & Van Loan, Matrix
-    /// Computations, 4th ed., Algorithm 4.2.1, four columns at a time on the
-    /// best lanes of the machine: faer's blocked LL' costs more in dispatch
-    /// and setup than the whole factorisation of a few dozen rows. A pivot at
-    /// most `tol` (or not finite) refuses its row, as `try_append` does: its
-    /// column is zeroed, so the later columns are factored without it, and
-    /// the refused rows are cut out at the end.
+    /// copied by `copy_block` (the columns before are the last factor's): the
+    /// left-looking Cholesky of `LeftLooking` (faer's blocked LL' costs more
+    /// in setup at these sizes). A pivot at most `tol` (or not finite)
+    /// refuses its row: its column is zeroed, so the later columns are
+    /// factored without it, and the refused rows are cut out at the end.
     fn factor_small(&mut self, tol: f64, kept: usize, refused: &mut Vec<usize>) {
         let k = self.idx.len();
         with_best_lanes(LeftLooking {
@@ -349,19 +311,14 @@ impl Factor {
     }
 
     /// Copies the lower triangle of `M_CC` (C = `self.idx`) into L's storage,
-    /// from row `from` on (the rows before are the last factor's, see
-    /// `factor_small`); returns the largest diagonal entry copied.
-    ///
-    /// C is mostly runs of consecutive rows (a guess clamps most rows of a
-    /// contact problem, in index order), so each column is copied as one
-    /// slice per run instead of one gathered entry per row. Scattered rows
-    /// (a random problem's C) keep the gather, as the slices' setup would
-    /// cost more than they save.
+    /// from row `from` on; returns the largest diagonal entry copied. Each
+    /// column is copied as one slice per run of consecutive rows of C (a
+    /// contact problem's guess), or gathered entry by entry when the runs
+    /// are short (a random problem's).
     fn copy_block(&mut self, m: &Lcp, from: usize) -> f64 {
         let ld = self.ld;
         let runs = &mut self.runs;
         runs.clear();
-        // (position in C, first row of M) of each run of consecutive rows.
         for (p, &i) in self.idx.iter().enumerate() {
             match runs.last() {
                 Some(&(start, first)) if first + (p - start) == i => {}
@@ -402,7 +359,7 @@ impl Factor {
 
     /// Removes the row/column at position `p` of C. False (C unchanged)
     /// only for an explicit inverse whose block would be singular without
-    /// `p` (linalg/inverse.rs); a Cholesky factor always allows it.
+    /// `p`.
     pub(crate) fn remove(&mut self, p: usize) -> bool {
         let k = self.idx.len();
         let ld = self.ld;
@@ -413,8 +370,7 @@ impl Factor {
             }
             return ok;
         }
-        // Rank-one update of the trailing block L33 with x = l32, which is
-        // column p below the diagonal (overwritten as the rotations go).
+        // Rank-one update of L33 with x = l32 (column p, overwritten).
         for j in p + 1..k {
             let (front, back) = self.l.split_at_mut(j * ld);
             let x = &mut front[p * ld + j..p * ld + k];
@@ -434,8 +390,7 @@ impl Factor {
                 *lij = v;
             }
         }
-        // Delete row p (columns before p shift their tail up by one) and
-        // column p (later columns move left and up by one).
+        // Delete row p and column p.
         for c in 0..p {
             self.l.copy_within(c * ld + p + 1..c * ld + k, c * ld + p);
         }
@@ -448,19 +403,14 @@ impl Factor {
         true
     }
 
-    /// Solves `L y = b` in place (`b.len() == self.len()`).
-    pub(crate) fn forward_in_place(&self, b: &mut [f64]) {
-        solve_lower_in_place(&self.l, self.ld, &self.inv_diag, b);
-    }
-
-    /// Solves `L' x = y` in place (`b.len() == self.len()`).
-    pub(crate) fn backward_in_place(&self, b: &mut [f64]) {
-        solve_lower_transpose_in_place(&self.l, self.ld, &self.inv_diag, b);
+    /// Solves `L y = b` (or `L' x = b` if `transposed`) in place.
+    fn triangular(&self, b: &mut [f64], transposed: bool) {
+        substitute(&self.l, self.ld, &self.inv_diag, b, transposed);
     }
 
     /// Solves `M_CC X = B` in place for the `cols` columns of `b`
-    /// (column-major, `self.len()` rows each), with faer's blocked
-    /// triangular solves. Cholesky factor only (the block guess's).
+    /// (column-major, `self.len()` rows each) by faer's blocked triangular
+    /// solves. Cholesky factor only.
     pub(crate) fn solve_many_in_place(&self, b: &mut [f64], cols: usize) {
         let (k, ld) = (self.idx.len(), self.ld);
         if k == 0 || cols == 0 {
@@ -475,12 +425,12 @@ impl Factor {
     /// Solves `M_CC x = b` in place (`b.len() == self.len()`).
     pub(crate) fn solve_in_place(&mut self, b: &mut [f64]) {
         if self.symmetric {
-            self.forward_in_place(b);
-            self.backward_in_place(b);
+            self.triangular(b, false);
+            self.triangular(b, true);
         } else {
             let k = b.len();
-            self.row[..k].copy_from_slice(b);
-            gemv(&self.l, self.ld, &self.row[..k], b);
+            self.scratch[0][..k].copy_from_slice(b);
+            gemv(&self.l, self.ld, &self.scratch[0][..k], b);
         }
     }
 
@@ -489,11 +439,11 @@ impl Factor {
     /// `L^-1 M_Cd`, the factor row of `d` should it join C next.
     pub(crate) fn direction(&mut self, y: &mut [f64], s: f64, dz: &mut [f64]) {
         if self.symmetric {
-            self.forward_in_place(y);
+            self.triangular(y, false);
             for (dz, &y) in dz.iter_mut().zip(y.iter()) {
                 *dz = -s * y;
             }
-            self.backward_in_place(dz);
+            self.triangular(dz, true);
         } else {
             gemv(&self.l, self.ld, y, dz);
             dz.iter_mut().for_each(|x| *x *= -s);
@@ -501,17 +451,15 @@ impl Factor {
     }
 }
 
-/// The left-looking Cholesky of `Factor::factor_small` on the rows from
-/// `from` on (k = `inv_diag.len()`) of the column-major `l` (leading
-/// dimension `ld >= k + 4`), as a lanes operation, by panels of four
-/// columns (Golub & Van Loan sec. 4.2.9, the gaxpy form blocked): each
-/// panel first gets `-L[rows, j] L[panel, j]'` of every column j before
-/// it, a tile of four rows by four columns in registers at a time (rows
-/// past k and entries above the diagonal are computed too and never read),
-/// then its own columns are factored one after the other. A column is
-/// scaled by `1 / L_cc`: the kept `L_cc` of a column before `from`, else
-/// `sqrt(pivot)`, or zeroed (`inv_diag[c] = 0`) when the pivot is at most
-/// `tol` or not finite.
+/// The left-looking ("gaxpy") Cholesky of Golub & Van Loan, Matrix
+/// Computations, 4th ed., Alg. 4.2.1, blocked by panels of four columns
+/// (sec. 4.2.9), on the rows from `from` on (k = `inv_diag.len()`) of the
+/// column-major `l` (leading dimension `ld >= k + 4`): each panel first
+/// gets `-L[rows, j] L[panel, j]'` of every column j before it, in tiles of
+/// four rows by four columns (rows past k and entries above the diagonal
+/// are computed and never read), then its columns are factored in turn,
+/// each scaled by `1 / L_cc` (the kept one before `from`), or zeroed
+/// (`inv_diag[c] = 0`) when its pivot is at most `tol` or not finite.
 struct LeftLooking<'a> {
     l: &'a mut [f64],
     ld: usize,
@@ -580,6 +528,27 @@ impl LanesOp for LeftLooking<'_> {
 mod tests {
     use super::*;
 
+    /// `B B' + shift I` for a fixed `n x r` B: PSD of rank `r` when
+    /// `shift = 0`.
+    fn gram(n: usize, r: usize, shift: f64) -> Lcp {
+        let b = |i: usize, t: usize| {
+            ((i * 7 + t * 3) % 11) as f64 / 5.0 - 1.0 + f64::from(u8::from(i == t))
+        };
+        let entries: Vec<f64> = (0..n * n)
+            .map(|e| {
+                let (i, j) = (e / n, e % n);
+                (0..r).map(|t| b(i, t) * b(j, t)).sum::<f64>() + if i == j { shift } else { 0.0 }
+            })
+            .collect();
+        Lcp::from_row_major(n, &entries, &vec![0.0; n]).unwrap()
+    }
+
+    fn factor(n: usize) -> Factor {
+        let mut f = Factor::default();
+        f.reset(n, true);
+        f
+    }
+
     /// Solves `M_CC x = M_C,0 + 1` through the factor and checks the residual.
     fn check(f: &mut Factor, m: &Lcp) {
         let k = f.len();
@@ -593,46 +562,35 @@ mod tests {
     }
 
     #[test]
-    fn append_and_remove_keep_the_factor_exact() {
-        let m = crate::dantzig::spd_fixture(5);
-        let mut f = Factor::default();
-        f.reset(5, true);
+    fn append_and_remove_keep_the_factor_exact_and_refuse_a_duplicate() {
+        let m = gram(5, 3, 1.0);
+        let mut f = factor(5);
         for i in [3, 0, 4, 1, 2] {
             assert!(f.try_append(&m, i, 1e-12));
             check(&mut f, &m);
         }
-        assert!(f.remove(1));
-        check(&mut f, &m);
-        assert!(f.remove(0));
-        check(&mut f, &m);
-        assert!(f.remove(2));
-        check(&mut f, &m);
+        for p in [1, 0, 2] {
+            assert!(f.remove(p));
+            check(&mut f, &m);
+        }
         assert_eq!(f.idx, vec![4, 1]);
         assert!(f.try_append(&m, 0, 1e-12));
         check(&mut f, &m);
-    }
-
-    /// `B B'` for a fixed `n x r` B: PSD of rank `r`.
-    fn low_rank(n: usize, r: usize) -> Lcp {
-        let b = |i: usize, t: usize| {
-            ((i * 7 + t * 3) % 11) as f64 / 5.0 - 1.0 + f64::from(u8::from(i == t))
-        };
-        let entries: Vec<f64> = (0..n * n)
-            .map(|e| (0..r).map(|t| b(e / n, t) * b(e % n, t)).sum())
-            .collect();
-        Lcp::from_row_major(n, &entries, &vec![0.0; n]).unwrap()
+        // Rows 0 and 1 are equal: M_{01,01} is singular.
+        let m = Lcp::from_row_major(2, &[1.0, 1.0, 1.0, 1.0], &[0.0; 2]).unwrap();
+        let mut f = factor(2);
+        assert!(f.try_append(&m, 0, 1e-10));
+        assert!(!f.try_append(&m, 1, 1e-10));
+        assert_eq!(f.len(), 1);
     }
 
     #[test]
     fn a_small_block_keeps_its_leading_columns_and_refuses_dependent_rows() {
         let (n, rank) = (12, 7);
-        let m = low_rank(n, rank);
+        let m = gram(n, rank, 0.0);
         let mut scratch = FaerScratch::default();
         let mut refused = Vec::new();
-        let mut fresh = Factor::default();
-        let mut kept = Factor::default();
-        fresh.reset(n, true);
-        kept.reset(n, true);
+        let (mut fresh, mut kept) = (factor(n), factor(n));
         // A first block, then one whose first 3 rows are the first's: the
         // factor kept from position 3 equals the one factored afresh, and
         // the rows beyond the rank are refused by both, as appends would.
@@ -648,8 +606,7 @@ mod tests {
         assert_eq!(kept_refused, refused);
         assert_eq!(kept.idx, fresh.idx);
         assert_eq!(kept.len(), rank);
-        let mut appended = Factor::default();
-        appended.reset(n, true);
+        let mut appended = factor(n);
         let by_appends: Vec<usize> = next
             .iter()
             .copied()
@@ -663,17 +620,6 @@ mod tests {
             }
         }
         check(&mut kept, &m);
-    }
-
-    #[test]
-    fn a_duplicated_row_is_refused() {
-        // Rows 0 and 1 are equal: M_{01,01} is singular.
-        let m = Lcp::from_row_major(2, &[1.0, 1.0, 1.0, 1.0], &[0.0; 2]).unwrap();
-        let mut f = Factor::default();
-        f.reset(2, true);
-        assert!(f.try_append(&m, 0, 1e-10));
-        assert!(!f.try_append(&m, 1, 1e-10));
-        assert_eq!(f.len(), 1);
     }
 
     #[test]
@@ -692,8 +638,7 @@ mod tests {
         let long: Vec<usize> = (0..8).chain(12..20).chain(9..11).chain([23]).collect();
         let scattered: Vec<usize> = (0..n).step_by(3).chain((1..n).step_by(5)).collect();
         for idx in [long, scattered, vec![7]] {
-            let mut f = Factor::default();
-            f.reset(n, true);
+            let mut f = factor(n);
             f.idx.clone_from(&idx);
             let diag_max = f.copy_block(&m, 0);
             let expected = idx.iter().map(|&i| m.col(i)[i]).fold(0.0, f64::max);

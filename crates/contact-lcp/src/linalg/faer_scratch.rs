@@ -1,10 +1,5 @@
-//! A faer scratch stack kept between solves.
-//!
-//! faer's in-place factorisations take their workspace as a `MemStack`;
-//! allocating a `MemBuffer` per call would break "a repeated solve
-//! allocates nothing". This keeps one buffer, grown only when a larger
-//! requirement comes, and gives the solvers' workspaces `Debug`, `Clone`
-//! and `Default` without each writing them by hand (`MemBuffer` has none).
+//! A faer scratch stack kept between solves (so a repeated solve allocates
+//! nothing), with the `Debug`, `Clone` and `Default` `MemBuffer` lacks.
 
 use faer::dyn_stack::{MemBuffer, MemStack, StackReq};
 
@@ -39,7 +34,6 @@ impl Default for FaerScratch {
 
 impl Clone for FaerScratch {
     fn clone(&self) -> Self {
-        // A cache: a clone starts empty and grows on first use.
         Self::default()
     }
 }

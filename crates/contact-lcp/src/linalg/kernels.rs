@@ -1,17 +1,11 @@
-// Level-2 kernels of the pivoting solvers on column-major storage.
-//
-// Small sizes (most contact islands) use plain loops: a call into faer costs
-// a dispatch that is larger than the whole operation there. From
-// `FAER_FROM` rows on, faer's product takes over; the triangular solves
-// run on lanes (lanes.rs) at every size.
-// Plain dot products use four independent partial sums so that the compiler
-// can vectorise them (a single running sum is a serial dependency chain).
-// The split point only changes rounding, never which kernel a given size
-// uses, so results do not depend on anything but the problem.
+// Level-2 kernels of the pivoting solvers on column-major storage. Small
+// products use plain loops (a call into faer costs more than the whole
+// operation there), from `FAER_FROM` rows on faer's; the triangular solves
+// run on lanes (lanes.rs). Dot products keep four partial sums so that they
+// vectorise. Which kernel runs depends only on the sizes.
 
 use crate::linalg::lanes::{ArrayLanes, Lanes, LanesOp, add_column, with_best_lanes};
-use crate::tuning::FAER_FROM;
-use crate::tuning::PLAIN_SOLVE_UP_TO;
+use crate::tuning::{FAER_FROM, PLAIN_SOLVE_UP_TO};
 use faer::linalg::matmul::matmul;
 use faer::{Accum, MatMut, MatRef, Par};
 
@@ -40,49 +34,22 @@ pub(crate) fn axpy(alpha: f64, x: &[f64], y: &mut [f64]) {
     }
 }
 
-/// Solves `L y = b` in place, with `L` the leading `k x k` lower triangle of
-/// the column-major buffer `l` (leading dimension `ld`), `k = b.len()`, and
-/// `inv_diag[c] = 1 / L_cc` (a multiply instead of a division keeps the
-/// substitution's serial dependency chain short on small sizes).
-///
-/// Column by column (`b[c+1..] -= y_c L[c+1.., c]`, contiguous), on the
-/// best lanes of the machine (lanes.rs), for every size (faer's blocked
-/// solves cost more on one right-hand side). Each entry gets the
-/// same products and sums, in the same order, as the scalar loop.
-pub(crate) fn solve_lower_in_place(l: &[f64], ld: usize, inv_diag: &[f64], b: &mut [f64]) {
-    substitute(Substitution {
+/// Solves `L y = b` (or `L' x = b` if `transposed`) in place, with `L` the
+/// leading `k x k` lower triangle of the column-major `l` (leading dimension
+/// `ld`), `k = b.len()`, and `inv_diag[c] = 1 / L_cc` (a multiply keeps the
+/// serial chain short). `L y = b` goes column by column
+/// (`b[c+1..] -= y_c L[c+1.., c]`), `L' x = b` row by row from the last with
+/// the partial sums of [`dot`]: the bits of the scalar loops, on plain arrays
+/// up to `PLAIN_SOLVE_UP_TO` rows, else on the best lanes of the machine
+/// (faer's blocked solves cost more on one right-hand side).
+pub(crate) fn substitute(l: &[f64], ld: usize, inv_diag: &[f64], b: &mut [f64], transposed: bool) {
+    let op = Substitution {
         l,
         ld,
         inv_diag,
         b,
-        transposed: false,
-    });
-}
-
-/// Solves `L' x = y` in place (same storage as [`solve_lower_in_place`]):
-/// row by row from the last, `x_c = (y_c - L[c+1.., c] . x[c+1..]) / L_cc`
-/// with the four-lane dot product of [`dot`] (same partial sums, so the
-/// same bits), on the best lanes of the machine, for every size (see
-/// [`solve_lower_in_place`] for why not faer's).
-pub(crate) fn solve_lower_transpose_in_place(
-    l: &[f64],
-    ld: usize,
-    inv_diag: &[f64],
-    b: &mut [f64],
-) {
-    substitute(Substitution {
-        l,
-        ld,
-        inv_diag,
-        b,
-        transposed: true,
-    });
-}
-
-/// Runs `op` on plain arrays up to `PLAIN_SOLVE_UP_TO` rows, else on the
-/// best lanes of the machine (the same bits either way).
-#[inline(always)]
-fn substitute(op: Substitution<'_>) {
+        transposed,
+    };
     if op.b.len() <= PLAIN_SOLVE_UP_TO {
         op.run(ArrayLanes);
     } else {
@@ -90,8 +57,7 @@ fn substitute(op: Substitution<'_>) {
     }
 }
 
-/// One triangular solve with `L` (or `L'` if `transposed`) in place, as a
-/// lanes operation (one dispatch per solve).
+/// One triangular solve of [`substitute`] as a lanes operation.
 struct Substitution<'a> {
     l: &'a [f64],
     ld: usize,
@@ -122,9 +88,7 @@ impl LanesOp for Substitution<'_> {
     }
 }
 
-/// [`dot`] on lanes: the same four partial sums (lane `l` sums the
-/// products of the entries `4j + l`), combined as `(s0 + s2) + (s1 + s3)`,
-/// then the tail, so it returns the same bits.
+/// [`dot`] on lanes, with the same bits.
 #[inline(always)]
 fn dot_lanes<L: Lanes>(lanes: L, a: &[f64], b: &[f64]) -> f64 {
     let n = a.len().min(b.len());
@@ -180,54 +144,24 @@ pub(crate) fn gemv(a: &[f64], ld: usize, x: &[f64], out: &mut [f64]) {
 mod tests {
     use super::*;
 
-    /// A deterministic lower-triangular `k x k` factor with a dominant
-    /// diagonal, stored with leading dimension `ld`.
-    fn factor(k: usize, ld: usize) -> Vec<f64> {
-        let mut l = vec![0.0; ld * k.max(1)];
-        for c in 0..k {
-            for r in c..k {
-                l[c * ld + r] = if r == c {
-                    2.0 + (r % 3) as f64
-                } else {
-                    ((r * 7 + c * 3) % 11) as f64 / 11.0 - 0.5
-                };
-            }
-        }
-        l
-    }
-
-    /// Both triangular solves leave a residual at round-off level against
-    /// a direct product.
+    /// The triangular solves have the bits of the scalar substitutions, on
+    /// every remainder of four and both sides of the dispatch sizes, and a
+    /// round-off residual against a direct product.
     #[test]
-    fn triangular_solves_invert_the_factor() {
-        for k in [0, 1, 5, FAER_FROM - 1, FAER_FROM, 70] {
+    fn triangular_solves_match_the_scalar_loops_and_invert_the_factor() {
+        for k in [0, 1, 2, 3, 4, 5, 7, 8, 9, 31, 32, 33, 70] {
             let ld = k + 3;
-            let l = factor(k, ld);
-            let b: Vec<f64> = (0..k).map(|i| (i as f64 * 0.37).sin()).collect();
-            let inv: Vec<f64> = (0..k).map(|c| 1.0 / l[c * ld + c]).collect();
-            let mut y = b.clone();
-            solve_lower_in_place(&l, ld, &inv, &mut y);
-            for r in 0..k {
-                let ly: f64 = (0..=r).map(|c| l[c * ld + r] * y[c]).sum();
-                assert!((ly - b[r]).abs() < 1e-12, "k = {k}, L y row {r}");
+            // Lower triangular with a dominant diagonal.
+            let mut l = vec![0.0; ld * k.max(1)];
+            for c in 0..k {
+                for r in c..k {
+                    l[c * ld + r] = if r == c {
+                        2.0 + (r % 3) as f64
+                    } else {
+                        ((r * 7 + c * 3) % 11) as f64 / 11.0 - 0.5
+                    };
+                }
             }
-            let mut x = b.clone();
-            solve_lower_transpose_in_place(&l, ld, &inv, &mut x);
-            for r in 0..k {
-                let ltx: f64 = (r..k).map(|c| l[r * ld + c] * x[c]).sum();
-                assert!((ltx - b[r]).abs() < 1e-12, "k = {k}, L' x row {r}");
-            }
-        }
-    }
-
-    /// The lane solves give the bits of the scalar substitutions (the
-    /// same products and sums in the same order), on every remainder of
-    /// four.
-    #[test]
-    fn triangular_solves_have_the_bits_of_the_scalar_loops() {
-        for k in [1, 2, 3, 4, 5, 7, 8, 9, 31, 33, 70] {
-            let ld = k + 1;
-            let l = factor(k, ld);
             let b: Vec<f64> = (0..k).map(|i| (i as f64 * 0.37).sin()).collect();
             let inv: Vec<f64> = (0..k).map(|c| 1.0 / l[c * ld + c]).collect();
             let mut forward = b.clone();
@@ -237,7 +171,7 @@ mod tests {
                 axpy(-x, &l[c * ld + c + 1..c * ld + k], &mut forward[c + 1..]);
             }
             let mut y = b.clone();
-            solve_lower_in_place(&l, ld, &inv, &mut y);
+            substitute(&l, ld, &inv, &mut y, false);
             assert_eq!(y, forward, "k = {k}, L y = b");
             let mut backward = b.clone();
             for c in (0..k).rev() {
@@ -246,8 +180,16 @@ mod tests {
                 head[c] = (head[c] - s) * inv[c];
             }
             let mut x = b.clone();
-            solve_lower_transpose_in_place(&l, ld, &inv, &mut x);
+            substitute(&l, ld, &inv, &mut x, true);
             assert_eq!(x, backward, "k = {k}, L' x = b");
+            for r in 0..k {
+                let ly: f64 = (0..=r).map(|c| l[c * ld + r] * y[c]).sum();
+                let ltx: f64 = (r..k).map(|c| l[r * ld + c] * x[c]).sum();
+                assert!(
+                    (ly - b[r]).abs() < 1e-12 && (ltx - b[r]).abs() < 1e-12,
+                    "k {k} row {r}"
+                );
+            }
         }
     }
 

@@ -1,9 +1,6 @@
-//! One-pass scans of dense data in four lanes.
-//!
-//! A running maximum written as `m = m.max(x)` (or any select on a single
-//! accumulator) is a serial chain the compiler will not vectorise without
-//! fast-math; four independent lanes combined at the end vectorise. The
-//! maximum is exact, so the lane split never changes a result.
+//! One-pass scans of dense data in four lanes: a single running maximum is
+//! a serial chain that does not vectorise, four lanes combined at the end
+//! do, and the maximum is exact whatever the split.
 
 use crate::linalg::lanes::{ArrayLanes, Lanes};
 
@@ -28,9 +25,8 @@ pub(crate) fn max_abs_in<L: Lanes>(l: L, x: &[f64]) -> f64 {
     combine_max(m)
 }
 
-/// `Some(max_i |x_i|)` when every entry is finite, `None` otherwise; one pass
-/// (`x * 0` is `±0` for a finite `x` and NaN for an infinity or a NaN, so
-/// their sum flags any of them without a branch per entry).
+/// `Some(max_i |x_i|)` when every entry is finite, `None` otherwise, in one
+/// pass (`x * 0` is NaN exactly for a non-finite `x`: their sum flags it).
 pub(crate) fn max_abs_if_finite(x: &[f64]) -> Option<f64> {
     let mut m = [0.0_f64; 4];
     let mut flag = [0.0_f64; 4];

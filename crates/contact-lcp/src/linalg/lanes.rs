@@ -1,16 +1,12 @@
 //! Four-lane arithmetic on `f64`, as plain arrays or as AVX2 registers.
 //!
-//! The hot loops of the pivoting solvers keep four independent partial
-//! results (maxima, sums) so that they vectorise; written against [`Lanes`]
-//! they run either on `[f64; 4]` arrays (any machine; the compiler uses
-//! what the baseline target has, SSE2 on x86-64) or on one 256-bit register
-//! (`pulp::x86::V3`, chosen at run time when the CPU has AVX2 and FMA).
-//! Both compute the same IEEE operations in the same order, lane by lane,
-//! and no multiply-add is fused, so a result never depends on which one
-//! ran. (Scalar code around these kernels may fuse explicitly with
-//! `f64::mul_add`: it rounds once on every machine, in software where the
-//! CPU has no FMA, so the same holds.) faer's own SIMD layer, pulp, provides the runtime dispatch and the
-//! safe intrinsics (no unsafe code here).
+//! Hot loops written against [`Lanes`] keep four independent partial
+//! results so that they vectorise, on `[f64; 4]` arrays (any machine) or on
+//! one 256-bit register (`pulp::x86::V3`, chosen at run time when the CPU
+//! has AVX2 and FMA). Both compute the same IEEE operations in the same
+//! order, with no fused multiply-add, so a result never depends on which
+//! one ran. pulp (faer's SIMD layer) provides the dispatch and safe
+//! intrinsics.
 
 /// The operations of a four-lane vector of `f64`.
 pub(crate) trait Lanes: Copy {
@@ -115,8 +111,7 @@ impl Lanes for pulp::x86::V3 {
     }
     #[inline(always)]
     fn max(self, a: pulp::f64x4, b: pulp::f64x4) -> pulp::f64x4 {
-        // vmaxpd returns its second operand unless the first is greater:
-        // the select above, lane by lane.
+        // vmaxpd: the second operand unless the first is greater.
         self.max_f64x4(a, b)
     }
     #[inline(always)]
@@ -125,8 +120,7 @@ impl Lanes for pulp::x86::V3 {
     }
 }
 
-/// `w += d col` (over `w`'s length), four rows at a time; each `w_i` gets
-/// one product and one sum, as in a scalar loop.
+/// `w += d col` (over `w`'s length), with the bits of a scalar loop.
 #[inline(always)]
 pub(crate) fn add_column<L: Lanes>(l: L, w: &mut [f64], d: f64, col: &[f64]) {
     let col = &col[..w.len()];
@@ -142,18 +136,13 @@ pub(crate) fn add_column<L: Lanes>(l: L, w: &mut [f64], d: f64, col: &[f64]) {
     }
 }
 
-/// `w += d[0] col[0]`, then `+= d[1] col[1]`, and so on for the four
-/// columns, each product rounded and added on its own, in that order:
-/// the bits of four [`add_column`] calls, with `w` loaded and stored once.
-///
-/// Preconditions: every column has `w.len()` entries.
+/// The bits of four [`add_column`] calls (`d[t]`, `cols[t]` in turn), with
+/// `w` loaded and stored once; every column has `w.len()` entries.
 #[inline(always)]
 pub(crate) fn add_four_columns<L: Lanes>(l: L, w: &mut [f64], d: [f64; 4], cols: [&[f64]; 4]) {
     let n = w.len();
     let (w4, w_rest) = pulp::as_arrays_mut::<4, f64>(w);
-    // Written out, not by `<[T; 4]>::map`: whether the compiler inlines
-    // that map's closures changed with unrelated code,
-    // and a call per entry costs more than the loop.
+    // Written out, not by `map`, whose closures are not reliably inlined.
     let c4 = [
         pulp::as_arrays::<4, f64>(&cols[0][..n]).0,
         pulp::as_arrays::<4, f64>(&cols[1][..n]).0,
@@ -191,8 +180,8 @@ pub(crate) fn with_best_lanes<R>(op: impl LanesOp<Output = R>) -> R {
 pub(crate) trait LanesOp {
     /// What it returns.
     type Output;
-    /// Runs it with `lanes`; implementations are `#[inline(always)]`, so the
-    /// body is compiled inside the dispatched (AVX2-enabled) function.
+    /// Runs it with `lanes` (`#[inline(always)]`, so that it is compiled
+    /// inside the dispatched AVX2-enabled function).
     fn run<L: Lanes>(self, lanes: L) -> Self::Output;
 }
 
