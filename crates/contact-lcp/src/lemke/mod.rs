@@ -41,7 +41,7 @@ use crate::pyramid_lift::PyramidLift;
 use crate::solution::{LcpSolution, Method};
 use crate::tuning::{RETRY_ABOVE, SMALL_PIVOT};
 use crate::verify::{certified, verify_into};
-use tableau::Tableau;
+use tableau::{Tableau, refill};
 
 /// Settings of [`Lemke`]. All tolerances are relative: the solver first
 /// equilibrates the problem (`D M D`, `D q` with D diagonal) and scales it so
@@ -496,8 +496,7 @@ impl Lemke {
         self.trace.clear();
         self.tableau.load(lcp);
         let z0 = self.tableau.z0();
-        self.best_z.clear();
-        self.best_z.resize(n, 0.0);
+        refill(&mut self.best_z, n, 0.0);
         if let Some(basic) = warm {
             self.tableau.warm_basis(lcp, basic);
             // The guessed basis, solved afresh, is the answer when it
@@ -613,8 +612,7 @@ impl Lemke {
 
 /// Sets `out` to `z = 0`, `w = q`.
 fn reset(lcp: &Lcp, out: &mut LcpSolution) {
-    out.z.clear();
-    out.z.resize(lcp.dim(), 0.0);
+    refill(&mut out.z, lcp.dim(), 0.0);
     out.w.clear();
     out.w.extend_from_slice(lcp.q());
 }

@@ -157,6 +157,12 @@ fn dot(a: &[f64], b: &[f64]) -> f64 {
     dot_in(ArrayLanes, a, b)
 }
 
+/// Empties `v` and fills it with `len` copies of `x`.
+pub(super) fn refill<T: Clone>(v: &mut Vec<T>, len: usize, x: T) {
+    v.clear();
+    v.resize(len, x);
+}
+
 /// Column j of M~ = D M D / sM, formed on access from the problem's M as
 /// `M_ij d_i d_j / sM`, in that order: every factor is a power of two, so an
 /// entry has the bits a scaled copy would have, without the O(n^2) copy.
@@ -210,24 +216,16 @@ fn basic_column(
     }
 }
 
-/// The Gauss-Jordan sweep of a pivot over the tableau (`Tableau::pivot`):
-/// row p <- row p - u_p prow for p != r, with each row's new maximum and,
-/// when the next entering column is some z_j, its entry
-/// u_next_p = c_p + G_p c_R in the same pass.
+/// The pivot on row `r` of the variable whose column `u` holds, in the
+/// tableau (`Tableau::pivot`): row r scaled by 1 / u_r, then the
+/// Gauss-Jordan sweep row p <- row p - u_p row r for p != r, with each row's
+/// new maximum and, when `leaving` is a slack w_j (z_j enters next), the
+/// entry u_next_p = c_p + G_p c_R of z_j's column in the same pass.
 struct RowSweep<'a> {
-    tab: &'a mut [f64],
-    /// Row stride of `tab`.
-    w: usize,
-    /// The pivot row's index and its scaled first k + 1 entries.
+    t: &'a mut Tableau,
+    lcp: &'a Lcp,
     r: usize,
-    prow: &'a [f64],
-    c_r: &'a [f64],
-    u: &'a [f64],
-    /// Column of M~ of the next entering z-type variable, if any.
-    next_col: Option<ScaledColumn<'a>>,
-    basis: &'a [usize],
-    row_norm: &'a mut [f64],
-    u_next: &'a mut [f64],
+    leaving: usize,
 }
 
 impl LanesOp for RowSweep<'_> {
@@ -235,19 +233,30 @@ impl LanesOp for RowSweep<'_> {
 
     #[inline(always)]
     fn run<L: Lanes>(self, lanes: L) {
-        let RowSweep {
+        let RowSweep { t, lcp, r, leaving } = self;
+        let (n, k, w) = (t.n, t.k, t.n + 1);
+        let Tableau {
             tab,
-            w,
-            r,
-            prow,
-            c_r,
             u,
-            next_col,
-            basis,
-            row_norm,
             u_next,
-        } = self;
-        let (n, k) = (u.len(), c_r.len());
+            row_norm,
+            prow,
+            d,
+            inv_ms,
+            basis,
+            c_r,
+            ..
+        } = t;
+        let next_col = (leaving < n).then(|| ScaledColumn::new(lcp, d, *inv_ms, leaving));
+        let c_r = &c_r[..k];
+        let inv = 1.0 / u[r];
+        let prow = &mut prow[..=k];
+        prow.copy_from_slice(&tab[r * w..r * w + 1 + k]);
+        for x in prow.iter_mut() {
+            *x *= inv;
+        }
+        tab[r * w..r * w + 1 + k].copy_from_slice(prow);
+        u_next.resize(n, 0.0);
         for p in 0..n {
             let row = &mut tab[p * w..p * w + 1 + k];
             let f = u[p];
@@ -330,8 +339,7 @@ impl Tableau {
         self.q.clear();
         self.q
             .extend(lcp.q().iter().zip(d).map(|(x, di)| x * di / qs));
-        self.cover.clear();
-        self.cover.resize(n, 1.0);
+        refill(&mut self.cover, n, 1.0);
         self.block_factored = false;
 
         // B = I: no slot is used. Only column 0 and the slots in use are
@@ -342,26 +350,19 @@ impl Tableau {
             self.tab[p * w] = self.q[p];
         }
         self.k = 0;
-        self.slot_row.clear();
-        self.slot_row.resize(n, NONBASIC);
-        self.slot_of.clear();
-        self.slot_of.resize(n, NONBASIC);
-        self.c_r.clear();
-        self.c_r.resize(n, 0.0);
-        self.row_norm.clear();
-        self.row_norm.resize(n, 1.0);
+        refill(&mut self.slot_row, n, NONBASIC);
+        refill(&mut self.slot_of, n, NONBASIC);
+        refill(&mut self.c_r, n, 0.0);
+        refill(&mut self.row_norm, n, 1.0);
         self.basis.clear();
         self.basis.extend(0..n);
         self.pos.clear();
         self.pos.extend(0..n);
         self.pos.resize(2 * n + 1, NONBASIC);
-        self.u.clear();
-        self.u.resize(n, 0.0);
+        refill(&mut self.u, n, 0.0);
         self.prepared = None;
-        self.prow.clear();
-        self.prow.resize(w, 0.0);
-        self.col.clear();
-        self.col.resize(n, 0.0);
+        refill(&mut self.prow, w, 0.0);
+        refill(&mut self.col, n, 0.0);
         // Reserve for the largest block (k <= n, (n - k) k <= n^2 / 4), so
         // later solves of this size never allocate (`reserve` counts from
         // the current length: cleared first).
@@ -468,8 +469,7 @@ impl Tableau {
         let k = rows.len();
         // The block, column-major, in the refactorisation's buffer.
         let c = &mut self.fbuf;
-        c.clear();
-        c.resize(k * k, 0.0);
+        refill(c, k * k, 0.0);
         for (a, &j) in rows.iter().enumerate() {
             let col = ScaledColumn::new(lcp, &self.d, self.inv_ms, j);
             for (x, &i) in c[a * k..(a + 1) * k].iter_mut().zip(rows.iter()) {
@@ -568,7 +568,6 @@ impl Tableau {
     pub(super) fn pivot(&mut self, lcp: &Lcp, r: usize, var: usize) -> usize {
         let n = self.n;
         self.block_factored = false;
-        let w = n + 1;
         let leaving = self.basis[r];
         if var < n {
             self.remove_slot(var);
@@ -581,43 +580,16 @@ impl Tableau {
         self.basis[r] = var;
         self.pos[leaving] = NONBASIC;
         self.pos[var] = r;
-        let k = self.k;
-        let Self {
-            tab,
-            u,
-            u_next,
-            row_norm,
-            prow,
-            d,
-            inv_ms,
-            basis,
-            c_r,
-            ..
-        } = self;
-        let inv = 1.0 / u[r];
-        let prow = &mut prow[..=k];
-        prow.copy_from_slice(&tab[r * w..r * w + 1 + k]);
-        for x in prow.iter_mut() {
-            *x *= inv;
-        }
-        tab[r * w..r * w + 1 + k].copy_from_slice(prow);
-        u_next.resize(n, 0.0);
         // The hot loop of Lemke's method, compiled for the best vector
         // instructions of the machine (the same bits either way).
         with_best_lanes(RowSweep {
-            tab,
-            w,
+            t: self,
+            lcp,
             r,
-            prow,
-            c_r: &c_r[..k],
-            u,
-            next_col: (leaving < n).then(|| ScaledColumn::new(lcp, d, *inv_ms, leaving)),
-            basis,
-            row_norm,
-            u_next,
+            leaving,
         });
         if leaving < n {
-            std::mem::swap(u, u_next);
+            std::mem::swap(&mut self.u, &mut self.u_next);
             self.c_norm = self.m_col_max[leaving];
             self.clean_column();
             self.prepared = Some(n + leaving);
@@ -712,8 +684,7 @@ impl Tableau {
         self.wrows.clear();
         self.wrows
             .extend((0..n).filter(|&i| self.pos[i] != NONBASIC));
-        self.fbuf.clear();
-        self.fbuf.resize(nw * k, 0.0);
+        refill(&mut self.fbuf, nw * k, 0.0);
         let y_w = &mut self.prow[..nw];
         for (y, &i) in y_w.iter_mut().zip(&self.wrows) {
             *y = self.q[i];
@@ -736,8 +707,7 @@ impl Tableau {
         }
         // G_W' = -(C^-1)' F' (column-major k x nw): column iw is row iw of
         // G_W, contiguous as the tableau's rows are.
-        self.gbuf.clear();
-        self.gbuf.resize(k * nw, 0.0);
+        refill(&mut self.gbuf, k * nw, 0.0);
         matmul(
             MatMut::from_column_major_slice_mut(&mut self.gbuf, k, nw),
             Accum::Replace,
@@ -797,8 +767,7 @@ impl Tableau {
             *rb = self.q[i];
         }
         let c = &mut self.cbuf;
-        c.clear();
-        c.resize(k, 0.0);
+        refill(c, k, 0.0);
         for (a, &p) in self.zpos.iter().enumerate() {
             let scaling = (&self.d[..], &self.cover[..]);
             basic_column(lcp, scaling, self.inv_ms, self.basis[p], &self.rrows, c);
