@@ -366,19 +366,17 @@ impl Lemke {
         Ok(out)
     }
 
-    /// Solves a box LCP into `out` by Lemke's method on its standard form
-    /// (each row split into sign parts, each finite bound and each friction
-    /// coupling given a multiplier: the polyhedral-friction LCP of Stewart &
-    /// Trinkle and Anitescu & Potra, Cline 2002 sec. 2.7.3). On contact
-    /// problems (`M = J W J'` positive semidefinite, `q = J v` plus gap terms
-    /// that some velocity satisfies) Lemke's method finishes with a solution
-    /// (Stewart & Trinkle 1996), where Dantzig's pivoting may not; on a
-    /// problem without one it ends on a ray. The answer is mapped back,
-    /// `w = M z + q` recomputed and certified against the box problem
-    /// (`out.report`, as by [`verify_box`](crate::verify_box)), returned only
-    /// when its scaled error is at most `1e-9`. `pivots` and `iterations`
-    /// are those of the standard form (of dimension up to `4 n`). A repeated
-    /// solve of a problem of the same shape allocates nothing.
+    /// Solves a box LCP into `out` by Lemke's method on its standard form:
+    /// each row split into sign parts, each finite bound and each friction
+    /// coupling given a multiplier (the polyhedral-friction LCP of Stewart &
+    /// Trinkle 1996 and Anitescu & Potra, Cline 2002 sec. 2.7.3), which
+    /// Lemke's method solves for contact problems (`M = J W J'` PSD, gap
+    /// terms that some velocity satisfies) and ends on a ray for problems
+    /// without a solution. The answer is mapped back and certified against
+    /// the box problem (`out.report`, as by [`verify_box`](crate::verify_box)),
+    /// returned only when its scaled error is at most `1e-9`; `pivots` and
+    /// `iterations` are those of the standard form (dimension up to `4 n`). A
+    /// repeated solve of a problem of the same shape allocates nothing.
     ///
     /// # Errors
     ///

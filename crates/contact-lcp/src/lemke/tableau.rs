@@ -122,15 +122,84 @@ fn axpy_max_abs_dot<L: Lanes>(l: L, x: &mut [f64], f: f64, y: &[f64], c: &[f64])
         m = l.max(l.abs(v), m);
         acc = l.add(acc, l.mul(v, l.load(cs)));
     }
-    let (mut m, acc) = (l.to_array(m), l.to_array(acc));
+    finish_lanes(x_rest, f, y_rest, c_rest, l.to_array(m), l.to_array(acc))
+}
+
+/// The tail of [`axpy_max_abs_dot`] after its four-lane body: updates the
+/// rest of the row, then combines the lanes (maximum, and the partial sums
+/// in [`dot_in`]'s order).
+#[inline(always)]
+fn finish_lanes(
+    rest: &mut [f64],
+    f: f64,
+    y_rest: &[f64],
+    c_rest: &[f64],
+    mut m: [f64; 4],
+    acc: [f64; 4],
+) -> (f64, f64) {
     let mut s = (acc[0] + acc[1]) + (acc[2] + acc[3]);
-    for ((xi, &yi), &ci) in x_rest.iter_mut().zip(y_rest).zip(c_rest) {
+    for ((xi, &yi), &ci) in rest.iter_mut().zip(y_rest).zip(c_rest) {
         *xi -= f * yi;
         let a = xi.abs();
         m[0] = if a > m[0] { a } else { m[0] };
         s += *xi * ci;
     }
     (combine_max(m), s)
+}
+
+/// [`axpy_max_abs_dot`] on two rows `x` (factor `f`) and `z` (factor `g`)
+/// with the same `y` and `c`: each result equals the one-row call exactly.
+#[inline(always)]
+fn axpy_max_abs_dot_2<L: Lanes>(
+    l: L,
+    x: &mut [f64],
+    f: f64,
+    z: &mut [f64],
+    g: f64,
+    y: &[f64],
+    c: &[f64],
+) -> ((f64, f64), (f64, f64)) {
+    let len = x.len();
+    let (z, y, c) = (&mut z[..len], &y[..len], &c[..len]);
+    let (x4, x_rest) = pulp::as_arrays_mut::<4, f64>(x);
+    let (z4, z_rest) = pulp::as_arrays_mut::<4, f64>(z);
+    let (y4, y_rest) = pulp::as_arrays::<4, f64>(y);
+    let (c4, c_rest) = pulp::as_arrays::<4, f64>(c);
+    let (fv, gv) = (l.splat(f), l.splat(g));
+    let (mut mx, mut mz) = (l.splat(0.0), l.splat(0.0));
+    let (mut ax, mut az) = (l.splat(0.0), l.splat(0.0));
+    for (((xs, zs), ys), cs) in x4.iter_mut().zip(z4.iter_mut()).zip(y4).zip(c4) {
+        let (yv, cv) = (l.load(ys), l.load(cs));
+        let v = l.sub(l.load(xs), l.mul(fv, yv));
+        let t = l.sub(l.load(zs), l.mul(gv, yv));
+        l.store(xs, v);
+        l.store(zs, t);
+        mx = l.max(l.abs(v), mx);
+        mz = l.max(l.abs(t), mz);
+        ax = l.add(ax, l.mul(v, cv));
+        az = l.add(az, l.mul(t, cv));
+    }
+    (
+        finish_lanes(x_rest, f, y_rest, c_rest, l.to_array(mx), l.to_array(ax)),
+        finish_lanes(z_rest, g, y_rest, c_rest, l.to_array(mz), l.to_array(az)),
+    )
+}
+
+/// `x -= f y`, returning `max |x_i|` afterwards (as `max_abs_in`): the
+/// sweep's row update when no column is computed alongside.
+#[inline(always)]
+fn axpy_max_abs<L: Lanes>(l: L, x: &mut [f64], f: f64, y: &[f64]) -> f64 {
+    let y = &y[..x.len()];
+    let (x4, x_rest) = pulp::as_arrays_mut::<4, f64>(x);
+    let (y4, y_rest) = pulp::as_arrays::<4, f64>(y);
+    let fv = l.splat(f);
+    for (xs, ys) in x4.iter_mut().zip(y4) {
+        l.store(xs, l.sub(l.load(xs), l.mul(fv, l.load(ys))));
+    }
+    for (xi, &yi) in x_rest.iter_mut().zip(y_rest) {
+        *xi -= f * yi;
+    }
+    max_abs_in(l, x)
 }
 
 /// Dot product with four accumulators in a fixed order (vectorises, and is
@@ -257,22 +326,49 @@ impl LanesOp for RowSweep<'_> {
         }
         tab[r * w..r * w + 1 + k].copy_from_slice(prow);
         u_next.resize(n, 0.0);
-        for p in 0..n {
+        // A basic slack's row of B^-1 holds a 1 outside G.
+        let unit_norm = |p: usize| if basis[p] < n { 1.0 } else { 0.0 };
+        let c_w = |c: ScaledColumn<'_>, p: usize| if basis[p] < n { -c.get(basis[p]) } else { 0.0 };
+        let mut p = 0;
+        while p < n {
+            let (f, updated) = (u[p], p != r && u[p] != 0.0);
+            // Two rows at once share the loads of the pivot row and of c_R.
+            if let Some(c) = next_col
+                && updated
+                && p + 1 < n
+                && p + 1 != r
+                && u[p + 1] != 0.0
+            {
+                let (row_a, row_b) = tab[p * w..(p + 2) * w].split_at_mut(w);
+                let (row_a, row_b) = (&mut row_a[..=k], &mut row_b[..=k]);
+                let g = u[p + 1];
+                row_a[0] -= f * prow[0];
+                row_b[0] -= g * prow[0];
+                let (ra, rb) = (&mut row_a[1..], &mut row_b[1..]);
+                let ((ma, da), (mb, db)) = axpy_max_abs_dot_2(lanes, ra, f, rb, g, &prow[1..], c_r);
+                row_norm[p] = ma.max(unit_norm(p));
+                row_norm[p + 1] = mb.max(unit_norm(p + 1));
+                u_next[p] = c_w(c, p) + da;
+                u_next[p + 1] = c_w(c, p + 1) + db;
+                p += 2;
+                continue;
+            }
             let row = &mut tab[p * w..p * w + 1 + k];
-            let f = u[p];
-            let (norm, dot) = if p != r && f != 0.0 {
+            let (norm, dot) = if updated {
                 row[0] -= f * prow[0];
-                axpy_max_abs_dot(lanes, &mut row[1..], f, &prow[1..], c_r)
+                match next_col {
+                    Some(_) => axpy_max_abs_dot(lanes, &mut row[1..], f, &prow[1..], c_r),
+                    None => (axpy_max_abs(lanes, &mut row[1..], f, &prow[1..]), 0.0),
+                }
             } else {
                 let dot = next_col.map_or(0.0, |_| dot_in(lanes, &row[1..], c_r));
                 (max_abs_in(lanes, &row[1..]), dot)
             };
-            // A basic slack's row of B^-1 holds a 1 outside G.
-            let slack = basis[p] < n;
-            row_norm[p] = norm.max(if slack { 1.0 } else { 0.0 });
+            row_norm[p] = norm.max(unit_norm(p));
             if let Some(c) = next_col {
-                u_next[p] = if slack { -c.get(basis[p]) } else { 0.0 } + dot;
+                u_next[p] = c_w(c, p) + dot;
             }
+            p += 1;
         }
     }
 }
@@ -810,7 +906,8 @@ mod tests {
     use super::*;
 
     /// The fused row update gives the bits of separate loops (the update,
-    /// `max_abs_in`, `dot_in`), the dot product agrees with a naive sum, and
+    /// `max_abs_in`, `dot_in`), of `axpy_max_abs` and, two rows at once, of
+    /// one-row calls, the dot product agrees with a naive sum, and
     /// AVX2 registers (where this machine has them) give the bits of arrays,
     /// for every tail length.
     #[test]
@@ -825,6 +922,18 @@ mod tests {
             assert_eq!(fused, naive);
             assert_eq!(m, naive.iter().fold(0.0_f64, |a, x| a.max(x.abs())));
             assert_eq!(d.to_bits(), dot(&naive, &c).to_bits());
+            let mut separate = x0.clone();
+            assert_eq!(axpy_max_abs(ArrayLanes, &mut separate, 0.4, &y), m);
+            assert_eq!(separate, naive);
+            // Two rows at once: each as the one-row call.
+            let (mut a, mut b) = (x0.clone(), y.clone());
+            let two = axpy_max_abs_dot_2(ArrayLanes, &mut a, 0.4, &mut b, -1.7, &y, &c);
+            let mut b1 = y.clone();
+            let one_b = axpy_max_abs_dot(ArrayLanes, &mut b1, -1.7, &y, &c);
+            assert_eq!(
+                (a.clone(), b.clone(), two),
+                (naive.clone(), b1, ((m, d), one_b))
+            );
             let naive_dot: f64 = naive.iter().zip(&c).map(|(x, c)| x * c).sum();
             let terms: f64 = naive.iter().zip(&c).map(|(x, c)| (x * c).abs()).sum();
             assert!((d - naive_dot).abs() <= 1e-14 * terms, "{d} vs {naive_dot}");
@@ -838,6 +947,15 @@ mod tests {
                 );
                 assert_eq!(dot_in(simd, &x0, &c).to_bits(), dot(&x0, &c).to_bits());
                 assert_eq!(max_abs_in(simd, &y), max_abs(&y));
+                let mut separate = x0.clone();
+                assert_eq!(axpy_max_abs(simd, &mut separate, 0.4, &y), m);
+                assert_eq!(separate, naive);
+                let (mut a2, mut b2) = (x0.clone(), y.clone());
+                let two_v = axpy_max_abs_dot_2(simd, &mut a2, 0.4, &mut b2, -1.7, &y, &c);
+                assert_eq!(
+                    format!("{two_v:?} {a2:?} {b2:?}"),
+                    format!("{two:?} {a:?} {b:?}")
+                );
             }
         }
     }
