@@ -31,6 +31,7 @@
 
 mod independent_rows;
 mod ratio_test;
+mod row_kernels;
 mod tableau;
 
 use crate::box_problem::BoxLcp;
