@@ -1,38 +1,27 @@
 // Lemke-Howson's method for the LCP of a bimatrix game: a resort of the
-// policy (policy.rs), for problems Lemke's covering vector does not solve.
+// policy (policy.rs) for problems Lemke's covering vector does not solve.
 //
-// Problem and signs: w = M z + q, z >= 0, w >= 0, z'w = 0 with
-// M = [[0, A], [B', 0]] (A and B of n1 x n2, every entry positive) and
-// q < 0. Such a problem always has a solution (an equilibrium of the game
-// with cost matrices A and B: Lemke & Howson 1964), but M is copositive
-// and not copositive-plus, and Lemke's method with a covering vector may
-// end on a secondary ray (as it does on every bimatrix problem of the
-// fuzz, `cargo xtask fuzz`).
+// Problem: w = M z + q, z >= 0, w >= 0, z'w = 0 with M = [[0, A], [B', 0]]
+// (A, B of n1 x n2 with positive entries) and q < 0. It always has a solution
+// (an equilibrium of the game with costs A and B), but M is copositive, not
+// copositive-plus: Lemke's method may end on a secondary ray.
 //
-// Method: Lemke & Howson 1964 ("Equilibrium points of bimatrix games",
-// SIAM J. Appl. Math. 12), as complementary pivoting on the LCP (von
-// Stengel 2002, "Computing equilibria for two-person games", Handbook of
-// Game Theory 3, ch. 45), on the tableau w - M z = q with every row
-// divided by -q_i (so q = -1).
-// From z = 0, choose a label k: raise z_k until every w of the other
-// player is nonnegative (the last to reach 0, w_r, leaves the basis),
-// then raise z_r until every w of k's player is nonnegative (w_s leaves).
-// That basis is feasible; it is complementary when s = k, else only the
-// pair k is doubly basic and the pair s doubly nonbasic. From there the
-// complement of the variable that left enters and the minimum ratio test
-// (ties broken lexicographically, as in lemke/ratio_test.rs) picks the
-// one that leaves, until a variable of pair k leaves: the basis is then
-// complementary. The path is finite for a nondegenerate game. The final
-// basis is solved afresh in the problem's units (z_F = -M_FF^-1 q_F) and
-// certified; a path that fails (a degenerate game, rounding) is retried
-// from the next label.
+// Method: Lemke & Howson 1964 (SIAM J. Appl. Math. 12), as complementary
+// pivoting on the LCP (von Stengel 2002, Handbook of Game Theory 3, ch. 45),
+// on the tableau w - M z = q with row i divided by -q_i. From z = 0 and a
+// label k, raise z_k until the other player's w are all >= 0 (w_r leaves),
+// then z_r until k's player's are (w_s leaves): a feasible basis in which
+// only pair k may be doubly basic. Then the complement of the variable that
+// left enters and the lexicographic minimum-ratio test picks the one that
+// leaves, until a variable of pair k leaves (the basis is complementary). The
+// final basis is solved afresh (z_F = -M_FF^-1 q_F) and certified; a path that
+// fails (a degenerate game, rounding) is retried from the next label.
 
 use crate::box_problem::BoxLcp;
 use crate::box_verify::finish_box_answer;
 use crate::linalg::lu::BlockLu;
 use crate::solution::{LcpSolution, Method};
-use crate::tuning::LEMKE_HOWSON_LEX;
-use crate::tuning::LEMKE_HOWSON_PIVOT;
+use crate::tuning::{LEMKE_HOWSON_LEX, LEMKE_HOWSON_PIVOT};
 use crate::verify::ACCEPT;
 
 /// The split `n1` of a bimatrix problem (`M = [[0, A], [B', 0]]` with
@@ -68,9 +57,10 @@ pub(crate) struct LemkeHowson {
     /// The variable basic in each row (w_i = i, z_i = n + i).
     basis: Vec<usize>,
     lu: BlockLu,
+    /// The rows whose z is basic (`finish`).
     rows: Vec<usize>,
-    /// The ratio test's tolerance per candidate row.
-    slack: Vec<f64>,
+    /// The ratio test's candidate rows, each with its tolerance.
+    cand: Vec<(usize, f64)>,
     rhs: Vec<f64>,
     /// Pivots of the last solve (all labels).
     pub(crate) pivots: usize,
@@ -204,40 +194,28 @@ impl LemkeHowson {
         let width = 2 * n + 1;
         let at = |p: usize, j: usize| self.tab[p * width + j];
         let col_max = (0..n).fold(0.0_f64, |m, p| m.max(at(p, col).abs()));
-        self.rows.clear();
-        self.rows
-            .extend((0..n).filter(|&p| at(p, col) > LEMKE_HOWSON_PIVOT * col_max));
-        self.slack.clear();
-        for &p in &self.rows {
+        self.cand.clear();
+        for p in (0..n).filter(|&p| at(p, col) > LEMKE_HOWSON_PIVOT * col_max) {
             let row = &self.tab[p * width..(p + 1) * width];
             let norm = row.iter().fold(0.0_f64, |m, x| m.max(x.abs()));
-            self.slack.push(LEMKE_HOWSON_LEX * norm / at(p, col));
+            self.cand.push((p, LEMKE_HOWSON_LEX * norm / at(p, col)));
         }
         // Column 2n (the rhs) first, then the columns of w.
         for j in std::iter::once(2 * n).chain(0..n) {
-            if self.rows.len() <= 1 {
+            if self.cand.len() <= 1 {
                 break;
             }
             let value = |p: usize| at(p, j) / at(p, col);
             let (mut best, mut best_slack) = (f64::INFINITY, 0.0);
-            for (&p, &sl) in self.rows.iter().zip(&self.slack) {
+            for &(p, slack) in &self.cand {
                 if value(p) < best {
-                    (best, best_slack) = (value(p), sl);
+                    (best, best_slack) = (value(p), slack);
                 }
             }
-            let mut keep = 0;
-            for t in 0..self.rows.len() {
-                let p = self.rows[t];
-                if value(p) <= best + best_slack + self.slack[t] {
-                    self.rows[keep] = p;
-                    self.slack[keep] = self.slack[t];
-                    keep += 1;
-                }
-            }
-            self.rows.truncate(keep);
-            self.slack.truncate(keep);
+            self.cand
+                .retain(|&(p, slack)| value(p) <= best + best_slack + slack);
         }
-        self.rows.first().copied()
+        self.cand.first().map(|&(p, _)| p)
     }
 
     /// Solves the final basis afresh and certifies it into `out`.

@@ -1,10 +1,7 @@
-// A box LCP with friction coupling, rewritten as a standard LCP.
-//
-// Problem: the box LCP of box_problem.rs, w = M z + q, lo <= z <= hi with
-// box complementarity, and friction rows coupled to normal rows,
-// -mu z_j <= z_i <= mu z_j. Lemke's method solves only the standard form
-// (z >= 0, w >= 0, z'w = 0), so each row is split into sign parts and each
-// finite bound gets a multiplier, as in the polyhedral-friction LCP of
+// A box LCP with friction coupling (box_problem.rs: lo <= z <= hi, and
+// -mu z_j <= z_i <= mu z_j for a friction row i of normal j) rewritten as a
+// standard LCP for Lemke's method: each row split into sign parts, each
+// finite bound given a multiplier, as in the polyhedral-friction LCP of
 // Stewart & Trinkle 1996 and Anitescu & Potra 1997 (Cline 2002 sec. 2.7.3,
 // eq. 2.45-2.49, where the multiplier is the sliding speed):
 //
@@ -15,19 +12,12 @@
 //     -lo_i - x_i-       >= 0  _|_  l_i' >= 0     (uncoupled, lo finite)
 //     mu z_j - x_i+ - x_i- >= 0 _|_ l_i = l_i' >= 0 (coupled: one multiplier)
 //
-// Why it is the same problem: if l > 0 the bound is reached (x_i+ = hi_i,
-// or x_i+ + x_i- = mu z_j) and w_i = -l < 0 at the upper side (w_i = +l at
-// the lower one) as box complementarity asks; if l = 0 then w_i+ >= 0 and
-// w_i- >= 0 force w_i = 0, and z_i lies within its bounds. An unbounded
-// side has no multiplier (l = 0); a row with lo = hi = 0 has no variable.
-// A coupled row's normal is unilateral, so z_j = x_j+.
-//
-// The lifted matrix is copositive when M is positive semidefinite, and
-// Stewart & Trinkle prove Lemke's method solves the coupled-friction LCP
-// for such M when the problem is feasible (contact problems whose gap
-// terms some velocity satisfies); on an infeasible one it ends on a ray.
-// The answer is mapped back (z = x+ - x-), w = M z + q
-// recomputed, and certified against the box problem.
+// If l > 0 the bound is reached and w_i = -l < 0 at the upper side (+l at the
+// lower), as box complementarity asks; if l = 0, w_i+, w_i- >= 0 force
+// w_i = 0 within the bounds. A coupled row's normal is unilateral
+// (z_j = x_j+). For M positive semidefinite the lifted matrix is copositive
+// and Lemke's method solves a feasible problem (Stewart & Trinkle) and ends
+// on a ray otherwise.
 
 use faer::Mat;
 
@@ -38,6 +28,9 @@ use crate::tuning::AT_BOUND;
 
 /// Marks "no variable".
 const NONE: usize = usize::MAX;
+
+/// A box problem's guess `z`, its `w = M z + q`, and the lifted basis to fill.
+pub(crate) type Guess<'a> = (&'a [f64], &'a [f64], &'a mut Vec<bool>);
 
 /// The lifted LCP of a box LCP and the map back, with buffers reused
 /// between problems of the same shape.
@@ -54,28 +47,11 @@ pub(crate) struct PyramidLift {
 
 impl PyramidLift {
     /// Builds the lifted problem of `p` (see the module source) and returns
-    /// it. Allocates only when the lifted dimension changes.
-    pub(crate) fn build(&mut self, p: &BoxLcp) -> &Lcp {
-        let lcp = self.lift(p);
-        &*self.lcp.insert(lcp)
-    }
-
-    /// [`PyramidLift::build`], and the lifted basis that the box problem's
-    /// `z` and `w = M z + q` suggest (`basic_of`), for a warm start.
-    pub(crate) fn build_warm(
-        &mut self,
-        p: &BoxLcp,
-        (z, w): (&[f64], &[f64]),
-        basic: &mut Vec<bool>,
-    ) -> &Lcp {
-        let lcp = self.lift(p);
-        self.basic_of(p, z, w, basic);
-        debug_assert_eq!(basic.len(), lcp.dim());
-        &*self.lcp.insert(lcp)
-    }
-
-    /// The lifted problem of `p`, reusing the buffers of the last one.
-    fn lift(&mut self, p: &BoxLcp) -> Lcp {
+    /// it, reusing the buffers of the last one: allocates only when the
+    /// lifted dimension changes. With `warm = (z, w, basic)`, also the
+    /// lifted basis that the box problem's `z` and `w = M z + q` suggest
+    /// (`basic_of`), for a warm start.
+    pub(crate) fn build(&mut self, p: &BoxLcp, warm: Option<Guess<'_>>) -> &Lcp {
         let n = p.dim();
         let bounds = p.bounds();
         let (lo, hi) = (bounds.lo(), bounds.hi());
@@ -110,11 +86,8 @@ impl PyramidLift {
             }
             _ => (Mat::zeros(dim, dim), vec![0.0; dim]),
         };
-        // The sign block: s_a s_b M[i_a, i_b], and q.
+        // The sign block s_a s_b M[i_a, i_b] and q, and ||lifted M||_max.
         let src = p.lcp();
-        // ||lifted M||_max, found while filling: the sign block's entries,
-        // the multipliers' weights and those times the friction
-        // coefficients.
         let mut m_max = 0.0_f64;
         for (b, &(ib, sb)) in self.signs.iter().enumerate() {
             let col = src.col(ib);
@@ -128,8 +101,7 @@ impl PyramidLift {
         for (a, &(ia, sa)) in self.signs.iter().enumerate() {
             q[a] = sa * src.q()[ia];
         }
-        // Multiplier rows and columns, each weighted by its row's scale
-        // (module comment).
+        // Multiplier rows and columns, each weighted by its row's scale.
         let mut l = ns;
         for i in 0..n {
             let (pl, mi) = (self.plus[i], self.minus[i]);
@@ -145,26 +117,25 @@ impl PyramidLift {
                 l += 1;
                 continue;
             }
-            if pl != NONE && hi[i].is_finite() {
-                m[(pl, l)] = s;
-                m[(l, pl)] = -s;
-                q[l] = s * hi[i];
-                m_max = m_max.max(s);
-                l += 1;
-            }
-            if mi != NONE && lo[i].is_finite() {
-                m[(mi, l)] = s;
-                m[(l, mi)] = -s;
-                q[l] = -s * lo[i];
-                m_max = m_max.max(s);
-                l += 1;
+            for (v, sign, bound) in [(pl, 1.0, hi[i]), (mi, -1.0, lo[i])] {
+                if v != NONE && bound.is_finite() {
+                    m[(v, l)] = s;
+                    m[(l, v)] = -s;
+                    q[l] = sign * s * bound;
+                    m_max = m_max.max(s);
+                    l += 1;
+                }
             }
         }
         debug_assert_eq!(l, dim);
+        if let Some((z, w, basic)) = warm {
+            self.basic_of(p, z, w, basic);
+            debug_assert_eq!(basic.len(), dim);
+        }
         // Every entry is a finite entry of the validated problem, its
         // negation, or a power of two (the weight) times a finite bound,
         // mu, 0 or 1; `weight` keeps the products finite.
-        Lcp::from_validated_parts(m, q, m_max)
+        &*self.lcp.insert(Lcp::from_validated_parts(m, q, m_max))
     }
 
     /// The lifted basis that the box problem's `z` (with `w = M z + q`)
@@ -205,11 +176,10 @@ impl PyramidLift {
                 basic.push(upper || lower);
                 continue;
             }
-            if self.plus[i] != NONE && hi[i].is_finite() {
-                basic.push(upper);
-            }
-            if self.minus[i] != NONE && lo[i].is_finite() {
-                basic.push(lower);
+            for (v, bound, at) in [(self.plus[i], hi[i], upper), (self.minus[i], lo[i], lower)] {
+                if v != NONE && bound.is_finite() {
+                    basic.push(at);
+                }
             }
         }
     }
@@ -231,16 +201,11 @@ impl PyramidLift {
 }
 
 /// The weight of row `i`'s multipliers in the lifted matrix: the power of
-/// two nearest the largest entry of row and column `i` of `M` (1 where
-/// both are 0), lowered where needed so that the weight times a finite
-/// bound of the row, or times its friction coefficient, stays finite.
-///
-/// With weight 1 a problem whose `M` is small (`1e-12`) had its sign
-/// block below every tolerance next to the multipliers' 1s (the
-/// equilibration sees rows whose largest entries are those 1s already):
-/// Lemke took `z = -1000` at a lower bound for `M = [[1e-12]]`, `q =
-/// 1e-10`, bounds `[-1000, 1000]`, where the answer is `-100`. Weighted,
-/// the multipliers' entries are of the size of their row of `M`.
+/// two nearest the largest entry of row and column `i` of `M` (1 where both
+/// are 0), lowered where needed so that it times a finite bound of the row,
+/// or its friction coefficient, stays finite. Weighted, the multipliers'
+/// entries are of the size of their row of `M`: with 1s, a small `M`
+/// (`1e-12`) falls below every tolerance of the equilibrated problem.
 fn weight(m: &Lcp, i: usize, bounds: &crate::box_problem::BoxBounds) -> f64 {
     let mut largest = crate::linalg::lane_scan::max_abs(m.col(i));
     for j in 0..m.dim() {
@@ -251,9 +216,8 @@ fn weight(m: &Lcp, i: usize, bounds: &crate::box_problem::BoxBounds) -> f64 {
     } else {
         1.0
     };
-    let (lo, hi) = (bounds.lo()[i], bounds.hi()[i]);
     let mut factor = bounds.coupling_of(i).map_or(0.0, |c| c.mu);
-    for b in [lo, hi] {
+    for b in [bounds.lo()[i], bounds.hi()[i]] {
         if b.is_finite() {
             factor = factor.max(b.abs());
         }

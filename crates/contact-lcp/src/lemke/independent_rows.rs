@@ -1,26 +1,19 @@
 // A nonsingular principal block of a square matrix, for a warm start of
-// Lemke's method (tableau.rs, `warm_basis`).
+// Lemke's method (tableau.rs, `warm_basis`): a guessed basis with dependent
+// loaded contacts has a singular block; the rows kept are those the pivoting
+// would keep (Baraff 1994 sec. 3).
 //
-// A guessed basis from a contact problem's iterate holds dependent rows
-// (several contacts on one face, each carrying load) whose principal block
-// is singular; the warm start keeps a subset whose block is nonsingular and
-// leaves the rest out of the basis, as the pivoting leaves such rows out
-// (Baraff 1994 sec. 3). Method: Gaussian elimination with principal pivots
-// of order 1 or 2 (as the symmetric indefinite factorisations do, Bunch &
-// Kaufman 1977, here on a non-symmetric block), dropping a row that has
-// neither a 1 x 1 pivot (its Schur complement given the rows kept so far)
+// Method: Gaussian elimination with principal pivots of order 1 or 2 (as in
+// Bunch & Kaufman 1977, here on a non-symmetric block), dropping a row that
+// has neither a 1 x 1 pivot (its Schur complement given the rows kept so far)
 // nor a 2 x 2 one with another pending row above `tol`. Rows with a zero
 // diagonal go first, each with the partner of the best 2 x 2 pivot: in the
-// standard form of a box problem a multiplier's diagonal is 0 and its
-// block with its row's sign part is nonsingular even where that sign part
-// depends on other rows (a friction row at its bound); eliminated one by
-// one, the sign part could be kept alone and a dependent free row left
-// without a partner. The others follow in index order.
-//
-// Layout: each pivot is swapped to the front of the pending rows and
-// columns and each dropped row to the back, so that every update runs over
-// one contiguous trailing block, column by column (O(k^3 / 3) multiply-adds
-// in loops the compiler vectorises).
+// standard form of a box problem a multiplier's diagonal is 0 and its block
+// with its row's sign part is nonsingular even where the sign part depends on
+// other rows (a friction row at its bound); one by one, the sign part could be
+// kept alone and the multiplier dropped. The others follow in index order.
+// Each pivot is swapped to the front of the pending rows and each dropped row
+// to the back, so every update runs over one contiguous trailing block.
 
 /// Finds the kept rows of the `k x k` column-major block `c` (overwritten
 /// by the elimination). `order` receives the permutation: its first
@@ -42,10 +35,7 @@ pub(super) fn independent_rows(c: &mut [f64], k: usize, tol: f64, order: &mut Ve
         }
         match best_partner(c, k, front, back, p, tol) {
             Some(u) => {
-                swap(c, k, order, front, p);
-                let u = if u == front { p } else { u };
-                swap(c, k, order, front + 1, u);
-                eliminate_pair(c, k, front, back);
+                take_pair(c, k, order, (front, back), p, u);
                 front += 2;
                 // The rows swapped into p and p + 1 are still to be seen.
                 p = p.max(front);
@@ -65,10 +55,7 @@ pub(super) fn independent_rows(c: &mut [f64], k: usize, tol: f64, order: &mut Ve
             eliminate_one(c, k, front, back);
             front += 1;
         } else if let Some(u) = best_partner(c, k, front, back, p, tol) {
-            swap(c, k, order, front, p);
-            let u = if u == front { p } else { u };
-            swap(c, k, order, front + 1, u);
-            eliminate_pair(c, k, front, back);
+            take_pair(c, k, order, (front, back), p, u);
             front += 2;
         } else {
             back -= 1;
@@ -98,6 +85,22 @@ fn best_partner(
         }
     }
     best.1
+}
+
+/// Moves rows `p` and `u` to `front` and `front + 1` and eliminates their
+/// 2 x 2 pivot from the pending block `[front, back)`.
+fn take_pair(
+    c: &mut [f64],
+    k: usize,
+    order: &mut [usize],
+    (front, back): (usize, usize),
+    p: usize,
+    u: usize,
+) {
+    swap(c, k, order, front, p);
+    let u = if u == front { p } else { u };
+    swap(c, k, order, front + 1, u);
+    eliminate_pair(c, k, front, back);
 }
 
 /// Swaps rows and columns `a` and `b` of `c`, and their entries of `order`.
@@ -157,70 +160,58 @@ mod tests {
     use super::*;
     use faer::Mat;
 
-    /// |det| of the principal block of `m` on `rows`, by faer's LU.
-    fn principal_det(m: &Mat<f64>, rows: &[usize]) -> f64 {
-        let b = Mat::from_fn(rows.len(), rows.len(), |i, j| m[(rows[i], rows[j])]);
-        if rows.is_empty() {
-            return 1.0;
-        }
-        b.as_ref().determinant().abs()
-    }
-
-    fn column_major(m: &Mat<f64>) -> Vec<f64> {
+    /// The kept and dropped rows of `m` (tolerance 1e-9), checked against
+    /// determinants by faer's LU: the kept block is nonsingular, no dropped
+    /// row can join it, and `order` is a permutation.
+    fn split(m: &Mat<f64>) -> (Vec<usize>, Vec<usize>) {
         let k = m.nrows();
-        (0..k * k).map(|x| m[(x % k, x / k)]).collect()
+        let mut c: Vec<f64> = (0..k * k).map(|x| m[(x % k, x / k)]).collect();
+        let mut order = Vec::new();
+        let kept = independent_rows(&mut c, k, 1e-9, &mut order);
+        let det = |rows: &[usize]| {
+            let b = Mat::from_fn(rows.len(), rows.len(), |i, j| m[(rows[i], rows[j])]);
+            b.as_ref().determinant().abs()
+        };
+        let (kept, dropped) = order.split_at(kept);
+        assert!(det(kept) > 1e-9, "{kept:?}");
+        for &d in dropped {
+            assert!(det(&[kept, &[d]].concat()) < 1e-9, "{d} joins {kept:?}");
+        }
+        let mut all = order.clone();
+        all.sort_unstable();
+        assert_eq!(all, (0..k).collect::<Vec<_>>());
+        (kept.to_vec(), dropped.to_vec())
     }
 
     #[test]
-    fn kept_rows_are_nonsingular_and_dropped_ones_dependent() {
+    fn multipliers_are_kept_with_their_partners() {
         // A rank-3 PSD 6 x 6 block A A' (A 6 x 3 of rank 3, its first four
         // rows too) bordered by the multiplier structure of a box problem's
         // standard form: rows 6 and 7 with a zero diagonal, coupled to rows
         // 4 and 5 (dependent on rows 0-3) by +1 / -1.
         let a = Mat::from_fn(6, 3, |i, j| ((i * 7 + j * 13) % 11) as f64 - 5.0);
-        let k = 8;
-        let m = Mat::from_fn(k, k, |i, j| match (i, j) {
+        let m = Mat::from_fn(8, 8, |i, j| match (i, j) {
             (i, j) if i < 6 && j < 6 => (0..3).map(|t| a[(i, t)] * a[(j, t)]).sum(),
             (4, 6) | (5, 7) => 1.0,
             (6, 4) | (7, 5) => -1.0,
             _ => 0.0,
         });
-        let mut c = column_major(&m);
-        let mut order = Vec::new();
-        let kept = independent_rows(&mut c, k, 1e-9, &mut order);
-        let rows = &order[..kept];
-        // The kept block must be nonsingular and no dropped row may join
-        // it.
-        assert!(principal_det(&m, rows) > 1e-9, "{rows:?}");
-        for &d in &order[kept..] {
-            let mut with = rows.to_vec();
-            with.push(d);
-            assert!(principal_det(&m, &with) < 1e-9, "{d} joins {rows:?}");
-        }
-        // Both multipliers (zero diagonals) are kept with their partners,
-        // which the pairs make independent of rows 0-3 (the pair's Schur
-        // complement leaves rows 0-3 as they were: rank 3), so one of rows
-        // 0-3 goes: 4 + 3 rows.
-        assert!(rows.contains(&6) && rows.contains(&7), "{rows:?}");
-        assert!(rows.contains(&4) && rows.contains(&5), "{rows:?}");
-        assert_eq!(kept, 7, "{rows:?}");
+        // Both pairs are kept and leave rows 0-3 as they were (rank 3): one
+        // of them goes.
+        let (kept, _) = split(&m);
+        assert!([4, 5, 6, 7].iter().all(|r| kept.contains(r)), "{kept:?}");
+        assert_eq!(kept.len(), 7, "{kept:?}");
     }
 
     #[test]
     fn a_nonsingular_block_keeps_every_row() {
-        let k = 9;
-        let m = Mat::from_fn(k, k, |i, j| {
+        let m = Mat::from_fn(9, 9, |i, j| {
             if i == j {
                 3.0
             } else {
-                ((i * k + j) as f64).cos() * 0.3
+                ((i * 9 + j) as f64).cos() * 0.3
             }
         });
-        let mut c = column_major(&m);
-        let mut order = Vec::new();
-        assert_eq!(independent_rows(&mut c, k, 1e-9, &mut order), k);
-        let mut sorted = order.clone();
-        sorted.sort_unstable();
-        assert_eq!(sorted, (0..k).collect::<Vec<_>>());
+        assert_eq!(split(&m).0.len(), 9);
     }
 }

@@ -1,56 +1,37 @@
-// Lemke's complementary pivoting method for LCP(M, q).
+// Lemke's complementary pivoting method for LCP(M, q): find z with
+// w = M z + q, z >= 0, w >= 0, z'w = 0. It ends with a solution when M is
+// copositive-plus (positive semidefinite, or [[P, E], [-E', 0]] with P PSD as
+// in the Anitescu-Potra contact LCP) and the problem is feasible, and when M
+// is a P-matrix; for copositive-plus M a secondary ray proves infeasibility.
 //
-// Problem and signs: find z with w = M z + q, z >= 0, w >= 0, z'w = 0. Any
-// square M; the method is guaranteed to end with a solution when M is
-// copositive-plus (positive semidefinite, or e.g. [[P, E], [-E', 0]] with P
-// PSD, as in the Anitescu-Potra contact LCP) and the problem is feasible,
-// and when M is a P-matrix; for copositive-plus M, ending on a secondary ray
-// proves that the problem is infeasible.
-//
-// Method (Cline 2002, sec. 2.7.1; Murty 1988 ch. 2): after an exact diagonal
-// equilibration (scaling.rs), add an artificial variable z0 with covering
-// vector d = (1, ..., 1):
+// Method (Cline 2002, sec. 2.7.1; Murty 1988 ch. 2): on the equilibrated
+// problem (scaling.rs), with covering vector d = (1, ..., 1),
 //     w - M z - d z0 = q.
-// If q >= 0, z = 0 solves the problem (no pivot). Otherwise z0 enters at the
-// value -min q, replacing w_t for the most negative q_t; this basis is
-// feasible. Then repeat: the complement of the variable that just left
-// enters; the minimum-ratio test (with lexicographic tie-breaking, see
-// ratio_test.rs) picks the variable that leaves. Every basis has one
-// variable of each pair (w_i, z_i) except one pair, and z0 is basic; the method
-// stops when z0 leaves (a solution), when no variable can leave (a secondary
-// ray), or at the pivot limit. Scaling, the tableau [y | B^-1] (stored as
-// its k dense columns, k = number of basic z-type variables) and its
-// per-pivot update are in tableau.rs, refactorisation in tableau.rs and
-// linalg/lu.rs (Cline sec. 4.8.1); tolerances in ratio_test.rs (Cline
-// sec. 4.8.3).
+// If q >= 0, z = 0 solves it. Otherwise z0 enters at -min q, replacing w_t for
+// the most negative q_t (a feasible basis); then the complement of the
+// variable that left enters and the minimum-ratio test with lexicographic
+// tie-breaking (ratio_test.rs) picks the one that leaves, until z0 leaves (a
+// solution), nothing can leave (a secondary ray) or the pivot limit. The
+// tableau, its per-pivot update and refactorisation (Cline sec. 4.8.1) are in
+// tableau.rs; the tolerances (Cline sec. 4.8.3) in ratio_test.rs.
 //
-// Warm start (`solve_warm_into`, `solve_box_warm_into`): the method may
-// start from the complementary basis B that a guess suggests (z_i basic
-// where the guess is positive), with the covering vector d = B 1 so that
-// z0's column in basis coordinates is -1 as from B = I (the warm start of
-// Fackler & Miranda's CompEcon `lemke`; Drumwright's Moby LCP solver has
-// one too). This is Lemke's method on the principal pivot transform of
-// the problem for B with the unit covering vector, so it keeps the
-// guarantee where the transform does: for positive semidefinite M (and
-// the standard form of a box problem with fixed bounds, [[A, E], [-E',
-// 0]] with A PSD, whose transforms are monotone). A guessed block that is
-// singular (loaded redundant contacts) is first cut to a nonsingular one
-// (independent_rows.rs). The standard form of friction coupling
-// is only copositive-plus, and from a poor guess the path may end on a
-// ray: a warm path that fails, or runs past n pivots, hands over to the
-// cold start. From the policy's capped Dantzig attempt the warm path
-// mostly ended on a ray (docs/architecture.md, known limits), so the
-// policy does not use it.
+// Warm start: from the complementary basis B that a guess suggests, with
+// d = B 1 (the warm start of Fackler & Miranda's CompEcon `lemke`, and of
+// Drumwright's Moby): Lemke's method on the principal pivot transform for B,
+// so the guarantee holds where the transform keeps it (PSD M, the standard
+// form of a box problem with fixed bounds). A singular guessed block is cut
+// to a nonsingular one (independent_rows.rs). With friction coupling the
+// standard form is only copositive-plus: a warm path that ends on a ray, runs
+// past n pivots or does not certify hands over to the cold start.
 //
-// Accuracy: the final basis is factorised afresh and solved from the true q
-// with one step of iterative refinement; z is projected onto z >= 0,
-// w = M z + q is recomputed from it in the problem's units, and `verify`
-// measures the result. If the first attempt fails numerically (ray, singular
-// basis, inaccurate result), up to five retries with other Harris tolerances
-// follow (see `fallback_zero_tolerance`).
+// Accuracy: the final basis is solved afresh from the true q with one step of
+// iterative refinement, z projected onto z >= 0, w = M z + q recomputed and
+// `verify` measures the result; a failed attempt (ray, singular basis,
+// inaccurate answer) is retried with other Harris tolerances.
 
 mod independent_rows;
 mod ratio_test;
+mod row_kernels;
 mod tableau;
 
 use crate::box_problem::BoxLcp;
@@ -59,58 +40,48 @@ use crate::error::LcpError;
 use crate::problem::Lcp;
 use crate::pyramid_lift::PyramidLift;
 use crate::solution::{LcpSolution, Method};
-use crate::tuning::RETRY_ABOVE;
-use crate::tuning::SMALL_PIVOT;
-use crate::verify::{ACCEPT, certified, verify_into};
-use tableau::Tableau;
+use crate::tuning::{RETRY_ABOVE, SMALL_PIVOT};
+use crate::verify::{certified, verify_into};
+use tableau::{Tableau, refill};
 
 /// Settings of [`Lemke`]. All tolerances are relative: the solver first
-/// equilibrates the problem (`D M D`, `D q` with D diagonal, see the module
-/// source) and scales it so that `max |M_ij|, max |q_i| <= 1`.
+/// equilibrates the problem (`D M D`, `D q` with D diagonal) and scales it so
+/// that `max |M_ij|, max |q_i| <= 1`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct LemkeParams {
     /// Largest number of pivots before giving up with
-    /// [`LcpError::PivotLimit`]. `0` (the default) means automatic:
-    /// `50 n + 1000` (see [`LemkeParams::pivot_limit`]). Contact problems need
-    /// about `n` to `3n`; Murty's worst case needs `2^n`.
+    /// [`LcpError::PivotLimit`]; `0` (the default) means `50 n + 1000` (see
+    /// [`LemkeParams::pivot_limit`]). Contact problems need about `n` to
+    /// `3n`; Murty's worst case needs `2^n`.
     pub max_pivots: usize,
-    /// A row may leave only if its pivot element `u_p = (B^-1 c)_p` exceeds
-    /// `pivot_tolerance * max_j |(B^-1)_pj| * max_i |c_i|`: smaller pivots are
-    /// rounding noise (Cline sec. 4.8.3). Default `1e-10`; sensible range
-    /// `1e-13..=1e-7`. Larger values are safer against noise but can miss
-    /// genuine small pivots (and report a false ray).
+    /// A row may leave only if its pivot `u_p = (B^-1 c)_p` exceeds
+    /// `pivot_tolerance * max_j |(B^-1)_pj| * max_i |c_i|`: smaller pivots
+    /// are rounding noise (Cline sec. 4.8.3). Default `1e-10`; sensible range
+    /// `1e-13..=1e-7` (larger is safer against noise but can miss genuine
+    /// small pivots and report a false ray).
     pub pivot_tolerance: f64,
-    /// Harris' tolerance in the ratio test (see `ratio_test.rs`): a step may
-    /// leave a basic value at `-zero_tolerance * max_j |(B^-1)_pj|` (scaled
-    /// problem) instead of exactly 0, so that among nearly tied rows the one
-    /// with the largest pivot can leave. Larger values avoid tiny pivots and
-    /// near-singular bases (near-duplicate contacts); they do not cost final
-    /// accuracy, because the final basis is solved afresh from the true q.
+    /// Harris' tolerance in the ratio test: a step may leave a basic value at
+    /// `-zero_tolerance * max_j |(B^-1)_pj|` (scaled problem) instead of 0,
+    /// so that among nearly tied rows the one with the largest pivot leaves.
+    /// Larger values avoid near-singular bases (near-duplicate contacts) at
+    /// no cost in final accuracy, as the final basis is solved afresh.
     /// Default `1e-8`; sensible range `1e-10..=1e-6`.
     pub zero_tolerance: f64,
-    /// Refactorise the basis from scratch every this many pivots, to bound the
-    /// drift of the per-pivot updates of its inverse (Cline sec. 4.8.1). `0`
-    /// disables periodic refactorisation (the basis is still refactorised
-    /// before accepting a ray or a small pivot, and at the end). Default `100`;
-    /// a refactorisation costs about `2 k^3 + 2 (n - k) k^2` flops (in
-    /// faer's blocked kernels) for `k` basic z-variables, a pivot about
-    /// `4 n k`.
+    /// Refactorise the basis from scratch every this many pivots, to bound
+    /// the drift of the updated inverse (Cline sec. 4.8.1); `0` disables it
+    /// (the basis is still refactorised before accepting a ray or a small
+    /// pivot, and at the end). Default `100`.
     pub refactor_interval: usize,
-    /// If the first attempt ends on a ray, on a singular basis, or with a
-    /// result whose scaled error exceeds `1e-9`, the solve restarts from
-    /// scratch with this zero tolerance; while the answer is still not a
-    /// solution, with ten times it, then with `zero_tolerance / 10`,
-    /// `zero_tolerance / 100` and `zero_tolerance / 1e5`. The best answer is
-    /// returned. `0` disables the
-    /// retries. Default `1e-7`. A different Harris tolerance gives a
-    /// different pivot path, which usually avoids the numerical trouble of
-    /// the first (stacks of boxes with near-duplicate contacts and large
-    /// mass ratios; see docs/architecture.md, known limits). The pivot
-    /// limit counts all attempts.
+    /// If the first attempt ends on a ray, on a singular basis or with a
+    /// scaled error above `1e-9`, the solve restarts with this zero
+    /// tolerance; while the answer is still not a solution, with ten times
+    /// it, then with `zero_tolerance / 10`, `/ 100` and `/ 1e5`. The best
+    /// answer is returned and the pivot limit counts all attempts. `0`
+    /// disables the retries. Default `1e-7`.
     pub fallback_zero_tolerance: f64,
     /// Record every pivot, readable with [`Lemke::last_trace`] (for debugging
-    /// and snapshot tests). Default `false`. The trace vector may allocate.
+    /// and snapshot tests; the trace may allocate). Default `false`.
     pub record_trace: bool,
 }
 
@@ -128,7 +99,7 @@ impl Default for LemkeParams {
 }
 
 impl LemkeParams {
-    /// The pivot limit used for a problem of dimension `n`: `max_pivots`, or
+    /// The pivot limit for a problem of dimension `n`: `max_pivots`, or
     /// `50 n + 1000` when it is 0.
     #[must_use]
     pub fn pivot_limit(&self, n: usize) -> usize {
@@ -153,13 +124,13 @@ pub enum Variable {
 }
 
 impl Variable {
+    /// The variable numbered `var` in the tableau (`w_i = i`, `z_i = n + i`,
+    /// `z0 = 2n`).
     fn from_index(var: usize, n: usize) -> Self {
-        if var < n {
-            Self::W(var)
-        } else if var < 2 * n {
-            Self::Z(var - n)
-        } else {
-            Self::Artificial
+        match var {
+            v if v < n => Self::W(v),
+            v if v < 2 * n => Self::Z(v - n),
+            _ => Self::Artificial,
         }
     }
 }
@@ -172,8 +143,8 @@ pub struct PivotRecord {
     pub entering: Variable,
     /// The variable that left it.
     pub leaving: Variable,
-    /// The step of the ratio test: the value of the entering variable after
-    /// the pivot, in the problem's units.
+    /// The value of the entering variable after the pivot, in the problem's
+    /// units.
     pub ratio: f64,
 }
 
@@ -185,8 +156,8 @@ pub struct PivotRecord {
 /// or an error carries a best iterate).
 ///
 /// Covering vector: `d = (1, ..., 1)` in the equilibrated, scaled problem
-/// `(D M D / sM, D q / sq)`; in the original units that is the positive
-/// vector `d_i = 1 / D_i` (constant when the rows of M have similar sizes).
+/// `(D M D / sM, D q / sq)`, in the original units the positive vector
+/// `d_i = 1 / D_i`.
 #[derive(Clone, Debug, Default)]
 pub struct Lemke {
     params: LemkeParams,
@@ -194,17 +165,15 @@ pub struct Lemke {
     trace: Vec<PivotRecord>,
     best_z: Vec<f64>,
     scratch: Vec<f64>,
-    /// Holds the first answer while a retry runs.
+    /// Holds the best answer so far while a retry runs.
     spare: LcpSolution,
-    /// Pivots of the current solve (all attempts).
+    /// Pivots and refactorisations of the current solve (all attempts).
     pivots: usize,
-    /// Refactorisations of the current solve (all attempts).
     refactors: usize,
-    /// The standard form of the last box problem (`solve_box_into`).
+    /// The standard form of the last box problem and its solution.
     lift: PyramidLift,
-    /// The solution of that standard form.
     lifted: LcpSolution,
-    /// The basic z of a warm start (`solve_warm_into`).
+    /// The basic z of a warm start.
     warm: Vec<bool>,
     /// `w = M z + q` of a box problem's warm start guess.
     guess_w: Vec<f64>,
@@ -249,49 +218,45 @@ impl Lemke {
         Ok(out)
     }
 
-    /// Solves `lcp` into `out`, reusing its vectors. After a solve of the same
-    /// size this allocates nothing.
+    /// Solves `lcp` into `out`, reusing its vectors (after a solve of the
+    /// same size this allocates nothing).
     ///
-    /// On success `out` holds `z`, `w = M z + q`, the statistics (pivots and
-    /// refactorisations of all attempts, see
-    /// [`LemkeParams::fallback_zero_tolerance`]) and the
-    /// [`VerifyReport`](crate::VerifyReport), which certifies it: an
-    /// answer is returned only when its
-    /// [`scaled_max`](crate::VerifyReport::scaled_max) is at most `1e-9`.
-    /// On an error that has a best iterate, `out` holds it too.
+    /// On success `out` holds `z`, `w = M z + q`, the pivots and
+    /// refactorisations of all attempts and the
+    /// [`VerifyReport`](crate::VerifyReport) that certifies it: an answer is
+    /// returned only when its
+    /// [`scaled_max`](crate::VerifyReport::scaled_max) is at most `1e-9`. On
+    /// an error that has a best iterate, `out` holds it too.
     ///
     /// # Errors
     ///
     /// - [`LcpError::RayTermination`]: no solution was found (for a
     ///   copositive-plus matrix, the problem is infeasible);
-    /// - [`LcpError::PivotLimit`]: [`LemkeParams::pivot_limit`] pivots were done
-    ///   (counting all attempts);
+    /// - [`LcpError::PivotLimit`]: [`LemkeParams::pivot_limit`] pivots were
+    ///   done (counting all attempts);
     /// - [`LcpError::SingularBasis`]: a refactorisation found the basis
     ///   numerically singular;
-    /// - [`LcpError::NotCertified`]: the path ended on an answer whose
-    ///   scaled error is above `1e-9` (numerical trouble, or a matrix
-    ///   outside the method's classes), carried as the best iterate.
+    /// - [`LcpError::NotCertified`]: the path ended on an answer whose scaled
+    ///   error is above `1e-9` (numerical trouble, or a matrix outside the
+    ///   method's classes), carried as the best iterate.
     pub fn solve_into(&mut self, lcp: &Lcp, out: &mut LcpSolution) -> Result<(), LcpError> {
         self.solve_from(lcp, out, None)
     }
 
     /// Solves `lcp` into `out` as [`Lemke::solve_into`], first from the
     /// complementary basis that `guess` suggests: `z_i` basic where
-    /// `guess_i > 0`, `w_i` elsewhere (e.g. the answer of a previous time
-    /// step, or another solver's best iterate). Lemke's method then starts
-    /// with the covering vector `B 1` of that basis B (Fackler & Miranda's
-    /// warm start, see the module source): a guess whose basis solves the
-    /// problem takes no pivot, a close one few. A guessed block that is
-    /// singular (e.g. loaded redundant contacts) is first cut to a
-    /// nonsingular one, the rest left out of the basis. When the path from
-    /// it ends on a ray, runs past n pivots or ends on an answer that does
-    /// not certify, the method starts again from `z = 0` as `solve_into`
-    /// does (the limit counts the pivots of both).
+    /// `guess_i > 0`, `w_i` elsewhere (e.g. the answer of the previous time
+    /// step), with the covering vector `B 1` of that basis B (Fackler &
+    /// Miranda's warm start): a guess whose basis solves the problem takes no
+    /// pivot, a close one few. A singular guessed block (e.g. loaded
+    /// redundant contacts) is first cut to a nonsingular one. When the path
+    /// ends on a ray, runs past n pivots or does not certify, the method
+    /// starts again from `z = 0` (the limit counts the pivots of both).
     ///
     /// # Errors
     ///
-    /// [`LcpError::BadLength`] or [`LcpError::NonFinite`] for a bad
-    /// `guess` (nothing is solved); otherwise as [`Lemke::solve_into`].
+    /// [`LcpError::BadLength`] or [`LcpError::NonFinite`] for a bad `guess`
+    /// (nothing is solved); otherwise as [`Lemke::solve_into`].
     pub fn solve_warm_into(
         &mut self,
         lcp: &Lcp,
@@ -314,24 +279,17 @@ impl Lemke {
         out: &mut LcpSolution,
         warm: Option<&[bool]>,
     ) -> Result<(), LcpError> {
-        let n = lcp.dim();
         self.trace.clear();
         self.pivots = 0;
         self.refactors = 0;
         out.method = Method::Lemke;
         out.pivots = 0;
         out.iterations = 0;
-        out.z.clear();
-        out.z.resize(n, 0.0);
-        out.w.clear();
-        out.w.extend_from_slice(lcp.q());
+        reset(lcp, out);
         let params = self.params;
-        let trivial = lcp.q().iter().all(|&x| x >= 0.0);
         // A warm start that certifies is the answer, even where `z = 0` is
-        // one too (`q >= 0`): a problem with several answers keeps the
-        // guess's (the event-driven stepper relies on it); otherwise the
-        // cold start below runs as if it had not been tried (its pivots
-        // count against the same limit).
+        // one too: a problem with several answers keeps the guess's (the
+        // event-driven stepper relies on it).
         if let Some(basic) = warm.filter(|basic| basic.contains(&true)) {
             let outcome = self.attempt(lcp, out, params.zero_tolerance, Some(basic));
             if outcome.is_ok() && out.report.is_solution(RETRY_ABOVE) {
@@ -339,34 +297,30 @@ impl Lemke {
                 out.iterations = self.refactors;
                 return Ok(());
             }
-            out.z.clear();
-            out.z.resize(n, 0.0);
-            out.w.clear();
-            out.w.extend_from_slice(lcp.q());
+            reset(lcp, out);
         }
-        if trivial {
+        if lcp.q().iter().all(|&x| x >= 0.0) {
             out.report = verify_into(lcp, &out.z, None, &mut self.scratch);
             return certified(out);
         }
         let mut outcome = self.attempt(lcp, out, params.zero_tolerance, None);
-        let fallback = params.fallback_zero_tolerance;
+        let (fallback, zero) = (params.fallback_zero_tolerance, params.zero_tolerance);
         let retries = [
             fallback,
             fallback * 10.0,
-            params.zero_tolerance / 10.0,
-            params.zero_tolerance / 100.0,
-            params.zero_tolerance / 1e5,
+            zero / 10.0,
+            zero / 100.0,
+            zero / 1e5,
         ];
         for (i, tolerance) in retries.into_iter().enumerate() {
             let retry = match outcome {
                 Ok(()) => !out.report.is_solution(RETRY_ABOVE),
-                Err(Failure::Ray | Failure::Singular) => true,
-                Err(Failure::Limit) => false,
+                Err(failure) => failure != Failure::Limit,
             };
             if !retry || fallback <= 0.0 {
                 break;
             }
-            if tolerance == params.zero_tolerance || retries[..i].contains(&tolerance) {
+            if tolerance == zero || retries[..i].contains(&tolerance) {
                 continue;
             }
             // Keep the best answer so far (the spare's buffers are reused).
@@ -386,16 +340,16 @@ impl Lemke {
         }
         out.pivots = self.pivots;
         out.iterations = self.refactors;
-        let pivots = self.pivots;
+        let (pivots, best) = (self.pivots, || Some(Box::new(out.clone())));
         match outcome {
             Ok(()) => certified(out),
             Err(Failure::Ray) => Err(LcpError::RayTermination {
                 pivots,
-                best: Some(Box::new(out.clone())),
+                best: best(),
             }),
             Err(Failure::Limit) => Err(LcpError::PivotLimit {
                 pivots,
-                best: Some(Box::new(out.clone())),
+                best: best(),
             }),
             Err(Failure::Singular) => Err(LcpError::SingularBasis { pivots }),
         }
@@ -415,20 +369,15 @@ impl Lemke {
 
     /// Solves a box LCP into `out` by Lemke's method on its standard form:
     /// each row split into sign parts, each finite bound and each friction
-    /// coupling given a multiplier, as in the polyhedral-friction LCP of
-    /// Stewart & Trinkle and Anitescu & Potra (Cline 2002 sec. 2.7.3; see
-    /// `pyramid_lift.rs`). On contact problems (`M = J W J'` positive
-    /// semidefinite, `q = J v` plus gap terms that some velocity satisfies)
-    /// Lemke's method is known to finish with a solution (Stewart & Trinkle
-    /// 1996), where Dantzig's pivoting may not; on a problem without a
-    /// solution it ends on a ray (`RayTermination`). The answer is
-    /// mapped back, `w = M z + q` recomputed and certified against the box
-    /// problem (`out.report`, as by [`verify_box`](crate::verify_box)),
-    /// returned only when its scaled error is at most `1e-9`: the
-    /// friction bounds hold exactly at the returned normals. `pivots` and
-    /// `iterations` are those of the standard form (of dimension up to
-    /// `4 n`). A repeated solve of a problem of the same shape allocates
-    /// nothing.
+    /// coupling given a multiplier (the polyhedral-friction LCP of Stewart &
+    /// Trinkle 1996 and Anitescu & Potra, Cline 2002 sec. 2.7.3), which
+    /// Lemke's method solves for contact problems (`M = J W J'` PSD, gap
+    /// terms that some velocity satisfies) and ends on a ray for problems
+    /// without a solution. The answer is mapped back and certified against
+    /// the box problem (`out.report`, as by [`verify_box`](crate::verify_box)),
+    /// returned only when its scaled error is at most `1e-9`; `pivots` and
+    /// `iterations` are those of the standard form (dimension up to `4 n`). A
+    /// repeated solve of a problem of the same shape allocates nothing.
     ///
     /// # Errors
     ///
@@ -444,20 +393,18 @@ impl Lemke {
 
     /// Solves a box LCP into `out` as [`Lemke::solve_box_into`], first
     /// warm-started ([`Lemke::solve_warm_into`]) from the standard form's
-    /// basis that the box problem's `guess` suggests: each sign part of a
-    /// row basic where `guess` has that sign, and the multiplier of a
-    /// bound basic where `guess` is at that bound (a friction row at
-    /// `mu z_j` of its normal's guess, within a relative 1e-9). A friction
-    /// row whose normal is 0 in `guess` is taken at the bound its `w`
-    /// pushes against. The answer of a nearby problem (the last time step)
-    /// is a good guess; with friction coupling the standard form is only
-    /// copositive-plus, and from a poor guess the path may end on a ray and
-    /// hand over to the cold start (measured in the module source).
+    /// basis that `guess` suggests: each sign part of a row basic where
+    /// `guess` has that sign, and the multiplier of a bound basic where
+    /// `guess` is at that bound (a friction row at `mu z_j` of its normal's
+    /// guess, within a relative 1e-9; with its normal at 0, at the bound its
+    /// `w` pushes against). The last time step's answer is a good guess;
+    /// from a poor one the path may end on a ray and hand over to the cold
+    /// start.
     ///
     /// # Errors
     ///
-    /// [`LcpError::BadLength`] or [`LcpError::NonFinite`] for a bad
-    /// `guess`; otherwise as [`Lemke::solve_box_into`].
+    /// [`LcpError::BadLength`] or [`LcpError::NonFinite`] for a bad `guess`;
+    /// otherwise as [`Lemke::solve_box_into`].
     pub fn solve_box_warm_into(
         &mut self,
         problem: &BoxLcp,
@@ -482,13 +429,14 @@ impl Lemke {
                 let mut basic = std::mem::take(&mut self.warm);
                 self.guess_w.resize(z.len(), 0.0);
                 problem.lcp().affine(z, &mut self.guess_w);
-                let lcp = lift.build_warm(problem, (z, &self.guess_w), &mut basic);
+                let lcp = lift.build(problem, Some((z, &self.guess_w, &mut basic)));
                 let r = self.solve_from(lcp, &mut lifted, Some(&basic));
                 self.warm = basic;
                 r
             }
-            None => self.solve_from(lift.build(problem), &mut lifted, None),
+            None => self.solve_from(lift.build(problem, None), &mut lifted, None),
         };
+        // Maps a standard form's answer to the box problem, into `out`.
         let map = |x: &LcpSolution, out: &mut LcpSolution| {
             lift.box_z(&x.z, &mut out.z);
             finish_box_answer(problem, out);
@@ -496,41 +444,28 @@ impl Lemke {
             out.pivots = x.pivots;
             out.iterations = x.iterations;
         };
+        // The standard form certified does not make the box problem
+        // certified (their scales differ): check it.
         let result = match result {
             Ok(()) => {
-                // The standard form certified does not make the box
-                // problem certified (their scales differ): check it.
                 map(&lifted, out);
                 certified(out)
             }
-            Err(e) => {
-                let mut boxed = |best: Option<Box<LcpSolution>>| {
-                    best.map(|b| {
-                        map(&b, out);
-                        Box::new(out.clone())
-                    })
-                };
-                Err(match e {
-                    LcpError::RayTermination { pivots, best } => LcpError::RayTermination {
-                        pivots,
-                        best: boxed(best),
-                    },
-                    LcpError::PivotLimit { pivots, best } => LcpError::PivotLimit {
-                        pivots,
-                        best: boxed(best),
-                    },
-                    LcpError::NotCertified { best, .. } => {
-                        let best = boxed(best);
-                        LcpError::NotCertified {
-                            error: best
-                                .as_ref()
-                                .map_or(f64::INFINITY, |b| b.report.scaled_max()),
-                            tolerance: ACCEPT,
-                            best,
-                        }
-                    }
-                    other => other,
-                })
+            Err(mut e) => {
+                if let LcpError::RayTermination { best, .. }
+                | LcpError::PivotLimit { best, .. }
+                | LcpError::NotCertified { best, .. } = &mut e
+                    && let Some(best) = best
+                {
+                    map(best, out);
+                    (**best).clone_from(out);
+                }
+                if let LcpError::NotCertified { error, best, .. } = &mut e {
+                    *error = best
+                        .as_ref()
+                        .map_or(f64::INFINITY, |b| b.report.scaled_max());
+                }
+                Err(e)
             }
         };
         self.lift = lift;
@@ -538,9 +473,10 @@ impl Lemke {
         result
     }
 
-    /// One run of Lemke's method with the given Harris tolerance. On success
-    /// `out` holds the solution; on failure, the best iterate. Pivots and
-    /// refactorisations are added to `self.pivots` and `self.refactors`.
+    /// One run of Lemke's method with the given Harris tolerance, from the
+    /// basis `warm` if given. On success `out` holds the solution; on
+    /// failure, the best iterate. Pivots and refactorisations are added to
+    /// `self.pivots` and `self.refactors`.
     fn attempt(
         &mut self,
         lcp: &Lcp,
@@ -550,38 +486,29 @@ impl Lemke {
     ) -> Result<(), Failure> {
         let n = lcp.dim();
         let params = self.params;
+        // A warm path longer than n pivots is no shorter than the cold
+        // start's, which then gets the rest of the limit.
         let limit = match warm {
-            // A warm start from a good guess is short; a path longer than n
-            // pivots is no shorter than the cold start's (contact
-            // problems: n to 3n), which then gets the rest of the limit.
             Some(_) => params.pivot_limit(n).min(self.pivots + n),
             None => params.pivot_limit(n),
         };
         self.trace.clear();
-        let t = &mut self.tableau;
-        t.load(lcp);
-        let z0 = t.z0();
-        self.best_z.clear();
-        self.best_z.resize(n, 0.0);
+        self.tableau.load(lcp);
+        let z0 = self.tableau.z0();
+        refill(&mut self.best_z, n, 0.0);
         if let Some(basic) = warm {
-            t.warm_basis(lcp, basic);
-            // The guessed basis may be the answer: solved afresh, it is
-            // when it certifies; else the path starts from its tableau.
+            self.tableau.warm_basis(lcp, basic);
+            // The guessed basis, solved afresh, is the answer when it
+            // certifies; else the path starts from its tableau.
             if self.final_answer(lcp, out).is_ok() && out.report.is_solution(RETRY_ABOVE) {
                 return Ok(());
             }
-            self.refactors += 1;
-            if self.tableau.refactor(lcp).is_err() {
-                self.finish_best(lcp, out);
-                return Err(Failure::Singular);
-            }
+            self.refactor(lcp, out)?;
         }
         let mut best_z0 = f64::INFINITY;
         let mut since_refactor = 0;
-
-        let t = &mut self.tableau;
         let mut entering = z0;
-        let mut next_row = Some(t.initial_row());
+        let mut next_row = Some(self.tableau.initial_row());
         loop {
             if self.pivots >= limit {
                 self.finish_best(lcp, out);
@@ -597,19 +524,18 @@ impl Lemke {
             // on a fresh factorisation before accepting either.
             let suspicious = row.is_none_or(|r| t.relative_pivot(r) < SMALL_PIVOT);
             if suspicious && since_refactor > 0 {
-                self.refactors += 1;
                 since_refactor = 0;
-                if t.refactor(lcp).is_err() {
-                    self.finish_best(lcp, out);
-                    return Err(Failure::Singular);
-                }
-                t.entering_column(lcp, entering);
-                row = t.leaving_row(params.pivot_tolerance, zero_tolerance);
+                self.refactor(lcp, out)?;
+                self.tableau.entering_column(lcp, entering);
+                row = self
+                    .tableau
+                    .leaving_row(params.pivot_tolerance, zero_tolerance);
             }
             let Some(r) = row else {
                 self.finish_best(lcp, out);
                 return Err(Failure::Ray);
             };
+            let t = &mut self.tableau;
             let leaving = t.pivot(lcp, r, entering);
             self.pivots += 1;
             since_refactor += 1;
@@ -624,16 +550,12 @@ impl Lemke {
                 break;
             }
             if params.refactor_interval > 0 && since_refactor >= params.refactor_interval {
-                self.refactors += 1;
                 since_refactor = 0;
-                if t.refactor(lcp).is_err() {
-                    self.finish_best(lcp, out);
-                    return Err(Failure::Singular);
-                }
+                self.refactor(lcp, out)?;
             }
-            // Remember the iterate with the smallest z0: z0 is exactly the
-            // largest violation of w >= 0 at an almost-complementary point
-            // (in the scaled problem).
+            // Remember the iterate with the smallest z0: it is the largest
+            // violation of w >= 0 at an almost-complementary point.
+            let t = &self.tableau;
             let z0_value = t.value(t.pos[z0]);
             if z0_value < best_z0 {
                 best_z0 = z0_value;
@@ -646,8 +568,18 @@ impl Lemke {
                 leaving - n
             };
         }
-
         self.final_answer(lcp, out)
+    }
+
+    /// Refactorises the tableau; on a singular basis, leaves the best iterate
+    /// in `out`.
+    fn refactor(&mut self, lcp: &Lcp, out: &mut LcpSolution) -> Result<(), Failure> {
+        self.refactors += 1;
+        if self.tableau.refactor(lcp).is_err() {
+            self.finish_best(lcp, out);
+            return Err(Failure::Singular);
+        }
+        Ok(())
     }
 
     /// Solves the final basis afresh into `out` (`Tableau::final_solve`).
@@ -675,6 +607,13 @@ impl Lemke {
         out.z.copy_from_slice(&self.best_z);
         self.finish(lcp, out);
     }
+}
+
+/// Sets `out` to `z = 0`, `w = q`.
+fn reset(lcp: &Lcp, out: &mut LcpSolution) {
+    refill(&mut out.z, lcp.dim(), 0.0);
+    out.w.clear();
+    out.w.extend_from_slice(lcp.q());
 }
 
 /// Checks a warm start's guess: length `n`, finite entries.

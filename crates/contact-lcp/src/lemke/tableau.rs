@@ -1,51 +1,35 @@
-// The basis of Lemke's method and its explicit inverse, kept as one dense
-// tableau that is updated per pivot and refactorised from scratch on demand.
+// The basis of Lemke's method and its explicit inverse, as one dense tableau
+// updated per pivot and refactorised from scratch on demand.
 //
-// Scaled problem. The solver works on M~ = D M D / sM and q~ = D q / sq,
-// with D a diagonal of powers of two that equilibrates the rows and columns
-// of M (see scaling.rs), and sM = max|D M D|, sq = max|D q| rounded up to
-// powers of two (sq > 0 here because some q_i < 0). All of this is exact in
-// floating point. The scaled problem has the same complementary bases (its
-// solution is z~ = z sM / (sq D), w~ = w D / sq), and its entries are at most 1
-// in magnitude and comparable across rows, so the tolerances are relative.
+// Scaled problem: M~ = D M D / sM and q~ = D q / sq, with D the powers of two
+// that equilibrate M (scaling.rs) and sM = max|D M D|, sq = max|D q| rounded
+// up to powers of two: exact in floating point, with the same complementary
+// bases (z~ = z sM / (sq D), w~ = w D / sq) and entries at most 1, so the
+// tolerances are relative. The system is w - M~ z - d z0 = q~ with d = 1 (a
+// warm start: d = B 1 of its first basis); variables are numbered w_i = i,
+// z_i = n + i, z0 = 2n, with columns e_i, -M~[:, i] and -d.
 //
-// The system is  w - M~ z - d z0 = q~  with d = (1, ..., 1) (for a warm
-// start d = B 1 of its first basis, `warm_basis`; see mod.rs). Variables are
-// numbered w_i = i, z_i = n + i, z0 = 2n; the columns of the constraint
-// matrix [I, -M~, -d] are e_i, -M~[:, i] and -d.
-//
-// Tableau. B is the basis (column p = column of the basic variable basis[p]),
-// y = B^-1 q~ the values of the basic variables. Ordering B's rows as (W, R),
-// W the rows whose slack w_i is basic and R the others, and its columns as
-// (basic slacks, basic z-type variables Z) gives
+// Tableau: B is the basis, y = B^-1 q~ the basic values. With W the rows
+// whose slack w_i is basic, R the others, and Z the basic z-type variables,
 //     B = [[I, F], [0, C]],   B^-1 = [[I, -F C^-1], [0, C^-1]],
-// with C = B[R, Z] square (k x k, k = |R| = |Z|). So the column of B^-1 for
-// a row i in W is the unit vector at the position of w_i, and only the k
-// columns for R are dense: the n x k block G = B^-1[:, R]. Row p of `tab`
-// (row-major, stride n + 1) is [y_p | G_p]: the columns of G sit in "slots"
-// (`slot_row[s]` = the row of R whose column of B^-1 is slot s). With k << n
-// (contact problems: k = number of active constraints) this is what makes a
-// pivot O(n k) instead of O(n^2).
+// C = B[R, Z] of k x k. Only the k columns of B^-1 for R are dense: the
+// n x k block G = B^-1[:, R]. Row p of `tab` (stride n + 1) is [y_p | G_p],
+// G's columns in "slots" (`slot_row[s]` = the row of R of slot s), so a pivot
+// costs O(n k) instead of O(n^2) (contact problems: k = active constraints).
 //
-// The rows [y_p | (B^-1)_p] are the vectors compared by the lexicographic
-// ratio test (Cline sec. 2.7.1); `inverse_entry` reads (B^-1)_pj from G and the
-// implicit unit columns. A pivot on row r with entering column c and
-// u = B^-1 c replaces column r of B by c; the Sherman-Morrison update of B^-1
-// for one changed column (Cline eq. 4.21) is the Gauss-Jordan row operation
-//     row_r <- row_r / u_r,   row_i <- row_i - u_i row_r   (i != r),
-// applied to y and G together: O(n k) per pivot, no allocation. Before it,
-// the slots follow the change of R: a slack w_l leaving adds row l to R (its
-// column of B^-1, e_r, becomes a slot), and a slack w_j entering removes row j
-// (its column becomes the unit vector e_r exactly, so its slot is dropped;
-// the row operation would have left rounding noise there).
-// `refactor` rebuilds y and G from the basis list alone, bounding the drift
-// of the updates (Cline sec. 4.8.1): only C needs a factorisation (dense
-// LU with partial pivoting, see `factor_block`). The final solution is
-// computed the same way.
+// A pivot on row r with entering column c, u = B^-1 c, is the Gauss-Jordan
+// step (Sherman-Morrison for one changed column, Cline eq. 4.21)
+//     row_r <- row_r / u_r,   row_i <- row_i - u_i row_r   (i != r)
+// on y and G together. Before it the slots follow R: a slack w_l leaving adds
+// row l (its column of B^-1, e_r, becomes a slot), a slack w_j entering drops
+// row j's slot (its column is exactly e_r). `refactor` rebuilds y and G from
+// the basis list with an LU of C alone (Cline sec. 4.8.1); `final_solve`
+// solves the final basis the same way.
 
 use super::independent_rows::independent_rows;
-use crate::linalg::lane_scan::{combine_max, max_abs, max_abs_in};
-use crate::linalg::lanes::{ArrayLanes, Lanes, LanesOp, with_best_lanes};
+use super::row_kernels::{axpy_max_abs, axpy_max_abs_dot, axpy_max_abs_dot_2, dot, dot_in};
+use crate::linalg::lane_scan::{max_abs, max_abs_in};
+use crate::linalg::lanes::{Lanes, LanesOp, with_best_lanes};
 use crate::linalg::lu::{BlockLu, Singular};
 use crate::problem::Lcp;
 use crate::scaling::{equilibrate, pow2_ceil, pow2_ceil_full};
@@ -60,33 +44,28 @@ pub(super) const NONBASIC: usize = usize::MAX;
 #[derive(Clone, Debug, Default)]
 pub(super) struct Tableau {
     pub(super) n: usize,
-    /// 1 / sM: the scaled matrix M~ = D M D / sM is read from the
-    /// problem's M on access ([`ScaledColumn`]), never copied.
+    /// 1 / sM (M~ is read from the problem's M on access, [`ScaledColumn`]).
     inv_ms: f64,
     /// max |M~_ij| over i, per column j.
     m_col_max: Vec<f64>,
-    /// Scaled vector q~.
+    /// q~.
     q: Vec<f64>,
-    /// sM: D M D = sM M~.
+    /// sM and sq.
     m_scale: f64,
-    /// sq: D q = sq q~.
     q_scale: f64,
     /// The diagonal D of the equilibration.
     d: Vec<f64>,
-    /// The covering vector d~ of z0 (scaled units; the column of z0 is
-    /// -d~): all ones after `load`, `B 1` after `warm_basis`.
+    /// The covering vector d~ (z0's column is -d~): ones after `load`, `B 1`
+    /// after `warm_basis`.
     cover: Vec<f64>,
-    /// Whether `cover` is all ones (the cold start).
-    unit_cover: bool,
-    /// Whether `lu` holds the factor of the current basis's block C, as
-    /// `warm_basis` leaves it for `final_solve` (taken by it, cleared by
-    /// every change of the basis).
+    /// Whether `lu` holds the factor of the current block C (left by
+    /// `warm_basis` for `final_solve`, cleared by any change of the basis).
     block_factored: bool,
-    /// Row-major n x (n+1), the first k + 1 columns used: [y | G].
+    /// Row-major n x (n + 1), the first k + 1 columns used: [y | G].
     pub(super) tab: Vec<f64>,
-    /// Number of slots in use: k = |R|.
+    /// Slots in use: k = |R|.
     k: usize,
-    /// slot_row[s] = the row of R whose column of B^-1 is slot s (s < k).
+    /// slot_row[s] = the row of R whose column of B^-1 is slot s.
     slot_row: Vec<usize>,
     /// slot_of[i] = the slot of row i, or NONBASIC when w_i is basic.
     pub(super) slot_of: Vec<usize>,
@@ -96,169 +75,43 @@ pub(super) struct Tableau {
     pub(super) row_norm: Vec<f64>,
     /// basis[p] = the variable basic in row p.
     pub(super) basis: Vec<usize>,
-    /// pos[var] = its row, or NONBASIC. Length 2n + 1.
+    /// pos[var] = its row, or NONBASIC (length 2n + 1).
     pub(super) pos: Vec<usize>,
-    /// Entering column in basis coordinates, u = B^-1 c.
+    /// The entering column in basis coordinates, u = B^-1 c, and the next
+    /// one, computed during a pivot.
     pub(super) u: Vec<f64>,
-    /// The next entering column, computed during a pivot.
     u_next: Vec<f64>,
     /// The variable whose column `u` already holds (set by `pivot`).
     prepared: Option<usize>,
     /// max |c_i| of the entering column c.
     pub(super) c_norm: f64,
-    /// Candidate rows for the ratio test.
+    /// Candidate rows of the ratio test.
     pub(super) cand: Vec<usize>,
-    /// Copy of the pivot row.
+    /// The pivot row; length-n scratch.
     prow: Vec<f64>,
-    /// Length-n scratch.
     col: Vec<f64>,
-    /// Positions of the basic z-type variables (see `factor_block`).
+    /// Positions of the basic z-type variables and rows of R, listed by
+    /// `fill_block`; rows of W, listed by `refactor`.
     zpos: Vec<usize>,
-    /// Rows whose slack is nonbasic (see `factor_block`).
     rrows: Vec<usize>,
-    /// Rows whose slack w_i is basic (see `refactor`).
     wrows: Vec<usize>,
-    /// F = B[W, Z], column-major (see `refactor`).
+    /// F = B[W, Z] and G_W', column-major (`refactor`); a column of C
+    /// (`final_solve`).
     fbuf: Vec<f64>,
-    /// G_W', column-major (see `refactor`).
     gbuf: Vec<f64>,
-    /// One column of C (see `final_solve`).
     cbuf: Vec<f64>,
     lu: BlockLu,
 }
 
-// The row kernels below are written once for any `Lanes` (linalg/lanes.rs): the
-// pivot sweep runs them on AVX2 registers where the CPU has them, the rest
-// of the tableau on arrays; both give the same bits.
-
-/// `x -= f y`, returning `max |x_i|` afterwards. Two simple loops (the
-/// second over data already in L1) vectorise better than one fused loop.
-#[inline(always)]
-fn axpy_max_abs<L: Lanes>(l: L, x: &mut [f64], f: f64, y: &[f64]) -> f64 {
-    let y = &y[..x.len()];
-    let (x4, x_rest) = pulp::as_arrays_mut::<4, f64>(x);
-    let (y4, y_rest) = pulp::as_arrays::<4, f64>(y);
-    let fv = l.splat(f);
-    for (xs, ys) in x4.iter_mut().zip(y4) {
-        let v = l.sub(l.load(xs), l.mul(fv, l.load(ys)));
-        l.store(xs, v);
-    }
-    for (xi, &yi) in x_rest.iter_mut().zip(y_rest) {
-        *xi -= f * yi;
-    }
-    max_abs_in(l, x)
+/// Empties `v` and fills it with `len` copies of `x`.
+pub(super) fn refill<T: Clone>(v: &mut Vec<T>, len: usize, x: T) {
+    v.clear();
+    v.resize(len, x);
 }
 
-/// [`axpy_max_abs`] and the dot product of the updated `x` with `c`, in one
-/// pass (the hot loop of a pivot). Four lanes of maxima and of partial sums,
-/// combined as in [`dot_in`], so the dot product equals `dot_in(x, c)`
-/// exactly.
-#[inline(always)]
-fn axpy_max_abs_dot<L: Lanes>(l: L, x: &mut [f64], f: f64, y: &[f64], c: &[f64]) -> (f64, f64) {
-    let (y, c) = (&y[..x.len()], &c[..x.len()]);
-    let (x4, x_rest) = pulp::as_arrays_mut::<4, f64>(x);
-    let (y4, y_rest) = pulp::as_arrays::<4, f64>(y);
-    let (c4, c_rest) = pulp::as_arrays::<4, f64>(c);
-    let fv = l.splat(f);
-    let (mut m, mut acc) = (l.splat(0.0), l.splat(0.0));
-    for ((xs, ys), cs) in x4.iter_mut().zip(y4).zip(c4) {
-        let v = l.sub(l.load(xs), l.mul(fv, l.load(ys)));
-        l.store(xs, v);
-        m = l.max(l.abs(v), m);
-        acc = l.add(acc, l.mul(v, l.load(cs)));
-    }
-    finish_lanes(x_rest, f, y_rest, c_rest, l.to_array(m), l.to_array(acc))
-}
-
-/// The tail of [`axpy_max_abs_dot`] after its four-lane body: updates the
-/// rest of the row, then combines the lanes (maximum, and the partial sums
-/// in [`dot_in`]'s order).
-#[inline(always)]
-fn finish_lanes(
-    rest: &mut [f64],
-    f: f64,
-    y_rest: &[f64],
-    c_rest: &[f64],
-    mut m: [f64; 4],
-    acc: [f64; 4],
-) -> (f64, f64) {
-    let mut s = (acc[0] + acc[1]) + (acc[2] + acc[3]);
-    for ((xi, &yi), &ci) in rest.iter_mut().zip(y_rest).zip(c_rest) {
-        *xi -= f * yi;
-        let a = xi.abs();
-        m[0] = if a > m[0] { a } else { m[0] };
-        s += *xi * ci;
-    }
-    (combine_max(m), s)
-}
-
-/// [`axpy_max_abs_dot`] on two rows `x` (factor `f`) and `z` (factor `g`)
-/// with the same `y` and `c`: each result equals the one-row call exactly.
-#[inline(always)]
-fn axpy_max_abs_dot_2<L: Lanes>(
-    l: L,
-    x: &mut [f64],
-    f: f64,
-    z: &mut [f64],
-    g: f64,
-    y: &[f64],
-    c: &[f64],
-) -> ((f64, f64), (f64, f64)) {
-    let len = x.len();
-    let (z, y, c) = (&mut z[..len], &y[..len], &c[..len]);
-    let (x4, x_rest) = pulp::as_arrays_mut::<4, f64>(x);
-    let (z4, z_rest) = pulp::as_arrays_mut::<4, f64>(z);
-    let (y4, y_rest) = pulp::as_arrays::<4, f64>(y);
-    let (c4, c_rest) = pulp::as_arrays::<4, f64>(c);
-    let (fv, gv) = (l.splat(f), l.splat(g));
-    let (mut mx, mut mz) = (l.splat(0.0), l.splat(0.0));
-    let (mut ax, mut az) = (l.splat(0.0), l.splat(0.0));
-    for (((xs, zs), ys), cs) in x4.iter_mut().zip(z4.iter_mut()).zip(y4).zip(c4) {
-        let (yv, cv) = (l.load(ys), l.load(cs));
-        let v = l.sub(l.load(xs), l.mul(fv, yv));
-        let t = l.sub(l.load(zs), l.mul(gv, yv));
-        l.store(xs, v);
-        l.store(zs, t);
-        mx = l.max(l.abs(v), mx);
-        mz = l.max(l.abs(t), mz);
-        ax = l.add(ax, l.mul(v, cv));
-        az = l.add(az, l.mul(t, cv));
-    }
-    (
-        finish_lanes(x_rest, f, y_rest, c_rest, l.to_array(mx), l.to_array(ax)),
-        finish_lanes(z_rest, g, y_rest, c_rest, l.to_array(mz), l.to_array(az)),
-    )
-}
-
-/// Dot product with four accumulators (vectorises; order is fixed, so the
-/// result is deterministic).
-#[inline(always)]
-fn dot_in<L: Lanes>(l: L, a: &[f64], b: &[f64]) -> f64 {
-    let b = &b[..a.len()];
-    let (a4, a_rest) = pulp::as_arrays::<4, f64>(a);
-    let (b4, b_rest) = pulp::as_arrays::<4, f64>(b);
-    let mut acc = l.splat(0.0);
-    for (x, y) in a4.iter().zip(b4) {
-        acc = l.add(acc, l.mul(l.load(x), l.load(y)));
-    }
-    let acc = l.to_array(acc);
-    let mut s = (acc[0] + acc[1]) + (acc[2] + acc[3]);
-    for (x, y) in a_rest.iter().zip(b_rest) {
-        s += x * y;
-    }
-    s
-}
-
-/// [`dot_in`] on arrays.
-fn dot(a: &[f64], b: &[f64]) -> f64 {
-    dot_in(ArrayLanes, a, b)
-}
-
-/// Column j of the scaled matrix M~ = D M D / sM (see the header), formed
-/// on access from the problem's M: `M_ij d_i d_j / sM`, multiplied in that
-/// order. Every factor is a power of two, so an entry has the bits a scaled
-/// copy would have, and the O(n^2) copy per solve is saved (on a 50-box
-/// stack step it was a tenth of the time).
+/// Column j of M~ = D M D / sM, formed on access from the problem's M as
+/// `M_ij d_i d_j / sM`, in that order: every factor is a power of two, so an
+/// entry has the bits a scaled copy would have, without the O(n^2) copy.
 #[derive(Clone, Copy)]
 struct ScaledColumn<'a> {
     col: &'a [f64],
@@ -268,7 +121,7 @@ struct ScaledColumn<'a> {
 }
 
 impl<'a> ScaledColumn<'a> {
-    /// Column `j` of M~ for the problem `lcp`, scaling `d` and `inv_ms` = 1/sM.
+    /// Column `j` of M~ for `lcp`, scaling `d` and `inv_ms` = 1/sM.
     #[inline(always)]
     fn new(lcp: &'a Lcp, d: &'a [f64], inv_ms: f64, j: usize) -> Self {
         Self {
@@ -287,7 +140,7 @@ impl<'a> ScaledColumn<'a> {
 }
 
 /// Writes the entries `rows` of the column of the z-type variable `var` in
-/// `[I, -M~, -d~]` into `out` (M~ as in [`ScaledColumn`], d~ = `cover`).
+/// `[I, -M~, -d~]` into `out` (d~ = `cover`).
 fn basic_column(
     lcp: &Lcp,
     (d, cover): (&[f64], &[f64]),
@@ -309,25 +162,16 @@ fn basic_column(
     }
 }
 
-/// One Gauss-Jordan sweep of a pivot over the rows of the tableau (see
-/// `Tableau::pivot`): row p <- row p - u_p prow for p != r, with each row's
-/// new maximum and, when the next entering column is some z_j, its entry
-/// u_next_p = c_p + G_p c_R in the same pass.
+/// The pivot on row `r` of the variable whose column `u` holds, in the
+/// tableau (`Tableau::pivot`): row r scaled by 1 / u_r, then the
+/// Gauss-Jordan sweep row p <- row p - u_p row r for p != r, with each row's
+/// new maximum and, when `leaving` is a slack w_j (z_j enters next), the
+/// entry u_next_p = c_p + G_p c_R of z_j's column in the same pass.
 struct RowSweep<'a> {
-    tab: &'a mut [f64],
-    /// Row stride of `tab`.
-    w: usize,
-    /// The pivot row.
+    t: &'a mut Tableau,
+    lcp: &'a Lcp,
     r: usize,
-    /// The scaled pivot row, its first k + 1 entries.
-    prow: &'a [f64],
-    c_r: &'a [f64],
-    u: &'a [f64],
-    /// Column of M~ of the next entering z-type variable, if any.
-    next_col: Option<ScaledColumn<'a>>,
-    basis: &'a [usize],
-    row_norm: &'a mut [f64],
-    u_next: &'a mut [f64],
+    leaving: usize,
 }
 
 impl LanesOp for RowSweep<'_> {
@@ -335,20 +179,30 @@ impl LanesOp for RowSweep<'_> {
 
     #[inline(always)]
     fn run<L: Lanes>(self, lanes: L) {
-        let RowSweep {
+        let RowSweep { t, lcp, r, leaving } = self;
+        let (n, k, w) = (t.n, t.k, t.n + 1);
+        let Tableau {
             tab,
-            w,
-            r,
-            prow,
-            c_r,
             u,
-            next_col,
-            basis,
-            row_norm,
             u_next,
-        } = self;
-        let n = u.len();
-        let k = c_r.len();
+            row_norm,
+            prow,
+            d,
+            inv_ms,
+            basis,
+            c_r,
+            ..
+        } = t;
+        let next_col = (leaving < n).then(|| ScaledColumn::new(lcp, d, *inv_ms, leaving));
+        let c_r = &c_r[..k];
+        let inv = 1.0 / u[r];
+        let prow = &mut prow[..=k];
+        prow.copy_from_slice(&tab[r * w..r * w + 1 + k]);
+        for x in prow.iter_mut() {
+            *x *= inv;
+        }
+        tab[r * w..r * w + 1 + k].copy_from_slice(prow);
+        u_next.resize(n, 0.0);
         // A basic slack's row of B^-1 holds a 1 outside G.
         let unit_norm = |p: usize| if basis[p] < n { 1.0 } else { 0.0 };
         let c_w = |c: ScaledColumn<'_>, p: usize| if basis[p] < n { -c.get(basis[p]) } else { 0.0 };
@@ -367,15 +221,8 @@ impl LanesOp for RowSweep<'_> {
                 let g = u[p + 1];
                 row_a[0] -= f * prow[0];
                 row_b[0] -= g * prow[0];
-                let ((ma, da), (mb, db)) = axpy_max_abs_dot_2(
-                    lanes,
-                    &mut row_a[1..],
-                    f,
-                    &mut row_b[1..],
-                    g,
-                    &prow[1..],
-                    c_r,
-                );
+                let (ra, rb) = (&mut row_a[1..], &mut row_b[1..]);
+                let ((ma, da), (mb, db)) = axpy_max_abs_dot_2(lanes, ra, f, rb, g, &prow[1..], c_r);
                 row_norm[p] = ma.max(unit_norm(p));
                 row_norm[p + 1] = mb.max(unit_norm(p + 1));
                 u_next[p] = c_w(c, p) + da;
@@ -384,21 +231,19 @@ impl LanesOp for RowSweep<'_> {
                 continue;
             }
             let row = &mut tab[p * w..p * w + 1 + k];
-            if !updated {
-                row_norm[p] = max_abs_in(lanes, &row[1..]).max(unit_norm(p));
-                if let Some(c) = next_col {
-                    u_next[p] = c_w(c, p) + dot_in(lanes, &row[1..], c_r);
+            let (norm, dot) = if updated {
+                row[0] -= f * prow[0];
+                match next_col {
+                    Some(_) => axpy_max_abs_dot(lanes, &mut row[1..], f, &prow[1..], c_r),
+                    None => (axpy_max_abs(lanes, &mut row[1..], f, &prow[1..]), 0.0),
                 }
             } else {
-                row[0] -= f * prow[0];
-                if let Some(c) = next_col {
-                    let (nm, d) = axpy_max_abs_dot(lanes, &mut row[1..], f, &prow[1..], c_r);
-                    row_norm[p] = nm.max(unit_norm(p));
-                    u_next[p] = c_w(c, p) + d;
-                } else {
-                    row_norm[p] =
-                        axpy_max_abs(lanes, &mut row[1..], f, &prow[1..]).max(unit_norm(p));
-                }
+                let dot = next_col.map_or(0.0, |_| dot_in(lanes, &row[1..], c_r));
+                (max_abs_in(lanes, &row[1..]), dot)
+            };
+            row_norm[p] = norm.max(unit_norm(p));
+            if let Some(c) = next_col {
+                u_next[p] = c_w(c, p) + dot;
             }
             p += 1;
         }
@@ -429,9 +274,8 @@ impl Tableau {
         }
     }
 
-    /// Scales the problem (the scaling, and q~; M~ is read from `lcp` on
-    /// access, so every later call gets the same `lcp`), and sets the
-    /// all-slack basis B = I.
+    /// Scales the problem (M~ is read from `lcp` on access: every later call
+    /// gets the same `lcp`) and sets the all-slack basis B = I.
     ///
     /// Preconditions: `lcp.dim() > 0` and some `q_i < 0`.
     pub(super) fn load(&mut self, lcp: &Lcp) {
@@ -439,10 +283,9 @@ impl Tableau {
         self.n = n;
         let converged_max = equilibrate(lcp, &mut self.d, &mut self.col, &mut self.m_col_max);
         let d = &self.d;
-        // sM comes from the maxima of equilibrate's last sweep when it ended
-        // converged (they are those of D M D, formed by the same products);
-        // otherwise from one more pass. Every factor is a power of two: the
-        // scaled entries are exact, in either order.
+        // The column maxima of D M D are those of equilibrate's last sweep
+        // when it converged, else one more pass; all factors are powers of
+        // two, so the scaled entries are exact in either order.
         if converged_max.is_none() {
             self.m_col_max.clear();
             self.m_col_max.extend((0..n).map(|j| {
@@ -469,52 +312,44 @@ impl Tableau {
         self.q.clear();
         self.q
             .extend(lcp.q().iter().zip(d).map(|(x, di)| x * di / qs));
-        self.cover.clear();
-        self.cover.resize(n, 1.0);
-        self.unit_cover = true;
+        refill(&mut self.cover, n, 1.0);
         self.block_factored = false;
 
-        // B = I: every column of B^-1 is a unit vector, no slot is used.
-        // Only column 0 and the slots in use are ever read, and a slot is
-        // zeroed when it is added: no need to clear the rest.
+        // B = I: no slot is used. Only column 0 and the slots in use are
+        // read, and a slot is zeroed when it is added.
         let w = n + 1;
         self.tab.resize(n * w, 0.0);
         for p in 0..n {
             self.tab[p * w] = self.q[p];
         }
         self.k = 0;
-        self.slot_row.clear();
-        self.slot_row.resize(n, NONBASIC);
-        self.slot_of.clear();
-        self.slot_of.resize(n, NONBASIC);
-        self.c_r.clear();
-        self.c_r.resize(n, 0.0);
-        self.row_norm.clear();
-        self.row_norm.resize(n, 1.0);
+        refill(&mut self.slot_row, n, NONBASIC);
+        refill(&mut self.slot_of, n, NONBASIC);
+        refill(&mut self.c_r, n, 0.0);
+        refill(&mut self.row_norm, n, 1.0);
         self.basis.clear();
         self.basis.extend(0..n);
         self.pos.clear();
         self.pos.extend(0..n);
         self.pos.resize(2 * n + 1, NONBASIC);
-        self.u.clear();
-        self.u.resize(n, 0.0);
+        refill(&mut self.u, n, 0.0);
         self.prepared = None;
-        self.cand.clear();
-        self.cand.reserve(n);
-        self.prow.clear();
-        self.prow.resize(w, 0.0);
-        self.col.clear();
-        self.col.resize(n, 0.0);
-        // The factorised block is k x k with k <= n: reserve for the largest,
-        // so later solves of this size never allocate.
-        // (Cleared first: `reserve` counts from the current length.)
-        for v in [&mut self.zpos, &mut self.rrows, &mut self.wrows] {
+        refill(&mut self.prow, w, 0.0);
+        refill(&mut self.col, n, 0.0);
+        // Reserve for the largest block (k <= n, (n - k) k <= n^2 / 4), so
+        // later solves of this size never allocate (`reserve` counts from
+        // the current length: cleared first).
+        for v in [
+            &mut self.cand,
+            &mut self.zpos,
+            &mut self.rrows,
+            &mut self.wrows,
+        ] {
             v.clear();
             v.reserve(n);
         }
         self.cbuf.clear();
         self.cbuf.reserve(n);
-        // (n - k) k <= n^2 / 4.
         for v in [&mut self.fbuf, &mut self.gbuf] {
             v.clear();
             v.reserve(n * n / 4 + 1);
@@ -524,10 +359,10 @@ impl Tableau {
 
     /// The row where the artificial variable enters first: the most negative
     /// basic value, the largest such row on exact ties. Its column is
-    /// `u = B^-1 (-d~) = -1` in both starts (`load`, `warm_basis`), so that
-    /// step makes every value nonnegative. From B = I (values q) the rows
-    /// after it are [q_i - q_t, e_i - e_t] and [-q_t, -e_t],
-    /// lexicographically positive exactly when every tie i has i < t.
+    /// `u = B^-1 (-d~) = -1` in both starts, so that step makes every value
+    /// nonnegative; from B = I the rows after it are [q_i - q_t, e_i - e_t]
+    /// and [-q_t, -e_t], lexicographically positive exactly when every tie
+    /// i has i < t.
     pub(super) fn initial_row(&self) -> usize {
         let w = self.n + 1;
         let mut t = 0;
@@ -539,28 +374,21 @@ impl Tableau {
         t
     }
 
-    /// Replaces the all-slack basis of `load` by the complementary basis
-    /// with `z_i` basic where `basic[i]` and `w_i` elsewhere (cut to a
-    /// nonsingular block by `independent_subset` when one LU of the guessed
-    /// block finds a pivot at most `WARM_PIVOT` times its largest entry),
-    /// and sets the covering vector to `d~ = B 1`, so
-    /// that z0's column in basis coordinates is -1 as from B = I: Lemke's
-    /// method then runs on the principal pivot transform of the problem
-    /// for that basis, with the unit covering vector (the warm start of
-    /// Fackler & Miranda's CompEcon `lemke`, also in Drumwright's Moby).
-    /// A transform of a positive semidefinite M is positive semidefinite,
-    /// so the method keeps its guarantee there; on other matrices (e.g. a
-    /// lifted friction problem) it may end on a ray, and the caller starts
-    /// cold. Only the basis is set: the caller solves it (`final_solve`)
-    /// or builds its tableau (`refactor`).
+    /// Replaces the all-slack basis of `load` by the complementary basis with
+    /// `z_i` basic where `basic[i]` and `w_i` elsewhere (cut to a
+    /// nonsingular block by `independent_subset` when an LU of the guessed
+    /// block finds a pivot at most `WARM_PIVOT` times its largest entry), and
+    /// sets the covering vector to `d~ = B 1`, so that z0's column in basis
+    /// coordinates is -1 as from B = I (see mod.rs). Only the basis is set:
+    /// the caller solves it (`final_solve`) or builds its tableau
+    /// (`refactor`).
     pub(super) fn warm_basis(&mut self, lcp: &Lcp, basic: &[bool]) {
         let n = self.n;
         self.rrows.clear();
         self.rrows.extend((0..n).filter(|&i| basic[i]));
         self.enter_rows();
-        // A guess from an answer is usually nonsingular as it is: one
-        // blocked LU tells, and the final solve reuses it; the
-        // elimination of `independent_subset` runs only when it must.
+        // A guess from an answer is usually nonsingular as it is: one LU
+        // tells, and the final solve reuses it.
         self.fill_block(lcp);
         let mut small = std::mem::take(&mut self.cand);
         let nonsingular = self.lu.factor_listing_small(WARM_PIVOT, &mut small) && small.is_empty();
@@ -590,11 +418,9 @@ impl Tableau {
                 *c -= col.get(i);
             }
         }
-        self.unit_cover = false;
     }
 
-    /// Makes `z_i` basic in row i for every row of `rrows`, each row a new
-    /// slot (from the all-slack basis).
+    /// Makes `z_i` basic in row i, in a new slot, for every row of `rrows`.
     fn enter_rows(&mut self) {
         let n = self.n;
         for &i in &self.rrows {
@@ -614,10 +440,9 @@ impl Tableau {
         rows.clear();
         rows.extend((0..self.n).filter(|&i| basic[i]));
         let k = rows.len();
-        // The block, column-major (reusing the refactorisation's buffer).
+        // The block, column-major, in the refactorisation's buffer.
         let c = &mut self.fbuf;
-        c.clear();
-        c.resize(k * k, 0.0);
+        refill(c, k * k, 0.0);
         for (a, &j) in rows.iter().enumerate() {
             let col = ScaledColumn::new(lcp, &self.d, self.inv_ms, j);
             for (x, &i) in c[a * k..(a + 1) * k].iter_mut().zip(rows.iter()) {
@@ -666,37 +491,24 @@ impl Tableau {
                 *u = self.tab[p * w + s];
             }
             self.c_norm = 1.0;
-        } else if var < 2 * n {
-            // u_p = c_i (w_i basic in row p) + G_p c_R.
-            let j = var - n;
-            self.gather_z_column(lcp, j);
-            let col = ScaledColumn::new(lcp, &self.d, self.inv_ms, j);
-            for (p, u) in self.u.iter_mut().enumerate() {
-                let g = &self.tab[p * w + 1..p * w + 1 + k];
-                let unit = self.basis[p];
-                let c_w = if unit < n { -col.get(unit) } else { 0.0 };
-                *u = c_w + dot(g, &self.c_r[..k]);
-            }
-            self.c_norm = self.m_col_max[j];
-        } else if self.unit_cover {
-            for (p, u) in self.u.iter_mut().enumerate() {
-                let g = &self.tab[p * w + 1..p * w + 1 + k];
-                let c_w = if self.basis[p] < n { -1.0 } else { 0.0 };
-                *u = c_w - g.iter().sum::<f64>();
-            }
-            self.c_norm = 1.0;
         } else {
-            // u_p = -d~_i (w_i basic in row p) + G_p c_R, c_R = -d~_R.
+            // u_p = c_i (w_i basic in row p) + G_p c_R, for c = -M~[:, j]
+            // or c = -d~.
+            let col = (var < 2 * n).then(|| ScaledColumn::new(lcp, &self.d, self.inv_ms, var - n));
+            let c_at = |i: usize| col.map_or(-self.cover[i], |col| -col.get(i));
             for (c, &i) in self.c_r[..k].iter_mut().zip(&self.slot_row) {
-                *c = -self.cover[i];
+                *c = c_at(i);
             }
             for (p, u) in self.u.iter_mut().enumerate() {
                 let g = &self.tab[p * w + 1..p * w + 1 + k];
                 let unit = self.basis[p];
-                let c_w = if unit < n { -self.cover[unit] } else { 0.0 };
+                let c_w = if unit < n { c_at(unit) } else { 0.0 };
                 *u = c_w + dot(g, &self.c_r[..k]);
             }
-            self.c_norm = max_abs(&self.cover);
+            self.c_norm = match col {
+                Some(_) => self.m_col_max[var - n],
+                None => max_abs(&self.cover),
+            };
         }
         self.clean_column();
     }
@@ -719,77 +531,38 @@ impl Tableau {
     }
 
     /// Exchanges the variable basic in row `r` for `var`, using the current
-    /// `u` (see the header). Returns the variable that left.
+    /// `u` (see the header), and returns the variable that left.
     ///
-    /// A row may leave with a slightly negative value (within the Harris
-    /// tolerance of the ratio test); the entering variable then takes a
-    /// slightly negative value. q~ is never perturbed, so the values stay
-    /// those of the true problem and the final solve agrees with them.
-    ///
-    /// The next entering variable is the complement of the one leaving here;
-    /// when that is some z_j, its column u = B^-1 c is computed in the same
-    /// pass over the tableau (one sweep per pivot instead of two), and
-    /// `entering_column` then reuses it.
+    /// A row may leave slightly negative (within the Harris tolerance), the
+    /// entering variable then too; q~ is never perturbed, so the final solve
+    /// agrees with the values. When the next entering variable (the
+    /// complement of the one leaving) is some z_j, its column is computed in
+    /// the same sweep and `entering_column` reuses it.
     pub(super) fn pivot(&mut self, lcp: &Lcp, r: usize, var: usize) -> usize {
         let n = self.n;
         self.block_factored = false;
-        let w = n + 1;
         let leaving = self.basis[r];
         if var < n {
             self.remove_slot(var);
         }
         if leaving < n {
             self.add_slot(leaving, r);
+            // w_j leaving means z_j enters next.
+            self.gather_z_column(lcp, leaving);
         }
         self.basis[r] = var;
         self.pos[leaving] = NONBASIC;
         self.pos[var] = r;
-        // w_j leaving means z_j enters next.
-        if leaving < n {
-            self.gather_z_column(lcp, leaving);
-        }
-        let k = self.k;
-        let Self {
-            tab,
-            u,
-            u_next,
-            row_norm,
-            prow,
-            d,
-            inv_ms,
-            basis,
-            c_r,
-            ..
-        } = self;
-        let c_r = &c_r[..k];
-        let inv = 1.0 / u[r];
-        let prow = &mut prow[..=k];
-        prow.copy_from_slice(&tab[r * w..r * w + 1 + k]);
-        for x in prow.iter_mut() {
-            *x *= inv;
-        }
-        tab[r * w..r * w + 1 + k].copy_from_slice(prow);
-
-        let next_col = (leaving < n).then(|| ScaledColumn::new(lcp, d, *inv_ms, leaving));
-        u_next.resize(n, 0.0);
-        // The sweep over the tableau is the hot loop of Lemke's method: it
-        // runs compiled for the best vector instructions of the machine
-        // (linalg/lanes.rs: AVX2 registers where the CPU has them, arrays
-        // otherwise; the same bits either way).
+        // The hot loop of Lemke's method, compiled for the best vector
+        // instructions of the machine (the same bits either way).
         with_best_lanes(RowSweep {
-            tab,
-            w,
+            t: self,
+            lcp,
             r,
-            prow,
-            c_r,
-            u,
-            next_col,
-            basis,
-            row_norm,
-            u_next,
+            leaving,
         });
         if leaving < n {
-            std::mem::swap(u, u_next);
+            std::mem::swap(&mut self.u, &mut self.u_next);
             self.c_norm = self.m_col_max[leaving];
             self.clean_column();
             self.prepared = Some(n + leaving);
@@ -832,18 +605,11 @@ impl Tableau {
         self.k = s + 1;
     }
 
-    /// Lists the block C = B[R, Z] of the basis (see the header) and
-    /// factorises it: the rows R whose slack w_i is nonbasic (`rrows`, in
-    /// slot order) and the positions Z of the basic z-type variables (`zpos`,
-    /// ascending), |R| = |Z| = k; C[b, a] is row rrows[b] of the column of the
-    /// variable basic at zpos[a].
-    fn factor_block(&mut self, lcp: &Lcp) -> Result<(), Singular> {
-        self.fill_block(lcp);
-        self.lu.factor()
-    }
-
-    /// The block C of `factor_block`, listed and filled in `lu`, not
-    /// factorised.
+    /// Lists the block C = B[R, Z] of the basis and fills it (column-major)
+    /// in `lu`, not factorised: the rows R (`rrows`, in slot order) and the
+    /// positions Z of the basic z-type variables (`zpos`, ascending);
+    /// C[b, a] is row rrows[b] of the column of the variable basic at
+    /// zpos[a].
     fn fill_block(&mut self, lcp: &Lcp) {
         let n = self.n;
         self.zpos.clear();
@@ -856,9 +622,10 @@ impl Tableau {
         let c = self.lu.reset(k);
         for (a, &p) in self.zpos.iter().enumerate() {
             let column = &mut c[a * k..(a + 1) * k];
+            let scaling = (&self.d[..], &self.cover[..]);
             basic_column(
                 lcp,
-                (&self.d, &self.cover),
+                scaling,
                 self.inv_ms,
                 self.basis[p],
                 &self.rrows,
@@ -867,16 +634,16 @@ impl Tableau {
         }
     }
 
-    /// Rebuilds y and G from a fresh factorisation of the basis (see
-    /// `factor_block` and linalg/lu.rs): y_Z = C^-1 q~_R and G_Z = C^-1 on
-    /// the rows of Z; G_W = -F C^-1 and y_W = q~_W - F y_Z on the rows of the
-    /// basic slacks, with F = B[W, Z].
+    /// Rebuilds y and G from a fresh LU of C (`fill_block`, linalg/lu.rs):
+    /// y_Z = C^-1 q~_R and G_Z = C^-1 on the rows of Z; G_W = -F C^-1 and
+    /// y_W = q~_W - F y_Z on the rows of the basic slacks, F = B[W, Z].
     pub(super) fn refactor(&mut self, lcp: &Lcp) -> Result<(), Singular> {
         self.prepared = None;
         self.block_factored = false;
         let n = self.n;
         let w = n + 1;
-        self.factor_block(lcp)?;
+        self.fill_block(lcp);
+        self.lu.factor()?;
         let k = self.zpos.len();
         let nw = n - k;
         self.lu.invert();
@@ -890,17 +657,17 @@ impl Tableau {
         self.wrows.clear();
         self.wrows
             .extend((0..n).filter(|&i| self.pos[i] != NONBASIC));
-        self.fbuf.clear();
-        self.fbuf.resize(nw * k, 0.0);
+        refill(&mut self.fbuf, nw * k, 0.0);
         let y_w = &mut self.prow[..nw];
         for (y, &i) in y_w.iter_mut().zip(&self.wrows) {
             *y = self.q[i];
         }
         for (a, &p) in self.zpos.iter().enumerate() {
             let column = &mut self.fbuf[a * nw..(a + 1) * nw];
+            let scaling = (&self.d[..], &self.cover[..]);
             basic_column(
                 lcp,
-                (&self.d, &self.cover),
+                scaling,
                 self.inv_ms,
                 self.basis[p],
                 &self.wrows,
@@ -913,8 +680,7 @@ impl Tableau {
         }
         // G_W' = -(C^-1)' F' (column-major k x nw): column iw is row iw of
         // G_W, contiguous as the tableau's rows are.
-        self.gbuf.clear();
-        self.gbuf.resize(k * nw, 0.0);
+        refill(&mut self.gbuf, k * nw, 0.0);
         matmul(
             MatMut::from_column_major_slice_mut(&mut self.gbuf, k, nw),
             Accum::Replace,
@@ -953,14 +719,14 @@ impl Tableau {
         Ok(())
     }
 
-    /// Solves the final basis afresh (in the scaled problem), with one step
-    /// of iterative refinement, and writes the basic z into `z` in problem
-    /// units (nonbasic z = 0). Only the block C of `factor_block` is needed:
-    /// C y_Z = q~_R.
+    /// Solves the final basis afresh (C y_Z = q~_R, in the scaled problem)
+    /// with one step of iterative refinement, and writes the basic z into
+    /// `z` in problem units (nonbasic z = 0).
     pub(super) fn final_solve(&mut self, lcp: &Lcp, z: &mut [f64]) -> Result<(), Singular> {
         let n = self.n;
         if !std::mem::take(&mut self.block_factored) {
-            self.factor_block(lcp)?;
+            self.fill_block(lcp);
+            self.lu.factor()?;
         }
         let k = self.zpos.len();
         let y = &mut self.col[..k];
@@ -974,17 +740,10 @@ impl Tableau {
             *rb = self.q[i];
         }
         let c = &mut self.cbuf;
-        c.clear();
-        c.resize(k, 0.0);
+        refill(c, k, 0.0);
         for (a, &p) in self.zpos.iter().enumerate() {
-            basic_column(
-                lcp,
-                (&self.d, &self.cover),
-                self.inv_ms,
-                self.basis[p],
-                &self.rrows,
-                c,
-            );
+            let scaling = (&self.d[..], &self.cover[..]);
+            basic_column(lcp, scaling, self.inv_ms, self.basis[p], &self.rrows, c);
             for (rb, &cb) in r.iter_mut().zip(c.iter()) {
                 *rb -= cb * y[a];
             }
@@ -1006,8 +765,8 @@ impl Tableau {
         Ok(())
     }
 
-    /// Writes the z part of the current (scaled) basic solution into `z`, in
-    /// problem units.
+    /// Writes the z part of the current basic solution into `z`, in problem
+    /// units.
     pub(super) fn current_z(&self, z: &mut [f64]) {
         let n = self.n;
         z.fill(0.0);
@@ -1023,79 +782,10 @@ impl Tableau {
 mod tests {
     use super::*;
 
-    /// The pivot sweep's kernels give the same bits on AVX2 registers as
-    /// on arrays (when this machine has AVX2), for every tail length.
-    #[test]
-    fn register_lanes_match_array_lanes() {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(simd) = pulp::x86::V3::try_new() {
-            for len in 0..14 {
-                let x0: Vec<f64> = (0..len).map(|i| (i as f64 * 0.7).sin() * 1e3).collect();
-                let z0: Vec<f64> = (0..len).map(|i| (i as f64 * 0.3).cos()).collect();
-                let y: Vec<f64> = (0..len).map(|i| (i as f64 * 1.3).cos() / 7.0).collect();
-                let c: Vec<f64> = (0..len).map(|i| 2.0 - i as f64 * 0.3).collect();
-                let (mut xa, mut xv) = (x0.clone(), x0.clone());
-                let (mut za, mut zv) = (z0.clone(), z0.clone());
-                let two_a = axpy_max_abs_dot_2(ArrayLanes, &mut xa, 0.4, &mut za, -1.7, &y, &c);
-                let two_v = axpy_max_abs_dot_2(simd, &mut xv, 0.4, &mut zv, -1.7, &y, &c);
-                assert_eq!(
-                    format!("{two_a:?} {xa:?} {za:?}"),
-                    format!("{two_v:?} {xv:?} {zv:?}")
-                );
-                let one_a = axpy_max_abs_dot(ArrayLanes, &mut xa, 0.3, &y, &c);
-                let one_v = axpy_max_abs_dot(simd, &mut xv, 0.3, &y, &c);
-                assert_eq!(format!("{one_a:?} {xa:?}"), format!("{one_v:?} {xv:?}"));
-                let m_a = axpy_max_abs(ArrayLanes, &mut za, 1.1, &y);
-                let m_v = axpy_max_abs(simd, &mut zv, 1.1, &y);
-                assert_eq!(format!("{m_a:?} {za:?}"), format!("{m_v:?} {zv:?}"));
-                assert_eq!(
-                    dot_in(ArrayLanes, &x0, &c).to_bits(),
-                    dot_in(simd, &x0, &c).to_bits()
-                );
-                assert_eq!(max_abs_in(ArrayLanes, &y), max_abs_in(simd, &y));
-            }
-        }
-    }
-
-    #[test]
-    fn dot_matches_naive_sum() {
-        let a: Vec<f64> = (0..11).map(|i| i as f64 * 0.5 - 1.0).collect();
-        let b: Vec<f64> = (0..11).map(|i| 3.0 - i as f64).collect();
-        let naive: f64 = a.iter().zip(&b).map(|(x, y)| x * y).sum();
-        assert!((dot(&a, &b) - naive).abs() < 1e-12);
-    }
-
-    #[test]
-    fn fused_update_matches_separate_loops() {
-        let x0: Vec<f64> = (0..11).map(|i| (i as f64 * 0.7).sin()).collect();
-        let y: Vec<f64> = (0..11).map(|i| (i as f64 * 1.3).cos()).collect();
-        let c: Vec<f64> = (0..11).map(|i| 2.0 - i as f64 * 0.3).collect();
-        let mut fused = x0.clone();
-        let (m, d) = axpy_max_abs_dot(ArrayLanes, &mut fused, 0.4, &y, &c);
-        let naive: Vec<f64> = x0.iter().zip(&y).map(|(x, y)| x - 0.4 * y).collect();
-        assert_eq!(fused, naive);
-        assert_eq!(m, naive.iter().fold(0.0_f64, |a, x| a.max(x.abs())));
-        assert_eq!(d, dot(&naive, &c));
-    }
-
-    #[test]
-    fn two_row_update_matches_one_row_update() {
-        let x0: Vec<f64> = (0..11).map(|i| (i as f64 * 0.7).sin()).collect();
-        let z0: Vec<f64> = (0..11).map(|i| (i as f64 * 0.3).cos()).collect();
-        let y: Vec<f64> = (0..11).map(|i| (i as f64 * 1.3).cos()).collect();
-        let c: Vec<f64> = (0..11).map(|i| 2.0 - i as f64 * 0.3).collect();
-        let (mut x1, mut z1) = (x0.clone(), z0.clone());
-        let one_x = axpy_max_abs_dot(ArrayLanes, &mut x1, 0.4, &y, &c);
-        let one_z = axpy_max_abs_dot(ArrayLanes, &mut z1, -1.7, &y, &c);
-        let (mut x2, mut z2) = (x0, z0);
-        let two = axpy_max_abs_dot_2(ArrayLanes, &mut x2, 0.4, &mut z2, -1.7, &y, &c);
-        assert_eq!((x1, z1), (x2, z2));
-        assert_eq!((one_x, one_z), two);
-    }
-
+    /// After two pivots the updated inverse agrees with a refactorised one,
+    /// and B^-1 B = I for B built from the basis list alone.
     #[test]
     fn updated_inverse_matches_refactorised_inverse() {
-        // M = [[2, 1, 0], [1, 3, 1], [0, 1, 4]], q = [-1, -2, 1].
         let lcp = Lcp::from_row_major(
             3,
             &[2.0, 1.0, 0.0, 1.0, 3.0, 1.0, 0.0, 1.0, 4.0],
@@ -1108,12 +798,12 @@ mod tests {
         assert_eq!(r, 1);
         t.entering_column(&lcp, t.z0());
         t.pivot(&lcp, r, t.z0());
-        t.entering_column(&lcp, 3 + 1); // z_1 enters
-        t.pivot(&lcp, 0, 3 + 1); // (row choice need not be feasible for this check)
+        // z_1 enters in row 0 (a row need not be feasible for this check).
+        t.entering_column(&lcp, 3 + 1);
+        t.pivot(&lcp, 0, 3 + 1);
         let inverse = |t: &Tableau| -> Vec<f64> {
-            (0..3)
-                .flat_map(|p| (0..3).map(move |j| (p, j)))
-                .map(|(p, j)| t.inverse_entry(p, j))
+            (0..9)
+                .map(|x| t.inverse_entry(x / 3, x % 3))
                 .chain((0..3).map(|p| t.value(p)))
                 .collect()
         };
@@ -1123,21 +813,16 @@ mod tests {
         for (a, b) in updated.iter().zip(&fresh) {
             assert!((a - b).abs() < 1e-12, "{updated:?} vs {fresh:?}");
         }
-        // B^-1 B = I, with B's columns from the basis list (independent of
-        // the tableau): the columns of [I, -M~, -d].
         for (p, &var) in t.basis.iter().enumerate() {
+            // Column p of B: the column of `var` in [I, -M~, -d].
+            let b = |row: usize| match var {
+                0..3 => f64::from(u8::from(row == var)),
+                3..6 => -ScaledColumn::new(&lcp, &t.d, t.inv_ms, var - 3).get(row),
+                _ => -1.0,
+            };
             for i in 0..3 {
-                let bi = |row: usize| -> f64 {
-                    if var < 3 {
-                        f64::from(u8::from(row == var))
-                    } else if var < 6 {
-                        -ScaledColumn::new(&lcp, &t.d, t.inv_ms, var - 3).get(row)
-                    } else {
-                        -1.0
-                    }
-                };
-                let e: f64 = (0..3).map(|j| t.inverse_entry(i, j) * bi(j)).sum();
-                let expected = f64::from(u8::from(t.basis[i] == var));
+                let e: f64 = (0..3).map(|j| t.inverse_entry(i, j) * b(j)).sum();
+                let expected = f64::from(u8::from(i == p));
                 assert!((e - expected).abs() < 1e-12, "(B^-1 B)[{i}, {p}] = {e}");
             }
         }
