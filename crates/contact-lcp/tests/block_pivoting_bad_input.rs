@@ -166,13 +166,6 @@ fn bad_settings_and_warm_starts_are_typed_errors() {
     let mut out = LcpSolution::default();
     for (what, params) in [
         (
-            "max_solves",
-            BlockPivotingParams {
-                max_solves: 0,
-                ..BlockPivotingParams::default()
-            },
-        ),
-        (
             "tolerance",
             BlockPivotingParams {
                 tolerance: f64::NAN,

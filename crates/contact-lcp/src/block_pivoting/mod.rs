@@ -100,11 +100,12 @@ const COLD_ACTIVE: f64 = 1e-6;
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct BlockPivotingParams {
     /// Most linear solves (each a factorisation and a solve) per call
-    /// before giving up with [`LcpError::BlockPivotingFailed`]. Default
-    /// `1000`, at least 1: a solve costs about linear time in the number
-    /// of bodies, so even a thousand of them cost less than the dense
-    /// pivoting a caller falls back to on an island of a thousand rows
-    /// (Dantzig's cubic time), and landing piles need hundreds.
+    /// before giving up with [`LcpError::BlockPivotingFailed`]; `0` (the
+    /// default) means `max(100, n^2 / 4000)` for `n` rows: a solve costs
+    /// about linear time in the rows, the dense pivoting a caller falls
+    /// back to cubic time, so the budget stays within a small multiple of
+    /// that fallback's cost while a landing pile's large islands, which
+    /// need hundreds of solves, get them.
     pub max_solves: usize,
     /// An answer is returned only when its
     /// [`VerifyReport::scaled_max`](crate::VerifyReport::scaled_max) is at
@@ -121,7 +122,7 @@ pub struct BlockPivotingParams {
 impl Default for BlockPivotingParams {
     fn default() -> Self {
         Self {
-            max_solves: 1000,
+            max_solves: 0,
             tolerance: 1e-9,
             proximal_weight: 1e-6,
         }
@@ -131,9 +132,6 @@ impl Default for BlockPivotingParams {
 impl BlockPivotingParams {
     fn check(&self) -> Result<(), LcpError> {
         let bad = |what, value| Err(LcpError::InvalidParameter { what, value });
-        if self.max_solves == 0 {
-            return bad("max_solves", 0.0);
-        }
         if !(self.tolerance > 0.0 && self.tolerance.is_finite()) {
             return bad("tolerance", self.tolerance);
         }
@@ -188,6 +186,8 @@ pub struct BlockPivotingStats {
 #[derive(Clone, Debug, Default)]
 pub struct BlockPivoting {
     params: BlockPivotingParams,
+    /// This solve's `max_solves` (see [`BlockPivotingParams::max_solves`]).
+    budget: usize,
     stats: BlockPivotingStats,
     system: BodySystem,
     states: Vec<RowState>,
@@ -270,6 +270,10 @@ impl BlockPivoting {
             }
         }
         self.stats = BlockPivotingStats::default();
+        self.budget = match self.params.max_solves {
+            0 => (n.saturating_mul(n) / 4000).max(100),
+            given => given,
+        };
         let singular = |stats: &BlockPivotingStats| LcpError::BlockPivotingFailed {
             solves: stats.solves,
             reason: "singular guessed block",
@@ -332,7 +336,7 @@ impl BlockPivoting {
                 out.iterations = self.stats.solves;
                 return Ok(());
             }
-            if self.stats.solves >= self.params.max_solves {
+            if self.stats.solves >= self.budget {
                 return Err(self.failure(problem, "solve limit reached", have_best));
             }
             self.centre.clone_from(&self.z);
@@ -588,7 +592,7 @@ impl BlockPivoting {
         let mut single = 0;
         self.frozen = false;
         loop {
-            if self.stats.solves >= self.params.max_solves {
+            if self.stats.solves >= self.budget {
                 return Err("solve limit reached");
             }
             if !self.frozen && single > FREEZE_AFTER {
