@@ -9,7 +9,8 @@
 mod common;
 
 use common::{
-    Rng, brute_force, brute_force_box, dist, feasible_q, random_pd, random_pd_box, random_psd,
+    Rng, assert_repeated_solves_allocate_nothing, brute_force, brute_force_box, dist, feasible_q,
+    random_pd, random_pd_box, random_psd,
 };
 use contact_lcp::faer::Mat;
 use contact_lcp::{BoxBounds, BoxLcp, Coupling, Dantzig, DantzigParams, Lcp, LcpSolution};
@@ -216,16 +217,7 @@ fn a_repeated_solve_allocates_nothing_on_either_path() {
     let rounded = twins(&mut rng, n / 2, -1e-12, false);
     let coupled = coupled_pd(&mut rng, 22, 0.1);
     for p in [pd, consistent, inconsistent, rounded, coupled] {
-        let mut d = Dantzig::default();
-        let mut out = LcpSolution::default();
-        d.solve_into(&p, &mut out).unwrap();
-        let info = allocation_counter::measure(|| {
-            for _ in 0..3 {
-                d.solve_into(&p, &mut out).unwrap();
-            }
-        });
-        assert_eq!(info.count_total, 0, "{info:?}");
-        assert!(out.report.is_solution(1e-12), "{:?}", out.report);
+        assert_repeated_solves_allocate_nothing(&mut Dantzig::default(), &p, 1e-12);
     }
 }
 

@@ -8,8 +8,8 @@
 mod common;
 
 use common::{
-    Rng, assert_is_the_unique_solution, brute_force, brute_force_box, dist, feasible_q, random_pd,
-    random_pd_box, random_psd,
+    Rng, assert_is_the_unique_solution, assert_repeated_solves_allocate_nothing, brute_force,
+    brute_force_box, dist, feasible_q, random_pd, random_pd_box, random_psd,
 };
 use contact_lcp::faer::Mat;
 use contact_lcp::{BoxLcp, Dantzig, DantzigEvent, DantzigParams, Lcp, LcpSolution, verify};
@@ -182,15 +182,7 @@ fn a_repeated_solve_allocates_nothing() {
         (pd, guessing()),
         (psd, guessing()),
     ] {
-        let mut out = LcpSolution::default();
-        d.solve_into(&p, &mut out).unwrap();
-        let info = allocation_counter::measure(|| {
-            for _ in 0..3 {
-                d.solve_into(&p, &mut out).unwrap();
-            }
-        });
-        assert_eq!(info.count_total, 0, "{info:?}");
-        assert!(out.report.is_solution(1e-10), "{:?}", out.report);
+        assert_repeated_solves_allocate_nothing(&mut d, &p, 1e-10);
     }
     // Another problem of the same size with a larger clamped set: q > 0
     // keeps every row at 0 (nothing clamped), q < 0 clamps every row. The

@@ -417,3 +417,21 @@ pub fn data_problem(name: &str) -> contact_lcp::BoxLcp {
     let (lo, hi) = (list("lo", 0.0), list("hi", f64::INFINITY));
     box_problem(n, &m, &q, (&lo, &hi), vec![])
 }
+
+/// Solves `p` once (sizing the workspace), then asserts that three more
+/// solves of it touch no allocator and that the answer certifies to `tol`.
+pub fn assert_repeated_solves_allocate_nothing(
+    d: &mut contact_lcp::Dantzig,
+    p: &contact_lcp::BoxLcp,
+    tol: f64,
+) {
+    let mut out = contact_lcp::LcpSolution::default();
+    d.solve_into(p, &mut out).unwrap();
+    let info = allocation_counter::measure(|| {
+        for _ in 0..3 {
+            d.solve_into(p, &mut out).unwrap();
+        }
+    });
+    assert_eq!(info.count_total, 0, "{info:?}");
+    assert!(out.report.is_solution(tol), "{:?}", out.report);
+}
