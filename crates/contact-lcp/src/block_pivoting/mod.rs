@@ -130,6 +130,14 @@ impl Default for BlockPivotingParams {
 }
 
 impl BlockPivotingParams {
+    /// The solves allowed on a problem of `n` rows (see `max_solves`).
+    fn solve_budget(&self, n: usize) -> usize {
+        match self.max_solves {
+            0 => (n.saturating_mul(n) / 4000).max(100),
+            given => given,
+        }
+    }
+
     fn check(&self) -> Result<(), LcpError> {
         let bad = |what, value| Err(LcpError::InvalidParameter { what, value });
         if !(self.tolerance > 0.0 && self.tolerance.is_finite()) {
@@ -186,8 +194,6 @@ pub struct BlockPivotingStats {
 #[derive(Clone, Debug, Default)]
 pub struct BlockPivoting {
     params: BlockPivotingParams,
-    /// This solve's `max_solves` (see [`BlockPivotingParams::max_solves`]).
-    budget: usize,
     stats: BlockPivotingStats,
     system: BodySystem,
     states: Vec<RowState>,
@@ -270,10 +276,6 @@ impl BlockPivoting {
             }
         }
         self.stats = BlockPivotingStats::default();
-        self.budget = match self.params.max_solves {
-            0 => (n.saturating_mul(n) / 4000).max(100),
-            given => given,
-        };
         let singular = |stats: &BlockPivotingStats| LcpError::BlockPivotingFailed {
             solves: stats.solves,
             reason: "singular guessed block",
@@ -336,7 +338,7 @@ impl BlockPivoting {
                 out.iterations = self.stats.solves;
                 return Ok(());
             }
-            if self.stats.solves >= self.budget {
+            if self.stats.solves >= self.params.solve_budget(problem.dim()) {
                 return Err(self.failure(problem, "solve limit reached", have_best));
             }
             self.centre.clone_from(&self.z);
@@ -592,7 +594,7 @@ impl BlockPivoting {
         let mut single = 0;
         self.frozen = false;
         loop {
-            if self.stats.solves >= self.budget {
+            if self.stats.solves >= self.params.solve_budget(problem.dim()) {
                 return Err("solve limit reached");
             }
             if !self.frozen && single > FREEZE_AFTER {
