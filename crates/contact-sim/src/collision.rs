@@ -116,9 +116,13 @@ impl CollisionPass {
         }
         self.boxes.clear();
         self.boxes.extend(
-            bodies.iter().zip(&self.reach).map(|(body, &reach)| {
-                Aabb::of_shape(&body.shape, &body.pose, 0.5 * margin + reach)
-            }),
+            bodies
+                .iter()
+                .zip(poses)
+                .zip(&self.reach)
+                .map(|((body, pose), &reach)| {
+                    Aabb::of_shape(&body.shape, pose, 0.5 * margin + reach)
+                }),
         );
         let pairs = self
             .broad_phase
