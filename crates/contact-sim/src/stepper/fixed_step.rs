@@ -7,6 +7,7 @@ use contact_dynamics::{
     ContactConstraint, StepInput, StepMemory, StepSolution, TimeStepping, TimeSteppingParams,
 };
 
+use super::carried_contacts::CarriedContacts;
 use crate::{CollisionPass, SimError, World};
 
 /// Settings of [`FixedStepper`].
@@ -49,6 +50,11 @@ pub struct StepReport {
     pub complementarity: f64,
 }
 
+/// Most rounds of detection and projection where a step arrives: an
+/// overlap that a projection's turning brings in is found and projected by
+/// the next round, the last round's projection is not checked again.
+const ARRIVAL_ROUNDS: usize = 5;
+
 /// Advances a [`World`] by fixed steps. Owns all per-step memory.
 #[derive(Debug)]
 pub struct FixedStepper {
@@ -58,6 +64,8 @@ pub struct FixedStepper {
     contacts: Vec<ContactConstraint>,
     /// Contacts at the poses a step arrived at.
     arrivals: Vec<ContactConstraint>,
+    /// The overlaps of the arrival projection's earlier rounds.
+    carried: CarriedContacts,
     solution: StepSolution,
 }
 
@@ -86,6 +94,7 @@ impl FixedStepper {
             dynamics: TimeStepping::new(params.dynamics),
             contacts: Vec::new(),
             arrivals: Vec::new(),
+            carried: CarriedContacts::default(),
             solution: StepSolution::default(),
         })
     }
@@ -155,13 +164,16 @@ impl FixedStepper {
     /// where they penetrate (with post-stabilised contacts): the step's
     /// rows came from the geometry at its start, so a body turning during
     /// the step can bring a feature no row held into another body. At most
-    /// three rounds of detection and projection.
+    /// `ARRIVAL_ROUNDS` rounds of detection and projection, each round
+    /// projecting the overlaps of the rounds before it too
+    /// (carried_contacts.rs).
     fn separate_arrivals(&mut self, world: &World) -> Result<(), SimError> {
         if self.params.dynamics.stabilisation.contacts != contact_dynamics::Stabilisation::Post {
             return Ok(());
         }
         let tolerance = self.params.dynamics.stabilisation.projection_tolerance;
-        for _ in 0..3 {
+        self.carried.clear();
+        for _ in 0..ARRIVAL_ROUNDS {
             self.collision.detect_at(
                 world.bodies(),
                 &self.solution.poses,
@@ -174,6 +186,10 @@ impl FixedStepper {
             if self.arrivals.iter().all(|c| c.distance >= -tolerance) {
                 break;
             }
+            // Earlier rounds' overlaps beside this round's (carried_contacts.rs).
+            let poses = &self.solution.poses;
+            self.carried.add_to(poses, &mut self.arrivals);
+            self.carried.keep(&self.arrivals, poses, tolerance);
             let input = StepInput {
                 bodies: world.bodies(),
                 contacts: &self.arrivals,

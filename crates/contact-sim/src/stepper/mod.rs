@@ -1,5 +1,6 @@
 //! Steppers: what advances a world in time.
 
+mod carried_contacts;
 mod conservative_advancement;
 mod event_driven;
 mod fixed_step;
