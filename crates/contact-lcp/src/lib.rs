@@ -24,7 +24,8 @@
 //! - [`Dantzig`]: Dantzig / Baraff principal pivoting for box LCPs with a
 //!   symmetric positive semidefinite `M` (redundant contacts included) and
 //!   friction coupling, updating a Cholesky factor of the clamped block per
-//!   pivot;
+//!   pivot, its first block guess optionally a given active set
+//!   ([`Dantzig::solve_from_into`], e.g. the last time step's);
 //! - [`BlockPivoting`]: block principal pivoting (Judice & Pires 1994) on
 //!   proximal subproblems (Rockafellar 1976) for box LCPs with friction
 //!   coupling whose `M = J W J' + C` is given by its factors

@@ -25,6 +25,7 @@
 // basis, hands over. Last, projected Gauss-Seidel warm-started from the best
 // pivoting iterate. The solution's `method` says which solver produced it.
 
+use crate::block_pivoting::RowState;
 use crate::box_problem::BoxLcp;
 use crate::dantzig::{Dantzig, DantzigParams};
 use crate::error::LcpError;
@@ -159,6 +160,38 @@ impl Solver {
     ///   [`LcpError::NonPositiveDiagonal`]); the first pivoting solver's
     ///   error is kept in [`Solver::first_failure`].
     pub fn solve_into(&mut self, problem: &BoxLcp, out: &mut LcpSolution) -> Result<(), LcpError> {
+        self.solve_guessed(problem, None, out)
+    }
+
+    /// As [`Solver::solve_into`], with Dantzig's first block guess taken
+    /// from `guess` (see [`Dantzig::solve_from_into`]).
+    ///
+    /// # Errors
+    ///
+    /// [`LcpError::BadLength`] when `guess` does not have one entry per
+    /// row; otherwise those of [`Solver::solve_into`].
+    pub fn solve_from_into(
+        &mut self,
+        problem: &BoxLcp,
+        guess: &[RowState],
+        out: &mut LcpSolution,
+    ) -> Result<(), LcpError> {
+        if guess.len() != problem.dim() {
+            return Err(LcpError::BadLength {
+                what: "guess",
+                expected: problem.dim(),
+                found: guess.len(),
+            });
+        }
+        self.solve_guessed(problem, Some(guess), out)
+    }
+
+    fn solve_guessed(
+        &mut self,
+        problem: &BoxLcp,
+        guess: Option<&[RowState]>,
+        out: &mut LcpSolution,
+    ) -> Result<(), LcpError> {
         self.first = None;
         let mut best = None;
         if !problem.couplings().is_empty() && problem.dim() >= self.params.lemke_coupled_from {
@@ -166,7 +199,7 @@ impl Solver {
             if self.certified(r, out, &mut best, true) {
                 return Ok(());
             }
-            let r = self.dantzig.solve_into(problem, out);
+            let r = self.dantzig.solve_guessed(problem, guess, out);
             if self.certified(r, out, &mut best, false) {
                 return Ok(());
             }
@@ -183,7 +216,7 @@ impl Solver {
                 max_total_pivots: cap,
                 ..full
             });
-            let r = self.dantzig.solve_into(problem, out);
+            let r = self.dantzig.solve_guessed(problem, guess, out);
             self.dantzig.set_params(full);
             let capped_out =
                 matches!(r, Err(LcpError::PivotLimit { .. })) && full.max_total_pivots > cap;
@@ -195,7 +228,7 @@ impl Solver {
                 return Ok(());
             }
             if capped_out {
-                let r = self.dantzig.solve_into(problem, out);
+                let r = self.dantzig.solve_guessed(problem, guess, out);
                 if self.certified(r, out, &mut best, false) {
                     return Ok(());
                 }

@@ -362,3 +362,78 @@ fn redundant_rows_with_rounding_in_q_are_solved_exactly() {
     let scale = p.q().iter().fold(1.0_f64, |a, x| a.max(x.abs()));
     assert!(dist(&sol.w, &reference.w) <= 1e-9 * scale);
 }
+
+/// `Dantzig::solve_from_into` (the active set of the last time step as the
+/// first guess): given the active set of the answer, one guess and no pivot
+/// answer, with the same `z` where the solution is unique; given a
+/// perturbed one, the answer still certifies; a guess of the wrong length
+/// is a typed error.
+#[test]
+fn a_guess_from_the_answers_active_set_solves_in_one_factorisation() {
+    use contact_lcp::{LcpError, RowState, Solver, active_set_of};
+    let mut rng = Rng::new(0xB10C_0005);
+    let mut cases = Vec::new();
+    for n in [40, 90] {
+        cases.push((random_pd_box(&mut rng, n, 2.0), true));
+    }
+    for boxes in [3, 6] {
+        // Resting stacks: four coplanar contacts a face (singular M).
+        cases.push((
+            common::contacts::random_stack(&mut rng, boxes, false).1,
+            false,
+        ));
+    }
+    let mut solver = Dantzig::default();
+    for (case, (p, unique)) in cases.iter().enumerate() {
+        let cold = solver.solve(p).unwrap();
+        let mut states = Vec::new();
+        active_set_of(p.bounds(), &cold.z, &cold.w, &mut states);
+        let mut warm = LcpSolution::default();
+        solver.solve_from_into(p, &states, &mut warm).unwrap();
+        assert!(
+            warm.report.is_solution(1e-12),
+            "case {case}: {:?}",
+            warm.report
+        );
+        assert_eq!(solver.last_stats().block_guesses, 1, "case {case}");
+        assert_eq!(warm.pivots, 0, "case {case}");
+        if *unique {
+            let scale = cold.z.iter().fold(1.0_f64, |a, x| a.max(x.abs()));
+            assert!(dist(&warm.z, &cold.z) <= 1e-9 * scale, "case {case}");
+        }
+        // Every fifth row guessed wrong: more work, still an answer.
+        for state in states.iter_mut().step_by(5) {
+            *state = match *state {
+                RowState::Free => RowState::Lower,
+                _ => RowState::Free,
+            };
+        }
+        solver.solve_from_into(p, &states, &mut warm).unwrap();
+        assert!(
+            warm.report.is_solution(1e-12),
+            "case {case}: {:?}",
+            warm.report
+        );
+        assert!(
+            solver.last_stats().block_guesses + warm.pivots > 1,
+            "case {case}"
+        );
+        // The policy passes the guess to its Dantzig.
+        let mut policy = Solver::default();
+        policy.solve_from_into(p, &states, &mut warm).unwrap();
+        assert!(
+            warm.report.is_solution(1e-12),
+            "case {case}: {:?}",
+            warm.report
+        );
+        states.pop();
+        assert!(matches!(
+            solver.solve_from_into(p, &states, &mut warm),
+            Err(LcpError::BadLength { what: "guess", .. })
+        ));
+        assert!(matches!(
+            policy.solve_from_into(p, &states, &mut warm),
+            Err(LcpError::BadLength { what: "guess", .. })
+        ));
+    }
+}

@@ -245,6 +245,7 @@ impl VelocityProblem {
             if self.offsets.len() != n {
                 self.assemble(set, velocities, h, &params.stabilisation, cone)?;
             }
+            let guessed = !cone && self.guess_from_warm(set, warm);
             self.fill_matrix();
             let lcp = Lcp::new(
                 std::mem::replace(&mut self.matrix, Mat::new()),
@@ -259,6 +260,9 @@ impl VelocityProblem {
             // policy's Dantzig solves without lifting the free rows.
             let solved = if cone && !self.pairs.is_empty() {
                 self.lemke.solve_box_into(&problem, &mut self.solution)
+            } else if guessed {
+                self.box_solver
+                    .solve_from_into(&problem, &self.guess, &mut self.solution)
             } else {
                 self.box_solver.solve_into(&problem, &mut self.solution)
             };
@@ -267,7 +271,7 @@ impl VelocityProblem {
             self.bounds = bounds;
             solved?;
         }
-        if sparse {
+        if !cone {
             self.remember_active_set(set);
         }
         self.apply(velocities);

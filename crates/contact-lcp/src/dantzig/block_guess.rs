@@ -10,9 +10,10 @@
 // of violated rows stops dropping, this hands over to the pivoting after
 // `BLOCK_GUESS_STALL` such guesses (a one-row exchange is Murty's step,
 // done as an update of the factor, and not a stall); `BLOCK_GUESS_MAX`
-// bounds them. First guess: rows whose q fits z = 0 at a bound by more
-// than `RESTING_Q` ||q|| stay there, all others (resting contacts,
-// q = 0, included) are clamped.
+// bounds them. First guess: the caller's (the active set of the last
+// time step, `Dantzig::solve_from_into`), else rows whose q fits z = 0 at
+// a bound by more than `RESTING_Q` ||q|| stay there, all others (resting
+// contacts, q = 0, included) are clamped.
 //
 // Redundant rows (singular PSD M) are refused by the factorisation as by
 // the pivoting and keep z_i = 0. For such a row, a = M_CC^-1 M_Ci gives
@@ -35,6 +36,7 @@
 // the pass before (`run_from_pass`).
 
 use super::pivot::{Core, Settings, State};
+use crate::block_pivoting::RowState;
 use crate::linalg::faer_scratch::FaerScratch;
 use crate::problem::Lcp;
 use crate::tuning::{BLOCK_GUESS_MAX, BLOCK_GUESS_STALL, DEPENDENT_W, RESTING_Q, UPDATE_AT_MOST};
@@ -100,10 +102,18 @@ impl Progress {
 }
 
 impl BlockGuess {
-    /// Tries the block guess on `core` (fixed bounds `set`). On
-    /// [`Outcome::Solved`] the core holds the solution and its factor; on
-    /// [`Outcome::Warm`] the last guess, for `Core::rerun` to finish.
-    pub(crate) fn run(&mut self, core: &mut Core, m: &Lcp, set: &Settings<'_>) -> Outcome {
+    /// Tries the block guess on `core` (fixed bounds `set`), first guessing
+    /// `first` where given (a row at a finite bound it names stays there,
+    /// every other row is clamped). On [`Outcome::Solved`] the core holds
+    /// the solution and its factor; on [`Outcome::Warm`] the last guess,
+    /// for `Core::rerun` to finish.
+    pub(crate) fn run(
+        &mut self,
+        core: &mut Core,
+        m: &Lcp,
+        set: &Settings<'_>,
+        first: Option<&[RowState]>,
+    ) -> Outcome {
         let n = m.dim();
         core.reset(n, true);
         // First guess (module comment): leaving resting contacts at 0 made
@@ -111,9 +121,16 @@ impl BlockGuess {
         let resting = RESTING_Q * max_abs(m.q());
         for i in 0..n {
             let (lo, hi, q) = (set.lo[i], set.hi[i], m.q()[i]);
+            let named = first.map(|states| states[i]);
             core.state[i] = if lo >= hi {
                 core.z[i] = lo;
                 State::AtLo
+            } else if let Some(state) = named {
+                match state {
+                    RowState::Lower if lo > f64::NEG_INFINITY => State::AtLo,
+                    RowState::Upper if hi < f64::INFINITY => State::AtHi,
+                    _ => State::Clamped,
+                }
             } else if lo == 0.0 && q > resting {
                 State::AtLo
             } else if hi == 0.0 && q < -resting {

@@ -34,6 +34,7 @@
 use super::block_guess::Outcome;
 use super::pivot::{Settings, State, Stop};
 use super::{Dantzig, DantzigEvent, DantzigStep};
+use crate::block_pivoting::RowState;
 use crate::box_problem::{BoxBounds, BoxLcp};
 use crate::box_verify::{finish_box_answer, finish_box_answer_with};
 use crate::error::LcpError;
@@ -46,10 +47,12 @@ use crate::verify::max_abs;
 
 impl Dantzig {
     /// Solves `problem` by the passes (module comment) into `out`, with
-    /// `w_tol` the absolute tolerance of a zero `w`.
+    /// `w_tol` the absolute tolerance of a zero `w`; the first pass's block
+    /// guess starts from `first` where given.
     pub(super) fn solve_by_passes(
         &mut self,
         problem: &BoxLcp,
+        first: Option<&[RowState]>,
         out: &mut LcpSolution,
         w_tol: f64,
     ) -> Result<(), LcpError> {
@@ -113,7 +116,7 @@ impl Dantzig {
             let guess = if !guessing {
                 Outcome::Cold
             } else if round == 1 {
-                self.guess.run(&mut self.core, lcp, &set)
+                self.guess.run(&mut self.core, lcp, &set, first)
             } else {
                 self.guess.run_from_pass(&mut self.core, lcp, &set)
             };

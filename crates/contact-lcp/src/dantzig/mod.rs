@@ -27,6 +27,7 @@ mod coupled_guess;
 mod coupling_passes;
 mod pivot;
 
+use crate::block_pivoting::RowState;
 use crate::box_problem::BoxLcp;
 use crate::error::LcpError;
 use crate::solution::{LcpSolution, Method};
@@ -314,6 +315,43 @@ impl Dantzig {
     ///   ([`VerifyReport::scaled_max`](crate::VerifyReport::scaled_max)) is
     ///   above `1e-9`: an answer is returned only when it certifies.
     pub fn solve_into(&mut self, problem: &BoxLcp, out: &mut LcpSolution) -> Result<(), LcpError> {
+        self.solve_guessed(problem, None, out)
+    }
+
+    /// As [`Dantzig::solve_into`], with the first block guess taken from
+    /// `guess` (one state per row, e.g. the active set of the previous time
+    /// step, [`active_set_of`](crate::active_set_of)): a row guessed at a
+    /// finite bound starts there, every other row clamped. A right guess
+    /// answers with one factorisation; a wrong one only costs more guesses
+    /// or pivots, and the answer is certified either way.
+    ///
+    /// # Errors
+    ///
+    /// [`LcpError::BadLength`] when `guess` does not have one entry per
+    /// row; otherwise those of [`Dantzig::solve_into`].
+    pub fn solve_from_into(
+        &mut self,
+        problem: &BoxLcp,
+        guess: &[RowState],
+        out: &mut LcpSolution,
+    ) -> Result<(), LcpError> {
+        if guess.len() != problem.dim() {
+            return Err(LcpError::BadLength {
+                what: "guess",
+                expected: problem.dim(),
+                found: guess.len(),
+            });
+        }
+        self.solve_guessed(problem, Some(guess), out)
+    }
+
+    /// `solve_into` (`guess` None) or `solve_from_into` (its length checked).
+    pub(crate) fn solve_guessed(
+        &mut self,
+        problem: &BoxLcp,
+        guess: Option<&[RowState]>,
+        out: &mut LcpSolution,
+    ) -> Result<(), LcpError> {
         if let Some((what, value)) = self.invalid_param {
             return Err(LcpError::InvalidParameter { what, value });
         }
@@ -326,7 +364,7 @@ impl Dantzig {
         out.iterations = 0;
 
         let w_tol = params.zero_tolerance * lcp.q_max_abs().max(f64::MIN_POSITIVE);
-        self.solve_by_passes(problem, out, w_tol)?;
+        self.solve_by_passes(problem, guess, out, w_tol)?;
         certified(out)
     }
 }
