@@ -188,8 +188,8 @@ impl FixedStepper {
             }
             // Earlier rounds' overlaps beside this round's (carried_contacts.rs).
             let poses = &self.solution.poses;
-            self.carried.add_to(poses, &mut self.arrivals);
             self.carried.keep(&self.arrivals, poses, tolerance);
+            self.carried.add_to(poses, &mut self.arrivals);
             let input = StepInput {
                 bodies: world.bodies(),
                 contacts: &self.arrivals,
