@@ -176,13 +176,7 @@ impl Solver {
         guess: &[RowState],
         out: &mut LcpSolution,
     ) -> Result<(), LcpError> {
-        if guess.len() != problem.dim() {
-            return Err(LcpError::BadLength {
-                what: "guess",
-                expected: problem.dim(),
-                found: guess.len(),
-            });
-        }
+        crate::dantzig::guess_fits(problem, guess)?;
         self.solve_guessed(problem, Some(guess), out)
     }
 

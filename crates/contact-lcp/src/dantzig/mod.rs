@@ -335,13 +335,7 @@ impl Dantzig {
         guess: &[RowState],
         out: &mut LcpSolution,
     ) -> Result<(), LcpError> {
-        if guess.len() != problem.dim() {
-            return Err(LcpError::BadLength {
-                what: "guess",
-                expected: problem.dim(),
-                found: guess.len(),
-            });
-        }
+        guess_fits(problem, guess)?;
         self.solve_guessed(problem, Some(guess), out)
     }
 
@@ -366,6 +360,19 @@ impl Dantzig {
         let w_tol = params.zero_tolerance * lcp.q_max_abs().max(f64::MIN_POSITIVE);
         self.solve_by_passes(problem, guess, out, w_tol)?;
         certified(out)
+    }
+}
+
+/// `Err(BadLength)` unless `guess` has one state per row of `problem`.
+pub(crate) fn guess_fits(problem: &BoxLcp, guess: &[RowState]) -> Result<(), LcpError> {
+    if guess.len() == problem.dim() {
+        Ok(())
+    } else {
+        Err(LcpError::BadLength {
+            what: "guess",
+            expected: problem.dim(),
+            found: guess.len(),
+        })
     }
 }
 
