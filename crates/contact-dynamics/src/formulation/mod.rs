@@ -240,12 +240,13 @@ impl VelocityProblem {
         self.assemble(set, velocities, h, &params.stabilisation, cone)?;
         let sparse = !cone && large;
         let n = self.offsets.len();
-        let solved_sparse = sparse && self.solve_sparse(set, bodies, warm).is_ok();
+        // The last step's active set, the first guess of either route.
+        let guessed = !cone && self.guess_from_warm(set, warm);
+        let solved_sparse = sparse && self.solve_sparse(bodies, guessed).is_ok();
         if !solved_sparse {
             if self.offsets.len() != n {
                 self.assemble(set, velocities, h, &params.stabilisation, cone)?;
             }
-            let guessed = !cone && self.guess_from_warm(set, warm);
             self.fill_matrix();
             let lcp = Lcp::new(
                 std::mem::replace(&mut self.matrix, Mat::new()),
@@ -453,18 +454,13 @@ impl VelocityProblem {
 
     /// The box problem solved in factored form by block pivoting on
     /// proximal subproblems (`contact_lcp::BlockPivoting`), warm-started
-    /// from the last step's answer: every row of a constraint seen before
+    /// from the last step's answer when `guess` (`self.guess` and
+    /// `self.centre` filled by `guess_from_warm`), else cold: every row of a constraint seen before
     /// takes its old state and (a normal or other non-friction row) its
     /// impulse as the centre; new rows are guessed free with no
     /// impulse (a contact found within the margin usually carries load, and
     /// sticks).
-    fn solve_sparse(
-        &mut self,
-        set: &RowSet,
-        bodies: &[BodyState],
-        warm: &[WarmEntry],
-    ) -> Result<(), LcpError> {
-        let guess = self.guess_from_warm(set, warm);
+    fn solve_sparse(&mut self, bodies: &[BodyState], guess: bool) -> Result<(), LcpError> {
         let mut parts = std::mem::take(&mut self.factored);
         factored::fill_rows_and_masses(&mut parts, &self.rows, bodies);
         parts.compliance.clone_from(&self.compliance);
