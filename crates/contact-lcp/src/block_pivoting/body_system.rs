@@ -374,6 +374,24 @@ impl BodySystem {
             .map_err(|_| Singular)
     }
 
+    /// The body velocity change `v` of the last solve, 6 entries per local
+    /// body.
+    pub(super) fn velocity(&self) -> &[f64] {
+        &self.v
+    }
+
+    /// `a' W^-1 b` for two body vectors laid out as [`Self::velocity`].
+    pub(super) fn mass_product(&self, a: &[f64], b: &[f64]) -> f64 {
+        let (a, b) = (a.chunks_exact(6), b.chunks_exact(6));
+        let mut sum = 0.0;
+        for ((m, a), b) in self.mass.iter().zip(a).zip(b) {
+            for (column, &bc) in m.iter().zip(b) {
+                sum += bc * column.iter().zip(a).map(|(x, y)| x * y).sum::<f64>();
+            }
+        }
+        sum
+    }
+
     /// Solves the guess with the last factor (made for the same roles):
     /// `b_i` is `o_i` for a free row and `l_i` for a fixed one (unused for
     /// a folded one). Writes `z` (every row) and `jv_i = J_i v`.

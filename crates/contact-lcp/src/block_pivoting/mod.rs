@@ -27,8 +27,11 @@
 // guessed system non-symmetric and the subproblem no longer a P-matrix
 // problem, so when Murty's rule stalls (FREEZE_AFTER one-row exchanges)
 // the rest of the subproblem holds the friction bounds at the centre's
-// normals instead: a positive definite box problem with fixed bounds, on
-// which the rule is finite, the outer loop making the coupling exact. Each
+// normals instead, the outer loop making the coupling exact: a strictly
+// convex quadratic program with fixed bounds, solved by Newton's method on
+// its dual with an exact line search (dual_newton.rs), which, unlike
+// Murty's rule, changes many rows a factorisation and never returns to a
+// guess. Each
 // linear system is solved in body space (body_system.rs): one sparse
 // factor of size 6 x bodies (Cholesky, LU with folded rows), with the
 // symbolic analysis kept while the contact graph stays.
@@ -55,6 +58,7 @@
 // body.
 
 mod body_system;
+mod dual_newton;
 mod row_state;
 
 pub use row_state::{RowState, active_set_of};
@@ -209,6 +213,14 @@ pub struct BlockPivoting {
     v: Vec<[f64; 6]>,
     violated: Vec<(usize, RowState)>,
     correction: Vec<f64>,
+    /// A frozen subproblem's Newton iterate `v`, `s = o + J v`, the step
+    /// in both, and its bounds (dual_newton.rs).
+    x: Vec<f64>,
+    s: Vec<f64>,
+    step: Vec<f64>,
+    delta: Vec<f64>,
+    lo: Vec<f64>,
+    hi: Vec<f64>,
     /// The sweeps of a cold start and their iterate.
     sweeps: ProjectedGaussSeidel,
     swept: LcpSolution,
@@ -587,8 +599,6 @@ impl BlockPivoting {
     /// matrix `M + P` positive definite; friction rows at a bound folded
     /// onto their normal): leaves its answer in `z`.
     fn solve_subproblem(&mut self, problem: &FactoredBoxLcp) -> Result<(), &'static str> {
-        let (q, compliance, bounds) = (problem.q(), problem.compliance(), problem.bounds());
-        let (lo, hi) = (bounds.lo(), bounds.hi());
         let mut fewest = usize::MAX;
         let mut block_tries = 0;
         let mut single = 0;
@@ -601,63 +611,18 @@ impl BlockPivoting {
                 // Folded friction makes the subproblem non-symmetric, not a
                 // P-matrix problem, and Murty's rule can cycle on it: the
                 // rest of this subproblem holds the friction bounds at the
-                // centre's normals instead, a positive definite problem on
-                // which the rule is finite (Murty 1974).
+                // centre's normals instead, a strictly convex quadratic
+                // program, solved by Newton's method on its dual.
                 self.frozen = true;
                 self.stats.frozen_subproblems += 1;
-                fewest = usize::MAX;
-                single = 0;
-            }
-            self.set_roles(problem);
-            if self.factored_roles != self.roles {
-                self.system
-                    .factor(&self.roles, &self.d)
-                    .map_err(|_| "singular guessed block")?;
-                self.factored_roles.clone_from(&self.roles);
-                self.stats.factorizations += 1;
-            }
-            self.system
-                .solve(&self.roles, &self.d, &self.b, &mut self.z, &mut self.jv);
-            self.stats.solves += 1;
-            // Thresholds below which a violation is rounding.
-            let z_inf = self.z.iter().fold(0.0_f64, |a, x| a.max(x.abs()));
-            let (scale, z_scale, _) = scales(problem.m_max_abs(), z_inf, problem.q_max_abs());
-            let tol = self.params.tolerance / 16.0;
-            let (tw, tz) = (tol * scale, tol * z_scale);
-            self.violated.clear();
-            for i in 0..q.len() {
-                let zi = self.z[i];
-                let wi =
-                    q[i] + self.jv[i] + compliance[i] * zi + self.rho[i] * (zi - self.centre[i]);
-                let (l, h) = match bounds.coupling_of(i) {
-                    Some(c) => {
-                        let normal = if self.frozen { &self.centre } else { &self.z };
-                        let r = c.mu * normal[c.normal_row].max(0.0);
-                        (-r, r)
-                    }
-                    None => (lo[i], hi[i]),
-                };
-                let state = self.states[i];
-                if self.roles[i] == Role::Fixed && l == h {
-                    // A friction row of an unloaded normal: complementary
-                    // whatever its w; it waits on the side its w points to.
-                    self.states[i] = if wi < 0.0 {
-                        RowState::Upper
-                    } else {
-                        RowState::Lower
-                    };
-                    continue;
+                self.descend(problem)?;
+                for _ in 0..REFINEMENTS {
+                    self.refine(problem);
                 }
-                let next = match state {
-                    RowState::Free if zi < l - tz => RowState::Lower,
-                    RowState::Free if zi > h + tz => RowState::Upper,
-                    RowState::Lower if wi < -tw => RowState::Free,
-                    RowState::Upper if wi > tw => RowState::Free,
-                    _ => continue,
-                };
-                self.violated.push((i, next));
+                return Ok(());
             }
-            if self.violated.is_empty() {
+            self.solve_guess(problem)?;
+            if self.find_violations(problem) == 0 {
                 for _ in 0..REFINEMENTS {
                     self.refine(problem);
                 }
@@ -684,6 +649,68 @@ impl BlockPivoting {
                 self.stats.exchanges += 1;
             }
         }
+    }
+
+    /// Factors the guess in `states` (unless its roles are those of the
+    /// factor in hand) and solves it into `z`.
+    fn solve_guess(&mut self, problem: &FactoredBoxLcp) -> Result<(), &'static str> {
+        self.set_roles(problem);
+        if self.factored_roles != self.roles {
+            self.system
+                .factor(&self.roles, &self.d)
+                .map_err(|_| "singular guessed block")?;
+            self.factored_roles.clone_from(&self.roles);
+            self.stats.factorizations += 1;
+        }
+        self.system
+            .solve(&self.roles, &self.d, &self.b, &mut self.z, &mut self.jv);
+        self.stats.solves += 1;
+        Ok(())
+    }
+
+    /// The rows whose guess the last solve's `z` violates, with the state
+    /// each moves to, in `violated`; returns their number.
+    fn find_violations(&mut self, problem: &FactoredBoxLcp) -> usize {
+        let (q, compliance, bounds) = (problem.q(), problem.compliance(), problem.bounds());
+        let (lo, hi) = (bounds.lo(), bounds.hi());
+        // Thresholds below which a violation is rounding.
+        let z_inf = self.z.iter().fold(0.0_f64, |a, x| a.max(x.abs()));
+        let (scale, z_scale, _) = scales(problem.m_max_abs(), z_inf, problem.q_max_abs());
+        let tol = self.params.tolerance / 16.0;
+        let (tw, tz) = (tol * scale, tol * z_scale);
+        self.violated.clear();
+        for i in 0..q.len() {
+            let zi = self.z[i];
+            let wi = q[i] + self.jv[i] + compliance[i] * zi + self.rho[i] * (zi - self.centre[i]);
+            let (l, h) = match bounds.coupling_of(i) {
+                Some(c) => {
+                    let normal = if self.frozen { &self.centre } else { &self.z };
+                    let r = c.mu * normal[c.normal_row].max(0.0);
+                    (-r, r)
+                }
+                None => (lo[i], hi[i]),
+            };
+            let state = self.states[i];
+            if self.roles[i] == Role::Fixed && l == h {
+                // A friction row of an unloaded normal: complementary
+                // whatever its w; it waits on the side its w points to.
+                self.states[i] = if wi < 0.0 {
+                    RowState::Upper
+                } else {
+                    RowState::Lower
+                };
+                continue;
+            }
+            let next = match state {
+                RowState::Free if zi < l - tz => RowState::Lower,
+                RowState::Free if zi > h + tz => RowState::Upper,
+                RowState::Lower if wi < -tw => RowState::Free,
+                RowState::Upper if wi > tw => RowState::Free,
+                _ => continue,
+            };
+            self.violated.push((i, next));
+        }
+        self.violated.len()
     }
 
     /// The roles and right-hand sides of the guess in `states`.

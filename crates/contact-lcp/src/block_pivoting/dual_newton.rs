@@ -1,0 +1,153 @@
+// A frozen subproblem by Newton's method on its dual, with an exact line
+// search.
+//
+// With its friction bounds held at the centre's normals (mod.rs) a
+// subproblem is the strictly convex quadratic program
+//     min 1/2 z' (J W J' + D) z + o' z,   l <= z <= h,
+// D = diag(d_i), d_i = C_i + rho_i > 0, o = q - P c. Its dual over the body
+// velocity change v,
+//     Phi(v) = 1/2 v' W^-1 v - sum_i m_i(o_i + J_i v),
+//     m_i(s) = min over l_i <= z <= h_i of 1/2 d_i z^2 + s z,
+// is strongly convex, piecewise quadratic and continuously differentiable,
+// with gradient W^-1 v - J' z(v), z_i(v) = clamp(-(o_i + J_i v) / d_i, l_i,
+// h_i); at its minimiser z(v) is the subproblem's answer. On one piece its
+// Hessian is the body-space matrix K of the guess that frees the rows whose
+// z_i(v) lies inside its bounds (body_system.rs), and the piece's Newton
+// point is that guess's solve: block principal pivoting is Newton's method
+// on Phi with full steps, which can cycle. With an exact line search every
+// step lowers Phi, so no guess comes back, and Newton's method reaches the
+// answer's piece and there the answer itself: the method of MuJoCo's Newton
+// solver (Todorov 2014, "Convex and analytically-invertible dynamics with
+// contacts and constraints", ICRA), here on a proximal subproblem. It
+// replaces Murty's one-row rule, finite too but one factorisation per row
+// exchanged, thousands of them when a pile lands.
+
+use crate::factored_problem::FactoredBoxLcp;
+
+use super::BlockPivoting;
+use super::row_state::RowState;
+
+/// Newton steps of the line search (on a piecewise linear derivative; a
+/// few suffice).
+const LINE_SEARCH_STEPS: usize = 60;
+
+impl BlockPivoting {
+    /// Solves the frozen subproblem from the last solve's `v` (see the
+    /// module comment); leaves its answer in `z` and its guess in
+    /// `states`.
+    pub(super) fn descend(&mut self, problem: &FactoredBoxLcp) -> Result<(), &'static str> {
+        let n = problem.dim();
+        let bounds = problem.bounds();
+        self.lo.clear();
+        self.lo.extend_from_slice(bounds.lo());
+        self.hi.clear();
+        self.hi.extend_from_slice(bounds.hi());
+        for c in bounds.couplings() {
+            let r = c.mu * self.centre[c.normal_row].max(0.0);
+            (self.lo[c.row], self.hi[c.row]) = (-r, r);
+        }
+        // The iterate v and s = o + J v.
+        self.x.clear();
+        self.x.extend_from_slice(self.system.velocity());
+        self.s.clear();
+        for i in 0..n {
+            let s = self.offset(problem, i) + self.jv[i];
+            self.s.push(s);
+        }
+        loop {
+            if self.stats.solves >= self.params.solve_budget(n) {
+                return Err("solve limit reached");
+            }
+            for i in 0..n {
+                let z = -self.s[i] / self.d[i];
+                self.states[i] = if z <= self.lo[i] {
+                    RowState::Lower
+                } else if z >= self.hi[i] {
+                    RowState::Upper
+                } else {
+                    RowState::Free
+                };
+            }
+            self.solve_guess(problem)?;
+            if self.find_violations(problem) == 0 {
+                return Ok(());
+            }
+            // The step towards the piece's Newton point, in v and in s.
+            self.step.clear();
+            let target = self.system.velocity();
+            self.step
+                .extend(target.iter().zip(&self.x).map(|(t, x)| t - x));
+            self.delta.clear();
+            for i in 0..n {
+                let s_newton = self.offset(problem, i) + self.jv[i];
+                self.delta.push(s_newton - self.s[i]);
+            }
+            let t = self.line_search();
+            for (x, dx) in self.x.iter_mut().zip(&self.step) {
+                *x += t * dx;
+            }
+            for (s, ds) in self.s.iter_mut().zip(&self.delta) {
+                *s += t * ds;
+            }
+        }
+    }
+
+    /// `o_i = q_i - rho_i c_i`.
+    fn offset(&self, problem: &FactoredBoxLcp, i: usize) -> f64 {
+        problem.q()[i] - self.rho[i] * self.centre[i]
+    }
+
+    /// The minimiser of `Phi(v + t step)` over `t > 0`: Newton's method on
+    /// its derivative, piecewise linear and increasing in `t`, kept inside
+    /// a bracket of the root.
+    fn line_search(&self) -> f64 {
+        let along = self.system.mass_product(&self.step, &self.step);
+        let start = self.system.mass_product(&self.step, &self.x);
+        let (mut below, mut above) = (0.0, f64::INFINITY);
+        let mut t = 1.0;
+        for _ in 0..LINE_SEARCH_STEPS {
+            let (slope, curvature) = self.derivative(t, along, start);
+            if slope < 0.0 {
+                below = t;
+            } else if slope > 0.0 {
+                above = t;
+            } else {
+                return t;
+            }
+            let newton = t - slope / curvature;
+            let next = if newton > below && newton < above {
+                newton
+            } else if above.is_finite() {
+                0.5 * (below + above)
+            } else {
+                2.0 * t
+            };
+            if (next - t).abs() <= 1e-14 * t {
+                return next;
+            }
+            t = next;
+        }
+        t
+    }
+
+    /// `d/dt Phi(v + t step)` and its right second derivative.
+    fn derivative(&self, t: f64, along: f64, start: f64) -> (f64, f64) {
+        let (mut slope, mut curvature) = (start + t * along, along);
+        for i in 0..self.s.len() {
+            let delta = self.delta[i];
+            if delta == 0.0 {
+                continue;
+            }
+            let z = -(self.s[i] + t * delta) / self.d[i];
+            if z <= self.lo[i] {
+                slope -= self.lo[i] * delta;
+            } else if z >= self.hi[i] {
+                slope -= self.hi[i] * delta;
+            } else {
+                slope -= z * delta;
+                curvature += delta * delta / self.d[i];
+            }
+        }
+        (slope, curvature)
+    }
+}
