@@ -40,9 +40,7 @@
 // with the coupled bounds at its own normals; an answer is returned only if
 // it passes, after at most FINISH_STEPS proximal steps on its guess (one
 // solve each with the factor in hand) that shrink the proximal term's
-// share of w. A guess that held in POLISH_AFTER subproblems running
-// without certifying gets a polishing step (proximal weights POLISH times
-// smaller), and another each time it holds again. Warm start: a guessed
+// share of w. Warm start: a guessed
 // active set and centre (a simulator passes the last step's active set and
 // normal impulses, its friction centred at 0); on a pile at rest that is
 // one subproblem on one factor. Cold start: projected Gauss-Seidel sweeps
@@ -73,12 +71,6 @@ use body_system::{BodySystem, Role};
 
 /// Iterative refinement steps after each subproblem's pivoting settles.
 const REFINEMENTS: usize = 1;
-/// The proximal weights of a polishing step, relative to the others.
-const POLISH: f64 = 1e-4;
-/// Subproblems a guess holds in, running, before a polishing step.
-const POLISH_AFTER: usize = 3;
-/// Iterative refinement steps after a polishing step.
-const POLISH_REFINEMENTS: usize = 3;
 /// The proximal weight of a friction row relative to a normal row's: among
 /// the equally valid load distributions of redundant contacts the
 /// subproblem then moves normal loads before it adds friction, so nearly
@@ -105,11 +97,11 @@ const COLD_ACTIVE: f64 = 1e-6;
 pub struct BlockPivotingParams {
     /// Most linear solves (each a factorisation and a solve) per call
     /// before giving up with [`LcpError::BlockPivotingFailed`]; `0` (the
-    /// default) means `max(100, n^2 / 4000)` for `n` rows: a solve costs
+    /// default) means `max(100, n^2 / 1500)` for `n` rows: a solve costs
     /// about linear time in the rows, the dense pivoting a caller falls
-    /// back to cubic time, so the budget stays within a small multiple of
-    /// that fallback's cost while a landing pile's large islands, which
-    /// need hundreds of solves, get them.
+    /// back to cubic time, so the budget stays below that fallback's cost
+    /// while a landing pile's large islands, which need hundreds to
+    /// thousands of solves, get them.
     pub max_solves: usize,
     /// An answer is returned only when its
     /// [`VerifyReport::scaled_max`](crate::VerifyReport::scaled_max) is at
@@ -137,7 +129,7 @@ impl BlockPivotingParams {
     /// The solves allowed on a problem of `n` rows (see `max_solves`).
     fn solve_budget(&self, n: usize) -> usize {
         match self.max_solves {
-            0 => (n.saturating_mul(n) / 4000).max(100),
+            0 => (n.saturating_mul(n) / 1500).max(100),
             given => given,
         }
     }
@@ -180,10 +172,6 @@ pub struct BlockPivotingStats {
     /// Subproblems that held their friction bounds at the centre's normals
     /// after Murty's rule stalled on folded guesses.
     pub frozen_subproblems: usize,
-    /// Polishing steps: a solve of the last guess with proximal weights
-    /// `1e-4` times smaller, when a guess held but its answer did not
-    /// certify.
-    pub polishes: usize,
 }
 
 /// Block principal pivoting on proximal subproblems, in body space, for box
@@ -302,30 +290,11 @@ impl BlockPivoting {
         // The best certified-against-the-LCP iterate so far, kept in the
         // solver's storage so that a successful solve allocates nothing.
         let mut have_best = false;
-        let (mut polish, mut held) = (false, 0);
         loop {
-            if polish {
-                if let Err(reason) = self.polish(problem) {
-                    return Err(self.failure(problem, reason, have_best));
-                }
-                polish = false;
-            } else {
-                let exchanges = self.stats.exchanges;
-                if let Err(reason) = self.solve_subproblem(problem) {
-                    return Err(self.failure(problem, reason, have_best));
-                }
-                self.stats.subproblems += 1;
-                // The guess held POLISH_AFTER subproblems running: polish
-                // on it if the answer does not certify (another subproblem
-                // on a guess that held reuses its factor, a polish does
-                // not).
-                held = if self.stats.exchanges == exchanges {
-                    held + 1
-                } else {
-                    0
-                };
-                polish = held >= POLISH_AFTER;
+            if let Err(reason) = self.solve_subproblem(problem) {
+                return Err(self.failure(problem, reason, have_best));
             }
+            self.stats.subproblems += 1;
             // The subproblem's answer on the LCP's own (coupled) bounds.
             bounds.project(&mut self.z);
             problem.affine(&self.z, &mut self.v, &mut self.w);
@@ -401,7 +370,7 @@ impl BlockPivoting {
                 self.cold_guess(problem);
             }
         }
-        self.set_weights(problem, self.params.proximal_weight);
+        self.set_weights(problem);
         self.roles.clear();
         self.roles.resize(n, Role::Free);
         self.factored_roles.clear();
@@ -452,36 +421,12 @@ impl BlockPivoting {
         report
     }
 
-    /// A Newton step on the last guess: the subproblem around the current
-    /// answer with proximal weights `POLISH` times smaller, which on a
-    /// right guess is the answer of the LCP nearest the current one up to
-    /// a residual that small (the proximal iteration's linear convergence
-    /// in one step); refined `POLISH_REFINEMENTS` times against the
-    /// rounding its conditioning amplifies.
-    fn polish(&mut self, problem: &FactoredBoxLcp) -> Result<(), &'static str> {
-        self.centre.clone_from(&self.z);
-        self.set_weights(problem, POLISH * self.params.proximal_weight);
-        self.set_roles(problem);
-        let solved = self.system.factor(&self.roles, &self.d);
-        self.stats.factorizations += 1;
-        if solved.is_ok() {
-            self.system
-                .solve(&self.roles, &self.d, &self.b, &mut self.z, &mut self.jv);
-            self.stats.solves += 1;
-            for _ in 0..POLISH_REFINEMENTS {
-                self.refine(problem);
-            }
-        }
-        self.set_weights(problem, self.params.proximal_weight);
-        self.factored_roles.clear();
-        self.stats.polishes += 1;
-        solved.map_err(|_| "singular guessed block")
-    }
-
     /// The proximal weights `rho_i = eps M_ii` (`eps ||M||_max` for a row
-    /// with `M_ii = 0`; `FRICTION_WEIGHT` times that for a friction row)
-    /// and the rows' `d_i = C_i + rho_i`.
-    fn set_weights(&mut self, problem: &FactoredBoxLcp, eps: f64) {
+    /// with `M_ii = 0`; `FRICTION_WEIGHT` times that for a friction row),
+    /// `eps` the `proximal_weight` setting, and the rows' `d_i = C_i +
+    /// rho_i`.
+    fn set_weights(&mut self, problem: &FactoredBoxLcp) {
+        let eps = self.params.proximal_weight;
         let scale = if problem.m_max_abs() > 0.0 {
             problem.m_max_abs()
         } else {
