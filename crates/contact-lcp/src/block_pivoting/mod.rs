@@ -40,7 +40,8 @@
 // with the coupled bounds at its own normals; an answer is returned only if
 // it passes, after at most FINISH_STEPS proximal steps on its guess (one
 // solve each with the factor in hand) that shrink the proximal term's
-// share of w. Warm start: a guessed
+// share of w. While a guess holds, the outer loop jumps ahead along the
+// line of its answers (extrapolation.rs). Warm start: a guessed
 // active set and centre (a simulator passes the last step's active set and
 // normal impulses, its friction centred at 0); on a pile at rest that is
 // one subproblem on one factor. Cold start: projected Gauss-Seidel sweeps
@@ -57,6 +58,7 @@
 
 mod body_system;
 mod dual_newton;
+mod extrapolation;
 mod row_state;
 
 pub use row_state::{RowState, active_set_of};
@@ -68,6 +70,7 @@ use crate::solution::{LcpSolution, Method};
 use crate::verify::VerifyReport;
 use crate::verify::scales;
 use body_system::{BodySystem, Role};
+use extrapolation::Extrapolation;
 
 /// Iterative refinement steps after each subproblem's pivoting settles.
 const REFINEMENTS: usize = 1;
@@ -169,6 +172,10 @@ pub struct BlockPivotingStats {
     /// Proximal steps on the certified answer's guess (a solve with the
     /// last factor each, not counted in `solves`).
     pub finishing_steps: usize,
+    /// Jumps ahead along the answers of a guess that held (Aitken's
+    /// extrapolation, or a drift up to its first bound), each taken because
+    /// its certificate beat the last answer's.
+    pub extrapolations: usize,
     /// Subproblems that held their friction bounds at the centre's normals
     /// after Murty's rule stalled on folded guesses.
     pub frozen_subproblems: usize,
@@ -209,6 +216,8 @@ pub struct BlockPivoting {
     delta: Vec<f64>,
     lo: Vec<f64>,
     hi: Vec<f64>,
+    /// The last answers on the guess in hand (extrapolation.rs).
+    extrapolation: Extrapolation,
     /// The sweeps of a cold start and their iterate.
     sweeps: ProjectedGaussSeidel,
     swept: LcpSolution,
@@ -290,15 +299,31 @@ impl BlockPivoting {
         // The best certified-against-the-LCP iterate so far, kept in the
         // solver's storage so that a successful solve allocates nothing.
         let mut have_best = false;
+        self.extrapolation.reset();
         loop {
+            let exchanges = self.stats.exchanges;
             if let Err(reason) = self.solve_subproblem(problem) {
                 return Err(self.failure(problem, reason, have_best));
             }
             self.stats.subproblems += 1;
+            let held = self.stats.exchanges == exchanges;
             // The subproblem's answer on the LCP's own (coupled) bounds.
             bounds.project(&mut self.z);
             problem.affine(&self.z, &mut self.v, &mut self.w);
-            let report = problem.report(&self.z, &self.w, None);
+            let mut report = problem.report(&self.z, &self.w, None);
+            // While the guess holds, jump ahead along the iterates' line.
+            if !held {
+                self.extrapolation.restart(&self.z);
+            } else if let Some(better) = self.extrapolation.advance(
+                problem,
+                &mut self.z,
+                &mut self.w,
+                &mut self.v,
+                report.scaled_max(),
+            ) {
+                report = better;
+                self.stats.extrapolations += 1;
+            }
             let error = report.scaled_max();
             if !have_best || error < self.best.report.scaled_max() {
                 have_best = true;
