@@ -434,10 +434,10 @@ fn repeated_solves_allocate_nothing() {
 /// with a full inverse mass, `q > 0` (separating), so `z = 0` is the
 /// answer (Dantzig's). Cold, the first subproblem cycles: with both
 /// friction rows folded at their lower bound the normal comes out
-/// positive and both friction rows violate; Murty's rule frees the last,
-/// which makes the normal negative; Murty's rule then folds the friction
-/// row back, never the normal. The subproblem now holds the friction
-/// bounds at the centre once Murty's rule stalls, and is solved.
+/// positive and both friction rows violate; freeing a friction row makes
+/// the normal negative, and folding it back starts over (Murty's one-row
+/// rule went round this forever). The subproblem now holds the friction
+/// bounds at the centre once the exchanges stall, and is solved.
 #[test]
 fn a_separating_frictional_contact_is_solved() {
     let inverse_mass = [

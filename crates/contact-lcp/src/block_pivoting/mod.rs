@@ -20,19 +20,19 @@
 // pivoting algorithm for large-scale strictly monotone linear
 // complementarity problems", Comput. Oper. Res. 21(5)): guess for every
 // row free (w'_i = 0) or at a bound, solve the one linear system the guess
-// defines, exchange every row that violates its guess, with Murty's one-row
-// rule once the number of violations stops falling. A friction row at a
-// bound of a free normal is folded onto it (z_t = +-mu z_n, Baraff 1994
-// sec. 5), so the coupling is exact within the subproblem; that makes the
-// guessed system non-symmetric and the subproblem no longer a P-matrix
-// problem, so when Murty's rule stalls (FREEZE_AFTER one-row exchanges)
-// the rest of the subproblem holds the friction bounds at the centre's
-// normals instead, the outer loop making the coupling exact: a strictly
-// convex quadratic program with fixed bounds, solved by Newton's method on
-// its dual with an exact line search (dual_newton.rs), which, unlike
-// Murty's rule, changes many rows a factorisation and never returns to a
-// guess. Each
-// linear system is solved in body space (body_system.rs): one sparse
+// defines, exchange every row that violates its guess, while the number
+// of violations falls. A friction row at a bound of a free normal is
+// folded onto it (z_t = +-mu z_n, Baraff 1994 sec. 5), so the coupling is
+// exact within the subproblem; that makes the guessed system
+// non-symmetric and the subproblem no longer a P-matrix problem, and
+// redundant contacts make it nearly degenerate, so the exchanges can
+// cycle. When the count stops falling (BLOCK_TRIES exchanges), the rest
+// of the subproblem holds the friction bounds at the centre's normals, the
+// outer loop making the coupling exact: a strictly convex quadratic
+// program with fixed bounds, solved by Newton's method on its dual with an
+// exact line search (dual_newton.rs). Judice & Pires's own fallback,
+// Murty's one-row rule, is finite too but takes one factorisation per
+// exchanged row: thousands on a landing pile's islands. Each linear system is solved in body space (body_system.rs): one sparse
 // factor of size 6 x bodies (Cholesky, LU with folded rows), with the
 // symbolic analysis kept while the contact graph stays.
 //
@@ -80,13 +80,10 @@ const REFINEMENTS: usize = 1;
 /// unloaded corners of a resting pile do not sit at their cone's edge (a
 /// folded row, an LU factor instead of a Cholesky one).
 const FRICTION_WEIGHT: f64 = 100.0;
-/// Murty's one-row exchanges on folded guesses before a subproblem holds
-/// its friction bounds at the centre.
-const FREEZE_AFTER: usize = 8;
 /// Proximal steps on a certified answer's guess (see `finish`).
 const FINISH_STEPS: usize = 2;
 /// Block exchanges allowed without a fall in the number of violated rows
-/// before Murty's one-row rule (Judice & Pires 1994's p).
+/// before the subproblem is frozen (Judice & Pires 1994's p).
 const BLOCK_TRIES: usize = 3;
 /// Projected Gauss-Seidel sweeps that make a cold start's first guess.
 const COLD_SWEEPS: usize = 30;
@@ -162,8 +159,6 @@ pub struct BlockPivotingStats {
     pub subproblems: usize,
     /// Rows whose guess was exchanged (also [`LcpSolution::pivots`]).
     pub exchanges: usize,
-    /// Guesses that exchanged a single row (Murty's rule).
-    pub single_exchanges: usize,
     /// Symbolic factorisations (0 when the contact graph was that of the
     /// solve before).
     pub symbolic_factorizations: usize,
@@ -177,7 +172,8 @@ pub struct BlockPivotingStats {
     /// its certificate beat the last answer's.
     pub extrapolations: usize,
     /// Subproblems that held their friction bounds at the centre's normals
-    /// after Murty's rule stalled on folded guesses.
+    /// once block exchanges stopped lowering the number of violated rows
+    /// (each then solved by Newton's method on its dual).
     pub frozen_subproblems: usize,
 }
 
@@ -222,7 +218,7 @@ pub struct BlockPivoting {
     sweeps: ProjectedGaussSeidel,
     swept: LcpSolution,
     /// Whether the subproblem holds the friction bounds at the centre's
-    /// normals (after Murty's rule stalled on the folded guesses).
+    /// normals (after block exchanges stalled).
     frozen: bool,
     best: LcpSolution,
 }
@@ -570,26 +566,11 @@ impl BlockPivoting {
     /// onto their normal): leaves its answer in `z`.
     fn solve_subproblem(&mut self, problem: &FactoredBoxLcp) -> Result<(), &'static str> {
         let mut fewest = usize::MAX;
-        let mut block_tries = 0;
-        let mut single = 0;
+        let mut block_tries = BLOCK_TRIES;
         self.frozen = false;
         loop {
             if self.stats.solves >= self.params.solve_budget(problem.dim()) {
                 return Err("solve limit reached");
-            }
-            if !self.frozen && single > FREEZE_AFTER {
-                // Folded friction makes the subproblem non-symmetric, not a
-                // P-matrix problem, and Murty's rule can cycle on it: the
-                // rest of this subproblem holds the friction bounds at the
-                // centre's normals instead, a strictly convex quadratic
-                // program, solved by Newton's method on its dual.
-                self.frozen = true;
-                self.stats.frozen_subproblems += 1;
-                self.descend(problem)?;
-                for _ in 0..REFINEMENTS {
-                    self.refine(problem);
-                }
-                return Ok(());
             }
             self.solve_guess(problem)?;
             if self.find_violations(problem) == 0 {
@@ -599,22 +580,29 @@ impl BlockPivoting {
                 return Ok(());
             }
             // Judice & Pires: exchange every violated row while their number
-            // falls (three tries without a fall allowed), else the last one
-            // alone (Murty's rule).
+            // falls (BLOCK_TRIES tries without a fall allowed).
             let count = self.violated.len();
             if count < fewest {
                 fewest = count;
                 block_tries = BLOCK_TRIES;
             }
-            let rows: &[(usize, RowState)] = if block_tries > 0 {
-                block_tries -= 1;
-                &self.violated
-            } else {
-                self.stats.single_exchanges += 1;
-                single += 1;
-                &self.violated[count - 1..]
-            };
-            for &(i, next) in rows {
+            if block_tries == 0 {
+                // The exchanges cycle (folded friction makes the subproblem
+                // non-symmetric, not a P-matrix problem, and redundant
+                // contacts make it nearly degenerate): the rest of this
+                // subproblem holds the friction bounds at the centre's
+                // normals, a strictly convex quadratic program, solved by
+                // Newton's method on its dual from here.
+                self.frozen = true;
+                self.stats.frozen_subproblems += 1;
+                self.descend(problem)?;
+                for _ in 0..REFINEMENTS {
+                    self.refine(problem);
+                }
+                return Ok(());
+            }
+            block_tries -= 1;
+            for &(i, next) in &self.violated {
                 self.states[i] = next;
                 self.stats.exchanges += 1;
             }
