@@ -380,6 +380,18 @@ impl BodySystem {
         &self.v
     }
 
+    /// `out_i = J_i v` for a body vector laid out as [`Self::velocity`].
+    pub(super) fn row_products(&self, v: &[f64], out: &mut [f64]) {
+        for (row, o) in self.rows.iter().zip(out) {
+            let mut s = 0.0;
+            for k in 0..row.count {
+                let at = 6 * row.body[k];
+                s += dot(&row.j[k], &v[at..at + 6]);
+            }
+            *o = s;
+        }
+    }
+
     /// `a' W^-1 b` for two body vectors laid out as [`Self::velocity`].
     pub(super) fn mass_product(&self, a: &[f64], b: &[f64]) -> f64 {
         let (a, b) = (a.chunks_exact(6), b.chunks_exact(6));

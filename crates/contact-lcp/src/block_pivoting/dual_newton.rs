@@ -86,8 +86,12 @@ impl BlockPivoting {
             for (x, dx) in self.x.iter_mut().zip(&self.step) {
                 *x += t * dx;
             }
-            for (s, ds) in self.s.iter_mut().zip(&self.delta) {
-                *s += t * ds;
+            // s from v itself, not updated by the step: drifted rounding
+            // would classify a row at its bound on the other side from
+            // the solve's answer, and the iteration would stall there.
+            self.system.row_products(&self.x, &mut self.s);
+            for i in 0..n {
+                self.s[i] += self.offset(problem, i);
             }
         }
     }
