@@ -468,13 +468,8 @@ impl BodySystem {
                 stack,
             );
         }
-        for (i, row) in self.rows.iter().enumerate() {
-            let mut s = 0.0;
-            for k in 0..row.count {
-                let at = 6 * row.body[k];
-                s += dot(&row.j[k], &self.v[at..at + 6]);
-            }
-            jv[i] = s;
+        self.row_products(&self.v, jv);
+        for (i, &s) in jv.iter().enumerate() {
             z[i] = match roles[i] {
                 Role::Free => -(b[i] + s) / d[i],
                 Role::Fixed => b[i],

@@ -46,14 +46,11 @@ impl BlockPivoting {
             let r = c.mu * self.centre[c.normal_row].max(0.0);
             (self.lo[c.row], self.hi[c.row]) = (-r, r);
         }
-        // The iterate v and s = o + J v.
+        // The iterate v, from the last solve.
         self.x.clear();
         self.x.extend_from_slice(self.system.velocity());
-        self.s.clear();
-        for i in 0..n {
-            let s = self.offset(problem, i) + self.jv[i];
-            self.s.push(s);
-        }
+        self.s.resize(n, 0.0);
+        self.update_s(problem);
         loop {
             if self.stats.solves >= self.params.solve_budget(n) {
                 return Err("solve limit reached");
@@ -86,13 +83,17 @@ impl BlockPivoting {
             for (x, dx) in self.x.iter_mut().zip(&self.step) {
                 *x += t * dx;
             }
-            // s from v itself, not updated by the step: drifted rounding
-            // would classify a row at its bound on the other side from
-            // the solve's answer, and the iteration would stall there.
-            self.system.row_products(&self.x, &mut self.s);
-            for i in 0..n {
-                self.s[i] += self.offset(problem, i);
-            }
+            self.update_s(problem);
+        }
+    }
+
+    /// `s = o + J v` from the iterate `v` itself, not updated by each
+    /// step: drifted rounding would classify a row at its bound on the
+    /// other side from the solve's answer, and the iteration would stall.
+    fn update_s(&mut self, problem: &FactoredBoxLcp) {
+        self.system.row_products(&self.x, &mut self.s);
+        for i in 0..self.s.len() {
+            self.s[i] += self.offset(problem, i);
         }
     }
 
