@@ -114,34 +114,19 @@ pub fn generate(quick: bool) -> Result<Vec<Problem>, String> {
     let stack_boxes: &[usize] = if quick { &[1, 5] } else { &[1, 5, 20, 50] };
     let pyramid_bases: &[usize] = if quick { &[6] } else { &[6, 10, 15] };
     let mut set = Vec::new();
-    for &n in spd_sizes {
-        // The seed of benches/benches/lcp.rs, so the sizes match its groups.
-        let (m, q) = random_positive_definite(n, 0x5EED + n as u64);
-        set.push(plain(format!("spd_{n}"), Family::RandomSpd, m, q)?);
-    }
-    for (n, count) in SETS {
-        let lcps = random_positive_definite_set(n, count)
-            .into_iter()
-            .map(|(m, q)| Lcp::new(m, q).map_err(|e| format!("spd_{n}_set: {e}")))
-            .collect::<Result<Vec<_>, _>>()?;
-        let symmetric = lcps.iter().all(Lcp::is_symmetric);
+    // Contact families first (what the simulator sends), random problems
+    // last.
+    for &base in pyramid_bases {
+        let step = pyramid_step(base, PYRAMID_STEP);
+        let symmetric = step.dense.lcp().is_symmetric();
         set.push(Problem {
-            name: format!("spd_{n}_set"),
-            family: Family::RandomSpdSet,
-            instances: lcps.into_iter().map(LcpProblem::Plain).collect(),
+            name: format!("pyramid_step_{base}"),
+            family: Family::PyramidStep,
+            instances: vec![LcpProblem::Box(step.dense.clone())],
             symmetric,
-            note: Some(format!("{count} problems")),
-            factored: None,
+            note: Some(format!("step {PYRAMID_STEP} of a base-{base} pyramid")),
+            factored: Some(Box::new(step)),
         });
-    }
-    for &boxes in ap_boxes {
-        let (m, q) = box_stack_lcp(boxes);
-        set.push(plain(
-            format!("ap_stack_{boxes}"),
-            Family::AnitescuPotra,
-            m,
-            q,
-        )?);
     }
     for &boxes in stack_boxes {
         let (normal, friction) = friction_stack(boxes)?;
@@ -169,16 +154,33 @@ pub fn generate(quick: bool) -> Result<Vec<Problem>, String> {
             factored: None,
         });
     }
-    for &base in pyramid_bases {
-        let step = pyramid_step(base, PYRAMID_STEP);
-        let symmetric = step.dense.lcp().is_symmetric();
+    for &boxes in ap_boxes {
+        let (m, q) = box_stack_lcp(boxes);
+        set.push(plain(
+            format!("ap_stack_{boxes}"),
+            Family::AnitescuPotra,
+            m,
+            q,
+        )?);
+    }
+    for &n in spd_sizes {
+        // The seed of benches/benches/lcp.rs, so the sizes match its groups.
+        let (m, q) = random_positive_definite(n, 0x5EED + n as u64);
+        set.push(plain(format!("spd_{n}"), Family::RandomSpd, m, q)?);
+    }
+    for (n, count) in SETS {
+        let lcps = random_positive_definite_set(n, count)
+            .into_iter()
+            .map(|(m, q)| Lcp::new(m, q).map_err(|e| format!("spd_{n}_set: {e}")))
+            .collect::<Result<Vec<_>, _>>()?;
+        let symmetric = lcps.iter().all(Lcp::is_symmetric);
         set.push(Problem {
-            name: format!("pyramid_step_{base}"),
-            family: Family::PyramidStep,
-            instances: vec![LcpProblem::Box(step.dense.clone())],
+            name: format!("spd_{n}_set"),
+            family: Family::RandomSpdSet,
+            instances: lcps.into_iter().map(LcpProblem::Plain).collect(),
             symmetric,
-            note: Some(format!("step {PYRAMID_STEP} of a base-{base} pyramid")),
-            factored: Some(Box::new(step)),
+            note: Some(format!("{count} problems")),
+            factored: None,
         });
     }
     Ok(set)
@@ -313,6 +315,15 @@ mod tests {
     #[test]
     fn a_set_is_written_in_order_and_certified_by_its_worst_problem() {
         let problems = generate(true).unwrap();
+        // The contact families come first in the report, random ones last.
+        let random = |p: &Problem| matches!(p.family, Family::RandomSpd | Family::RandomSpdSet);
+        let first_random = problems.iter().position(random).unwrap();
+        assert!(
+            problems[..first_random]
+                .iter()
+                .any(|p| p.family == Family::FrictionBox)
+        );
+        assert!(problems[first_random..].iter().all(random));
         let set = problems.iter().find(|p| p.name == "spd_16_set").unwrap();
         assert_eq!(set.instances.len(), 64);
         assert!(set.is_set() && set.symmetric);
