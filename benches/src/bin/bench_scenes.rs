@@ -1,6 +1,7 @@
-//! `bench-scenes [--quick] [SCENE...]`: our stepper in both formulations
-//! and rapier3d-f64 on the scenes of `contact_benches::scene_bench` (all, or
-//! the named ones), one JSON object per engine and scene on stdout, after a
+//! `bench-scenes [--quick] [--steps N] [SCENE...]`: our stepper in both
+//! formulations and rapier3d-f64 on the scenes of
+//! `contact_benches::scene_bench` (all, or the named ones; `--steps N` times
+//! exactly N steps after the warm-up), one JSON object per engine and scene on stdout, after a
 //! first line with the plan; progress on stderr. `cargo xtask bench scenes`
 //! runs it optimised and writes the report.
 
@@ -12,16 +13,26 @@ use serde_json::json;
 
 fn main() -> ExitCode {
     let mut quick = false;
+    let mut steps = None;
     let mut scenes = Vec::new();
-    for arg in std::env::args().skip(1) {
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
         if arg == "--quick" {
             quick = true;
+        } else if arg == "--steps" {
+            match args.next().and_then(|n| n.parse::<usize>().ok()) {
+                Some(n) if n > 0 => steps = Some(n),
+                _ => {
+                    eprintln!("bench-scenes: `--steps` takes a number of steps >= 1");
+                    return ExitCode::FAILURE;
+                }
+            }
         } else if let Some(scene) = Scene::named(&arg) {
             scenes.push(scene);
         } else {
             let names: Vec<String> = Scene::ALL.iter().map(Scene::name).collect();
             eprintln!(
-                "bench-scenes: unknown argument `{arg}` (bench-scenes [--quick] [SCENE...]; scenes: {})",
+                "bench-scenes: unknown argument `{arg}` (bench-scenes [--quick] [--steps N] [SCENE...]; scenes: {}, or any size of a family, e.g. pile_1000)",
                 names.join(", ")
             );
             return ExitCode::FAILURE;
@@ -30,7 +41,17 @@ fn main() -> ExitCode {
     if scenes.is_empty() {
         scenes = Scene::ALL.to_vec();
     }
-    let plan = if quick { Plan::quick() } else { Plan::full() };
+    let mut plan = if quick { Plan::quick() } else { Plan::full() };
+    if let Some(n) = steps {
+        // Exactly `n` timed steps, whatever they take: a window through a
+        // pile's landing, which the budget would cut short.
+        plan = Plan {
+            min_steps: n,
+            max_steps: n,
+            budget: std::time::Duration::ZERO,
+            ..plan
+        };
+    }
     println!(
         "{}",
         json!({"plan": {

@@ -118,6 +118,7 @@ impl Scene {
             }),
             Scene::Pile(count) => box_pile(&BoxPile {
                 count,
+                columns: pile_columns(count),
                 ..BoxPile::default()
             }),
         }
@@ -130,11 +131,28 @@ impl Scene {
         }
     }
 
-    /// The scene named `name` (see [`name`](Self::name)) among [`ALL`](Self::ALL).
+    /// The scene named `name` (see [`name`](Self::name)): those of
+    /// [`ALL`](Self::ALL) and any other size of the three families, e.g.
+    /// `pile_1000`.
     #[must_use]
     pub fn named(name: &str) -> Option<Scene> {
-        Scene::ALL.into_iter().find(|scene| scene.name() == name)
+        let (family, size) = name.split_once('_')?;
+        let size: usize = size.parse().ok().filter(|&n| n > 0)?;
+        match family {
+            "pyramid" => Some(Scene::Pyramid(size)),
+            "stack" => Some(Scene::Stack(size)),
+            "pile" => Some(Scene::Pile(size)),
+            _ => None,
+        }
     }
+}
+
+/// Columns of a pile's layers: the default 5 (8 layers for 200 cubes), more
+/// for a larger pile so that it stays about ten layers high (10 x 10 for
+/// 1 000 cubes) instead of a tower that topples.
+fn pile_columns(count: usize) -> usize {
+    let per_side = (count as f64 / 10.0).sqrt().round() as usize;
+    per_side.max(BoxPile::default().columns)
 }
 
 /// How long each run steps.
@@ -417,6 +435,10 @@ mod tests {
         assert_eq!(median(&mut [4.0, 1.0, 2.0, 3.0]), Some(2.5));
         let bodies: Vec<usize> = Scene::ALL.iter().map(Scene::bodies).collect();
         assert_eq!(bodies, [6, 15, 55, 120, 210, 5, 20, 200]);
+        assert_eq!(Scene::named("pile_1000"), Some(Scene::Pile(1000)));
+        assert_eq!(Scene::named("pyramid_0"), None);
+        assert_eq!(Scene::named("heap_3"), None);
+        assert_eq!((pile_columns(200), pile_columns(1000)), (5, 10));
         for scene in Scene::ALL {
             assert_eq!(Scene::named(&scene.name()), Some(scene));
             let world = scene.world().unwrap();
