@@ -234,7 +234,14 @@ fn interval(estimate: &Value) -> Result<[f64; 3], String> {
     ])
 }
 
-/// Writes `report.md` and one `<group>.svg` per group with sizes into `out`.
+/// Whether a group times random problems (or single sweeps on them): the
+/// report lists the contact problems the simulator sends first.
+fn is_random(group: &str) -> bool {
+    group.contains("random") || group.contains("sweep")
+}
+
+/// Writes `report.md` and one `<group>.svg` per group with sizes into `out`,
+/// the groups of contact problems first.
 pub fn write_report(
     out: &Path,
     estimates: &[Estimate],
@@ -245,7 +252,7 @@ pub fn write_report(
     let mut md = String::from("# Benchmark report\n\n");
     let _ = writeln!(
         md,
-        "Machine: {}. Times are criterion medians; ratios are to the group's yardstick (`faer_*` or `*_yardstick`) at the same size, measured in the same run; residuals are the scaled natural residuals the solvers reached (with their pivots or sweeps).\n",
+        "Machine: {}. Times are criterion medians; ratios are to the group's yardstick (`faer_*` or `*_yardstick`) at the same size, measured in the same run; residuals are the scaled natural residuals the solvers reached (with their pivots or sweeps). Contact problems come first, random ones last; ratios to ODE and the other peer solvers, in the same run: `cargo xtask bench peers`.\n",
         machine()
     );
     if let Some(run_time) = run_time {
@@ -278,11 +285,14 @@ pub fn write_report(
 
     // Notes of groups not measured in this run are other runs' leftovers.
     let notes = Note::collect(out)?;
-    let mut groups: BTreeMap<&str, Vec<&Estimate>> = BTreeMap::new();
+    let mut groups: BTreeMap<(bool, &str), Vec<&Estimate>> = BTreeMap::new();
     for e in estimates {
-        groups.entry(&e.group).or_default().push(e);
+        groups
+            .entry((is_random(&e.group), &e.group))
+            .or_default()
+            .push(e);
     }
-    for (group, members) in &groups {
+    for ((_, group), members) in &groups {
         let _ = writeln!(md, "## {group}\n");
         let functions: Vec<&str> = {
             let mut f: Vec<&str> = members.iter().map(|e| e.function.as_str()).collect();
@@ -526,6 +536,25 @@ mod tests {
             md.contains("| face_face | 50.0 ns (50.0 ns .. 50.0 ns) |"),
             "{md}"
         );
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn contact_groups_come_before_random_ones() {
+        let dir = std::env::temp_dir().join(format!("xtask-order-{}", std::process::id()));
+        let estimates: Vec<Estimate> = ["lcp_random_pd", "pgs_sweep", "lcp_box_stack"]
+            .into_iter()
+            .map(|group| {
+                let mut e = estimate("dantzig", "", 10.0, None);
+                e.group = group.into();
+                e
+            })
+            .collect();
+        write_report(&dir, &estimates, None, None).unwrap();
+        let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
+        let at = |group: &str| md.find(&format!("## {group}\n")).unwrap();
+        assert!(at("lcp_box_stack") < at("lcp_random_pd"), "{md}");
+        assert!(at("lcp_random_pd") < at("pgs_sweep"), "{md}");
         std::fs::remove_dir_all(&dir).ok();
     }
 }
