@@ -27,10 +27,6 @@ use crate::factored_problem::FactoredBoxLcp;
 use super::BlockPivoting;
 use super::row_state::RowState;
 
-/// Newton steps of the line search (on a piecewise linear derivative; a
-/// few suffice).
-const LINE_SEARCH_STEPS: usize = 60;
-
 impl BlockPivoting {
     /// Solves the frozen subproblem from the last solve's `v` (see the
     /// module comment); leaves its answer in `z` and its guess in
@@ -102,57 +98,81 @@ impl BlockPivoting {
         problem.q()[i] - self.rho[i] * self.centre[i]
     }
 
-    /// The minimiser of `Phi(v + t step)` over `t > 0`: Newton's method on
-    /// its derivative, piecewise linear and increasing in `t`, kept inside
-    /// a bracket of the root.
-    fn line_search(&self) -> f64 {
+    /// The minimiser of `Phi(v + t step)` over `t >= 0`. Its derivative
+    /// `start + t along - sum_i z_i(t) delta_i` is piecewise linear and
+    /// nondecreasing: each `z_i` is linear in `t` between the two kinks
+    /// where it meets its bounds, and the curvature gains `delta_i^2 / d_i`
+    /// at the first and loses it at the second. The kinks after 0 are
+    /// sorted and walked to the piece that holds the root, found there by
+    /// one Newton step from the derivative recomputed at the piece's start
+    /// (so no rounding is carried along the walk).
+    fn line_search(&mut self) -> f64 {
         let along = self.system.mass_product(&self.step, &self.step);
         let start = self.system.mass_product(&self.step, &self.x);
-        let (mut below, mut above) = (0.0, f64::INFINITY);
-        let mut t = 1.0;
-        for _ in 0..LINE_SEARCH_STEPS {
-            let (slope, curvature) = self.derivative(t, along, start);
-            if slope < 0.0 {
-                below = t;
-            } else if slope > 0.0 {
-                above = t;
-            } else {
-                return t;
+        // The curvature just after 0, and the kinks after 0.
+        let mut curvature = along;
+        self.kinks.clear();
+        for i in 0..self.s.len() {
+            let delta = self.delta[i];
+            if delta == 0.0 {
+                continue;
             }
-            let newton = t - slope / curvature;
-            let next = if newton > below && newton < above {
-                newton
-            } else if above.is_finite() {
-                0.5 * (below + above)
-            } else {
-                2.0 * t
-            };
-            if (next - t).abs() <= 1e-14 * t {
-                return next;
+            let (s, d) = (self.s[i], self.d[i]);
+            let at = |bound: f64| -(bound * d + s) / delta;
+            let (x, y) = (at(self.lo[i]), at(self.hi[i]));
+            let (enter, leave) = if x <= y { (x, y) } else { (y, x) };
+            if leave <= 0.0 {
+                continue;
             }
-            t = next;
+            let weight = delta * delta / d;
+            if enter <= 0.0 {
+                curvature += weight;
+            } else {
+                self.kinks.push((enter, weight));
+            }
+            if leave.is_finite() {
+                self.kinks.push((leave, -weight));
+            }
         }
-        t
+        let mut t = 0.0;
+        let mut slope = self.derivative(t, along, start);
+        if slope >= 0.0 {
+            return 0.0;
+        }
+        self.kinks.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
+        for &(kink, change) in &self.kinks {
+            if curvature > 0.0 && t - slope / curvature <= kink {
+                break;
+            }
+            slope += curvature * (kink - t);
+            t = kink;
+            curvature += change;
+        }
+        let slope = self.derivative(t, along, start);
+        if curvature > 0.0 {
+            t - slope.min(0.0) / curvature
+        } else {
+            t
+        }
     }
 
-    /// `d/dt Phi(v + t step)` and its right second derivative.
-    fn derivative(&self, t: f64, along: f64, start: f64) -> (f64, f64) {
-        let (mut slope, mut curvature) = (start + t * along, along);
+    /// `d/dt Phi(v + t step)`.
+    fn derivative(&self, t: f64, along: f64, start: f64) -> f64 {
+        let mut slope = start + t * along;
         for i in 0..self.s.len() {
             let delta = self.delta[i];
             if delta == 0.0 {
                 continue;
             }
             let z = -(self.s[i] + t * delta) / self.d[i];
-            if z <= self.lo[i] {
-                slope -= self.lo[i] * delta;
+            slope -= if z <= self.lo[i] {
+                self.lo[i]
             } else if z >= self.hi[i] {
-                slope -= self.hi[i] * delta;
+                self.hi[i]
             } else {
-                slope -= z * delta;
-                curvature += delta * delta / self.d[i];
-            }
+                z
+            } * delta;
         }
-        (slope, curvature)
+        slope
     }
 }

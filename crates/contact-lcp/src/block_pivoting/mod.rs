@@ -213,6 +213,8 @@ pub struct BlockPivoting {
     delta: Vec<f64>,
     lo: Vec<f64>,
     hi: Vec<f64>,
+    /// The line search's kinks: where `t` is, and the curvature's change.
+    kinks: Vec<(f64, f64)>,
     /// The last answers on the guess in hand (extrapolation.rs).
     extrapolation: Extrapolation,
     /// The sweeps of a cold start and their iterate.
