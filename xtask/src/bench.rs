@@ -30,7 +30,7 @@ targets: broad_phase, geometry, lcp, mechanisms, stack, steppers), then writes t
 cargo xtask bench peers [--quick]   peer LCP solvers (ODE, Bullet, Siconos,
                    Drake) beside ours: target/bench-report/peers.md
 cargo xtask bench --install-peers   install them (apt, pip; see docs/benchmarks.md)
-cargo xtask bench scenes [--quick] [--steps N] [SCENE...]   whole steps of our stepper
+cargo xtask bench scenes [--quick] [--steps N] [--hz F] [SCENE...]   whole steps of our stepper
                    beside rapier3d-f64 on pyramids, stacks and a box pile:
                    scenes.md, .csv, .svg in target/bench-report/
 ";

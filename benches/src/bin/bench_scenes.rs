@@ -1,7 +1,8 @@
-//! `bench-scenes [--quick] [--steps N] [SCENE...]`: our stepper in both
-//! formulations and rapier3d-f64 on the scenes of
+//! `bench-scenes [--quick] [--steps N] [--hz F] [SCENE...]`: our stepper in
+//! both formulations and rapier3d-f64 on the scenes of
 //! `contact_benches::scene_bench` (all, or the named ones; `--steps N` times
-//! exactly N steps after the warm-up), one JSON object per engine and scene on stdout, after a
+//! exactly N steps after the warm-up, `--hz F` steps by 1/F s instead of
+//! 1/60 s), one JSON object per engine and scene on stdout, after a
 //! first line with the plan; progress on stderr. `cargo xtask bench scenes`
 //! runs it optimised and writes the report.
 
@@ -14,6 +15,7 @@ use serde_json::json;
 fn main() -> ExitCode {
     let mut quick = false;
     let mut steps = None;
+    let mut h = None;
     let mut scenes = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -27,12 +29,20 @@ fn main() -> ExitCode {
                     return ExitCode::FAILURE;
                 }
             }
+        } else if arg == "--hz" {
+            match args.next().and_then(|n| n.parse::<f64>().ok()) {
+                Some(hz) if hz.is_finite() && hz > 0.0 => h = Some(1.0 / hz),
+                _ => {
+                    eprintln!("bench-scenes: `--hz` takes steps per second > 0");
+                    return ExitCode::FAILURE;
+                }
+            }
         } else if let Some(scene) = Scene::named(&arg) {
             scenes.push(scene);
         } else {
             let names: Vec<String> = Scene::ALL.iter().map(Scene::name).collect();
             eprintln!(
-                "bench-scenes: unknown argument `{arg}` (bench-scenes [--quick] [--steps N] [SCENE...]; scenes: {}, or any size of a family, e.g. pile_1000)",
+                "bench-scenes: unknown argument `{arg}` (bench-scenes [--quick] [--steps N] [--hz F] [SCENE...]; scenes: {}, or any size of a family, e.g. pile_1000)",
                 names.join(", ")
             );
             return ExitCode::FAILURE;
@@ -42,6 +52,9 @@ fn main() -> ExitCode {
         scenes = Scene::ALL.to_vec();
     }
     let mut plan = if quick { Plan::quick() } else { Plan::full() };
+    if let Some(h) = h {
+        plan.h = h;
+    }
     if let Some(n) = steps {
         // Exactly `n` timed steps, whatever they take: a window through a
         // pile's landing, which the budget would cut short.
@@ -59,6 +72,7 @@ fn main() -> ExitCode {
             "min_steps": plan.min_steps,
             "max_steps": plan.max_steps,
             "budget_seconds": plan.budget.as_secs_f64(),
+            "h": plan.h,
             "quick": quick,
         }})
     );
@@ -67,11 +81,11 @@ fn main() -> ExitCode {
         let mut window = plan.min_steps;
         for formulation in [Formulation::Complementarity, Formulation::BoxFriction] {
             let name = Ours::name(formulation);
-            let run = Run::measure(|| Ours::new(scene, formulation), &plan, None);
+            let run = Run::measure(|| Ours::new(scene, formulation, plan.h), &plan, None);
             window = window.max(run.steps);
             report(scene, &name, &plan, &run);
         }
-        let run = Run::measure(|| Rapier::new(scene), &plan, Some(window));
+        let run = Run::measure(|| Rapier::new(scene, plan.h), &plan, Some(window));
         report(scene, RAPIER, &plan, &run);
     }
     ExitCode::SUCCESS

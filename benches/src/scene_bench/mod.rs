@@ -168,6 +168,8 @@ pub struct Plan {
     /// Time of one engine on one scene after which no further timed step
     /// (or round) starts.
     pub budget: Duration,
+    /// The step of both engines (s; [`STEP`] unless chosen).
+    pub h: f64,
 }
 
 impl Plan {
@@ -179,6 +181,7 @@ impl Plan {
             min_steps: 3,
             max_steps: 60,
             budget: Duration::from_secs(1),
+            h: STEP,
         }
     }
 
@@ -190,6 +193,7 @@ impl Plan {
             min_steps: 3,
             max_steps: 300,
             budget: Duration::from_secs(8),
+            h: STEP,
         }
     }
 
@@ -320,7 +324,7 @@ impl Run {
             "family": scene.family(),
             "bodies": scene.bodies(),
             "engine": engine,
-            "h": STEP,
+            "h": plan.h,
             "warm_up": plan.warm_up,
             "steps": self.steps,
             "rounds": self.rounds,
@@ -388,6 +392,7 @@ mod tests {
             min_steps: 3,
             max_steps: 7,
             budget: Duration::ZERO,
+            h: STEP,
         };
         let run = Run::measure(sinking(usize::MAX), &plan, None);
         assert_eq!((run.steps, run.rounds), (3, 1));

@@ -1,9 +1,9 @@
 //! Our stepper as an [`Engine`]: `FixedStepper` with its defaults but the
-//! step ([`STEP`]) and the formulation.
+//! step (the plan's, [`STEP`](super::STEP) by default) and the formulation.
 
 use contact_sim::{FixedStepParams, FixedStepper, Formulation, World};
 
-use super::{Engine, STEP, Scene};
+use super::{Engine, Scene};
 
 /// A world of ours and the stepper that advances it.
 #[derive(Debug)]
@@ -13,21 +13,21 @@ pub struct Ours {
 }
 
 impl Ours {
-    /// `scene` built anew, stepped with `formulation`.
+    /// `scene` built anew, stepped with `formulation` by steps of `h`.
     ///
     /// # Errors
     /// The scene's or the stepper's error, as text.
-    pub fn new(scene: &Scene, formulation: Formulation) -> Result<Self, String> {
-        Self::from_world(scene.world().map_err(|e| e.to_string())?, formulation)
+    pub fn new(scene: &Scene, formulation: Formulation, h: f64) -> Result<Self, String> {
+        Self::from_world(scene.world().map_err(|e| e.to_string())?, formulation, h)
     }
 
-    /// `world`, stepped with `formulation`.
+    /// `world`, stepped with `formulation` by steps of `h`.
     ///
     /// # Errors
     /// The stepper's error, as text.
-    pub fn from_world(world: World, formulation: Formulation) -> Result<Self, String> {
+    pub fn from_world(world: World, formulation: Formulation, h: f64) -> Result<Self, String> {
         let mut params = FixedStepParams {
-            h: STEP,
+            h,
             ..FixedStepParams::default()
         };
         params.dynamics.formulation = formulation;
@@ -69,6 +69,7 @@ mod tests {
     use contact_sim::{MassProperties, Pose, RigidBody, Shape};
 
     use super::*;
+    use crate::scene_bench::STEP;
 
     /// A cube pushed 1 mm into the ground: the first step's contacts are
     /// 1 mm deep, and it rests with its top body (the cube) where post-
@@ -90,7 +91,7 @@ mod tests {
             .unwrap(),
         );
         for formulation in [Formulation::Complementarity, Formulation::BoxFriction] {
-            let mut ours = Ours::from_world(world.clone(), formulation).unwrap();
+            let mut ours = Ours::from_world(world.clone(), formulation, STEP).unwrap();
             assert!((ours.top_height() - 0.499).abs() < 1e-15);
             let depth = ours.step().unwrap();
             assert!((depth - 1e-3).abs() < 1e-12, "{formulation:?}: {depth}");

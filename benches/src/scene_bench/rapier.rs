@@ -8,7 +8,7 @@ use rapier3d_f64::math::{Pose, Vector};
 use rapier3d_f64::na::Unit;
 use rapier3d_f64::prelude::{ColliderBuilder, PhysicsWorld, RigidBodyBuilder, RigidBodyHandle};
 
-use super::{Engine, STEP, Scene};
+use super::{Engine, Scene};
 
 /// The peer's name and version in the report.
 pub const RAPIER: &str = "rapier3d-f64 0.36.1";
@@ -24,8 +24,8 @@ impl Rapier {
     ///
     /// # Errors
     /// The scene's error, or a body the translation does not cover.
-    pub fn new(scene: &Scene) -> Result<Self, String> {
-        Self::from_world(&scene.world().map_err(|e| e.to_string())?)
+    pub fn new(scene: &Scene, h: f64) -> Result<Self, String> {
+        Self::from_world(&scene.world().map_err(|e| e.to_string())?, h)
     }
 
     /// The translation of `world`. Cubes and half-spaces only, with solid-box
@@ -36,10 +36,10 @@ impl Rapier {
     ///
     /// # Errors
     /// Names the first body outside that.
-    pub fn from_world(world: &World) -> Result<Self, String> {
+    pub fn from_world(world: &World, h: f64) -> Result<Self, String> {
         let mut physics = PhysicsWorld::new();
         physics.gravity = world.gravity;
-        physics.integration_parameters.dt = STEP;
+        physics.integration_parameters.dt = h;
         let friction = world.bodies().first().map_or(0.0, |b| b.friction());
         let mut top = None;
         for (index, body) in world.bodies().iter().enumerate() {
@@ -127,6 +127,7 @@ mod tests {
     use contact_sim::{MassProperties, Pose, RigidBody};
 
     use super::*;
+    use crate::scene_bench::STEP;
 
     fn ground_and(cube: RigidBody) -> World {
         let mut world = World::new(DVec3::new(0.0, 0.0, -9.81));
@@ -154,7 +155,7 @@ mod tests {
     /// / 2` after `m = n s` substeps, keeps its rotation, and weighs 2 kg.
     #[test]
     fn a_free_fall_follows_the_step_and_gravity() {
-        let mut rapier = Rapier::from_world(&ground_and(cube(10.0))).unwrap();
+        let mut rapier = Rapier::from_world(&ground_and(cube(10.0)), STEP).unwrap();
         let n = 10;
         for _ in 0..n {
             assert_eq!(rapier.step().unwrap(), 0.0, "no contact in the air");
@@ -176,7 +177,7 @@ mod tests {
         // The turned cube's lowest edge is 0.5 (cos 0.3 + sin 0.3) below
         // its centre.
         let reach = 0.5 * (0.3f64.cos() + 0.3f64.sin());
-        let mut rapier = Rapier::from_world(&ground_and(cube(reach - 1e-3))).unwrap();
+        let mut rapier = Rapier::from_world(&ground_and(cube(reach - 1e-3)), STEP).unwrap();
         let depth = rapier.step().unwrap();
         assert!((depth - 1e-3).abs() < 1e-9, "{depth}");
     }
@@ -189,17 +190,17 @@ mod tests {
             Pose::IDENTITY,
         )
         .unwrap();
-        let error = Rapier::from_world(&ground_and(ball)).err().unwrap();
+        let error = Rapier::from_world(&ground_and(ball), STEP).err().unwrap();
         assert_eq!(error, "body 1: a sphere is not translated");
         let damped = cube(1.0).with_damping(0.1, 0.0).unwrap();
-        assert!(Rapier::from_world(&ground_and(damped)).is_err());
+        assert!(Rapier::from_world(&ground_and(damped), STEP).is_err());
         let slippery = cube(1.0).with_friction(0.1).unwrap();
-        assert!(Rapier::from_world(&ground_and(slippery)).is_err());
+        assert!(Rapier::from_world(&ground_and(slippery), STEP).is_err());
         let world = World::new(DVec3::ZERO);
-        assert!(Rapier::from_world(&world).is_err());
+        assert!(Rapier::from_world(&world, STEP).is_err());
         assert_eq!(Scene::ALL.len(), 8);
         for scene in Scene::ALL {
-            let rapier = Rapier::new(&scene).unwrap();
+            let rapier = Rapier::new(&scene, STEP).unwrap();
             assert_eq!(rapier.world.bodies.len(), scene.bodies() + 1);
         }
     }

@@ -1,4 +1,4 @@
-//! `cargo xtask bench scenes [--quick] [--steps N] [SCENE...]` (issue 26): whole
+//! `cargo xtask bench scenes [--quick] [--steps N] [--hz F] [SCENE...]` (issue 26): whole
 //! simulation steps of our stepper (both formulations) beside rapier3d-f64
 //! on wall pyramids, box stacks and a box pile. The `bench-scenes` binary
 //! of contact-benches (built optimised, with its `rapier` feature, so that
@@ -17,18 +17,18 @@ use std::time::Instant;
 use report::{Plan, Row};
 
 /// Handles `cargo xtask bench` when its arguments ask for the scenes;
-/// `None` otherwise. Arguments besides `scenes`, `--quick` and `--steps N`
-/// are scene names, which the binary checks.
+/// `None` otherwise. Arguments besides `scenes`, `--quick`, `--steps N` and
+/// `--hz F` are scene names, which the binary checks.
 pub fn hook(args: &[String]) -> Option<ExitCode> {
     if !args.iter().any(|a| a == "scenes") {
         return None;
     }
     if let Some(other) = args
         .iter()
-        .find(|a| a.starts_with('-') && !matches!(a.as_str(), "--quick" | "--steps"))
+        .find(|a| a.starts_with('-') && !matches!(a.as_str(), "--quick" | "--steps" | "--hz"))
     {
         eprintln!(
-            "xtask bench: `{other}` does not go with `scenes` (cargo xtask bench scenes [--quick] [--steps N] [SCENE...])"
+            "xtask bench: `{other}` does not go with `scenes` (cargo xtask bench scenes [--quick] [--steps N] [--hz F] [SCENE...])"
         );
         return Some(ExitCode::FAILURE);
     }

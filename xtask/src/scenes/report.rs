@@ -356,8 +356,12 @@ pub fn plot(rows: &[Row]) -> String {
                 .collect(),
         })
         .collect();
+    let h = rows.first().map_or(1.0 / 60.0, |r| r.h);
     loglog::svg(
-        "Wall pyramids, h = 1/60 s: time per step against bodies (log-log)",
+        &format!(
+            "Wall pyramids, h = 1/{:.0} s: time per step against bodies (log-log)",
+            1.0 / h
+        ),
         "bodies",
         &series,
     )
