@@ -107,9 +107,11 @@ pub enum DynamicsError {
         reason: &'static str,
     },
     /// The step problem of one island could not be solved; the source
-    /// carries the solver's best iterate where it has one.
+    /// carries the solver's best iterate where it has one
+    /// ([`LcpError::best`]).
     #[error(
-        "island {island} ({bodies} bodies, {rows} rows, {formulation:?} formulation) could not be solved: {source}"
+        "island {island} ({bodies} bodies, {rows} rows, {formulation:?} formulation) could not be solved{}: {source}",
+        solver.map(|s| format!(" by {s:?} (the last solver tried)")).unwrap_or_default()
     )]
     IslandSolve {
         /// Index of the island in the step (islands are numbered in the
@@ -122,6 +124,10 @@ pub enum DynamicsError {
         /// The formulation (with the friction directions of the step
         /// settings, it names the solvers that were tried).
         formulation: crate::Formulation,
+        /// The last solver tried, whose error `source` is (the solvers
+        /// before it gave up too); `None` when the problem was rejected
+        /// before any solver ran (e.g. a non-finite entry).
+        solver: Option<contact_lcp::Method>,
         /// The last solver's error.
         #[source]
         source: LcpError,

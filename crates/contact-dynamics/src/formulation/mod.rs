@@ -66,7 +66,7 @@ pub(crate) mod factored;
 use contact_lcp::faer::{Mat, MatRef};
 use contact_lcp::{
     BlockPivoting, BoxBounds, BoxLcp, Coupling, FactoredBoxLcp, FactoredParts, Lcp, LcpError,
-    LcpSolution, Lemke, RowState, Solver, active_set_of,
+    LcpSolution, Lemke, Method, RowState, Solver, active_set_of,
 };
 use std::f64::consts::FRAC_1_SQRT_2;
 
@@ -153,6 +153,9 @@ pub(crate) struct VelocityProblem {
     /// Whether the last problem is the four-direction cone solved as the
     /// square box turned by 45 degrees.
     turned: bool,
+    /// The solver whose error ended the last solve (`None` when it
+    /// succeeded or failed before any solver ran).
+    failed_solver: Option<Method>,
 }
 
 impl VelocityProblem {
@@ -180,6 +183,7 @@ impl VelocityProblem {
             guess: Vec::new(),
             centre: Vec::new(),
             turned: false,
+            failed_solver: None,
         }
     }
 
@@ -202,6 +206,11 @@ impl VelocityProblem {
         &self.solution
     }
 
+    /// The solver whose error ended the last solve, if one did.
+    pub(crate) fn failed_solver(&self) -> Option<Method> {
+        self.failed_solver
+    }
+
     /// Solves the step problem of `set` and adds `W J' lambda` to
     /// `velocities` (which hold `v*` on entry); writes each row's impulse
     /// into `row_impulses`, indexed like `set` (a friction row's impulse is
@@ -218,6 +227,7 @@ impl VelocityProblem {
         row_impulses: &mut Vec<f64>,
     ) -> Result<(), LcpError> {
         self.remembered.clear();
+        self.failed_solver = None;
         row_impulses.clear();
         row_impulses.resize(set.len(), 0.0);
         if set.is_empty() {
@@ -259,7 +269,8 @@ impl VelocityProblem {
             // Without a friction cone the complementarity problem is the
             // symmetric box problem (J W J' + C, free rows native), which the
             // policy's Dantzig solves without lifting the free rows.
-            let solved = if cone && !self.pairs.is_empty() {
+            let lemke = cone && !self.pairs.is_empty();
+            let solved = if lemke {
                 self.lemke.solve_box_into(&problem, &mut self.solution)
             } else if guessed {
                 self.box_solver
@@ -270,6 +281,9 @@ impl VelocityProblem {
             let (lcp, bounds) = problem.into_parts();
             (self.matrix, self.offsets) = lcp.into_parts();
             self.bounds = bounds;
+            if let Err(error) = &solved {
+                self.failed_solver = Some(failed_solver(error, lemke));
+            }
             solved?;
         }
         if !cone {
@@ -569,5 +583,19 @@ impl VelocityProblem {
             }
         }
         debug_assert_eq!(out.len(), set.len());
+    }
+}
+
+/// The solver whose `error` ended a dense solve: the one its best iterate
+/// names, else the last one the route tries (Lemke's method alone for the
+/// friction cone; for the `Solver` policy, the exhaustive search when it
+/// proved that there is no solution, else the Gauss-Seidel fail-safe, whose
+/// errors the policy returns).
+fn failed_solver(error: &LcpError, lemke: bool) -> Method {
+    match (error.best(), error) {
+        (Some(best), _) => best.method,
+        _ if lemke => Method::Lemke,
+        (None, LcpError::NoSolution { .. }) => Method::ExhaustiveSearch,
+        (None, _) => Method::ProjectedGaussSeidel,
     }
 }

@@ -246,7 +246,8 @@ impl TimeStepping {
     /// [`DynamicsError::NonUnitRotation`] or [`DynamicsError::NonFiniteLoad`]
     /// for a bad body; [`DynamicsError::InvalidContact`],
     /// [`DynamicsError::InvalidJoint`] or [`DynamicsError::InvalidForce`] for
-    /// a bad constraint; [`DynamicsError::Lcp`] or
+    /// a bad constraint; [`DynamicsError::IslandSolve`] (naming the island
+    /// and the solver, with its best iterate) or
     /// [`DynamicsError::Projection`] when a solver gives up;
     /// [`DynamicsError::NonFiniteResult`] when the step would leave a
     /// non-finite state.
@@ -381,6 +382,7 @@ impl TimeStepping {
                     bodies: workspace.states.len(),
                     rows: workspace.set.len(),
                     formulation: self.params.formulation,
+                    solver: workspace.problem.failed_solver(),
                     source,
                 });
             }

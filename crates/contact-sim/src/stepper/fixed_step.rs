@@ -274,6 +274,18 @@ impl FixedStepper {
         self.dynamics.last_box_bounds(island)
     }
 
+    /// The solver's answer to island `island`'s last step problem: its
+    /// `method` says which route answered (`BlockPivoting` for the sparse,
+    /// factored one; see [`TimeStepping::last_lcp_solution`]).
+    ///
+    /// # Panics
+    /// When the last step had no such island.
+    #[must_use]
+    #[track_caller]
+    pub fn last_lcp_solution(&self, island: usize) -> &contact_lcp::LcpSolution {
+        self.dynamics.last_lcp_solution(island)
+    }
+
     /// The velocities, poses, impulses and joint reactions of the last
     /// step, indexed like the bodies, like [`contacts`](Self::contacts) and
     /// like the world's joints.
