@@ -26,10 +26,7 @@ use crate::factored_problem::FactoredBoxLcp;
 
 use super::BlockPivoting;
 use super::row_state::RowState;
-
-/// Newton steps of the line search (on a piecewise linear derivative; a
-/// few suffice).
-const LINE_SEARCH_STEPS: usize = 60;
+use crate::tuning::{LINE_SEARCH_STEPS, LINE_SEARCH_STOP};
 
 impl BlockPivoting {
     /// Solves the frozen subproblem from the last solve's `v` (see the
@@ -127,7 +124,7 @@ impl BlockPivoting {
             } else {
                 2.0 * t
             };
-            if (next - t).abs() <= 1e-14 * t {
+            if (next - t).abs() <= LINE_SEARCH_STOP * t {
                 return next;
             }
             t = next;

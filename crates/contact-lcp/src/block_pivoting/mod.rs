@@ -68,29 +68,14 @@ use crate::error::LcpError;
 use crate::factored_problem::FactoredBoxLcp;
 use crate::pgs::{PgsParams, ProjectedGaussSeidel};
 use crate::solution::{LcpSolution, Method};
+use crate::tuning::{
+    BLOCK_TRIES, COLD_ACTIVE, COLD_SWEEPS, FINISH_STEPS, FRICTION_WEIGHT, REFINEMENTS,
+    ROWS_SQUARED_PER_SOLVE, SOLVES_AT_LEAST, VIOLATION_SHARE,
+};
 use crate::verify::VerifyReport;
 use crate::verify::scales;
 use body_system::{BodySystem, Role};
 use extrapolation::Extrapolation;
-
-/// Iterative refinement steps after each subproblem's pivoting settles.
-const REFINEMENTS: usize = 1;
-/// The proximal weight of a friction row relative to a normal row's: among
-/// the equally valid load distributions of redundant contacts the
-/// subproblem then moves normal loads before it adds friction, so nearly
-/// unloaded corners of a resting pile do not sit at their cone's edge (a
-/// folded row, an LU factor instead of a Cholesky one).
-const FRICTION_WEIGHT: f64 = 100.0;
-/// Proximal steps on a certified answer's guess (see `finish`).
-const FINISH_STEPS: usize = 2;
-/// Block exchanges allowed without a fall in the number of violated rows
-/// before the subproblem is frozen (Judice & Pires 1994's p).
-const BLOCK_TRIES: usize = 3;
-/// Projected Gauss-Seidel sweeps that make a cold start's first guess.
-const COLD_SWEEPS: usize = 30;
-/// A cold start's row counts as at a bound within this much of the
-/// largest impulse of the sweeps' iterate.
-const COLD_ACTIVE: f64 = 1e-6;
 
 /// Settings of [`BlockPivoting`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -130,7 +115,7 @@ impl BlockPivotingParams {
     /// The solves allowed on a problem of `n` rows (see `max_solves`).
     fn solve_budget(&self, n: usize) -> usize {
         match self.max_solves {
-            0 => (n.saturating_mul(n) / 1500).max(100),
+            0 => (n.saturating_mul(n) / ROWS_SQUARED_PER_SOLVE).max(SOLVES_AT_LEAST),
             given => given,
         }
     }
@@ -635,7 +620,7 @@ impl BlockPivoting {
         // Thresholds below which a violation is rounding.
         let z_inf = self.z.iter().fold(0.0_f64, |a, x| a.max(x.abs()));
         let (scale, z_scale, _) = scales(problem.m_max_abs(), z_inf, problem.q_max_abs());
-        let tol = self.params.tolerance / 16.0;
+        let tol = self.params.tolerance / VIOLATION_SHARE;
         let (tw, tz) = (tol * scale, tol * z_scale);
         self.violated.clear();
         for i in 0..q.len() {

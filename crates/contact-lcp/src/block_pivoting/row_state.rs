@@ -2,6 +2,7 @@
 //! starts from, and the active set a caller keeps for the next time step.
 
 use crate::box_problem::BoxBounds;
+use crate::tuning::ACTIVE_SET_AT_BOUND;
 
 /// Where a row of a box LCP sits: the guess block principal pivoting
 /// starts from, and the active set it ends with.
@@ -30,7 +31,7 @@ pub enum RowState {
 pub fn active_set_of(bounds: &BoxBounds, z: &[f64], w: &[f64], states: &mut Vec<RowState>) {
     let n = bounds.len();
     let z_inf = z[..n].iter().fold(0.0_f64, |a, x| a.max(x.abs()));
-    let tol = 1e-12 * z_inf.max(1.0);
+    let tol = ACTIVE_SET_AT_BOUND * z_inf.max(1.0);
     states.clear();
     states.extend((0..n).map(|i| {
         let (lo, hi) = bounds.effective(i, z);
