@@ -74,7 +74,7 @@ use crate::tuning::{
 };
 use crate::verify::VerifyReport;
 use crate::verify::scales;
-use body_system::{BodySystem, Role};
+use body_system::{BodySystem, Role, Unfactored};
 use extrapolation::Extrapolation;
 
 /// Settings of [`BlockPivoting`].
@@ -267,15 +267,21 @@ impl BlockPivoting {
             }
         }
         self.stats = BlockPivotingStats::default();
-        let singular = |stats: &BlockPivotingStats| LcpError::BlockPivotingFailed {
-            solves: stats.solves,
-            reason: "singular guessed block",
-            best: None,
-        };
-        self.stats.symbolic_factorizations = self
-            .system
-            .prepare(problem)
-            .map_err(|_| singular(&self.stats))?;
+        match self.system.prepare(problem) {
+            Ok(symbolic) => self.stats.symbolic_factorizations = symbolic,
+            Err(e) => {
+                // No solve has started: the best iterate is the start, the
+                // warm start's centre or 0 (projected by `failure`).
+                self.z.clear();
+                match warm {
+                    Some((_, centre)) => self.z.extend_from_slice(centre),
+                    None => self.z.resize(n, 0.0),
+                }
+                self.w.clear();
+                self.w.resize(n, 0.0);
+                return Err(self.failure(problem, e.reason(), false));
+            }
+        }
         self.start(problem, warm);
         let bounds = problem.bounds();
         // The best certified-against-the-LCP iterate so far, kept in the
@@ -602,7 +608,7 @@ impl BlockPivoting {
         if self.factored_roles != self.roles {
             self.system
                 .factor(&self.roles, &self.d)
-                .map_err(|_| "singular guessed block")?;
+                .map_err(Unfactored::reason)?;
             self.factored_roles.clone_from(&self.roles);
             self.stats.factorizations += 1;
         }
