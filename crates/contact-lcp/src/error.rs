@@ -204,6 +204,8 @@ pub enum LcpError {
     SingularBasis {
         /// Pivots done before the failure.
         pivots: usize,
+        /// As for `RayTermination`.
+        best: Option<Box<LcpSolution>>,
     },
     /// A field of a problem file (`ProblemFile`, feature `serde`) is missing,
     /// has the wrong type or shape, or holds an invalid value.
@@ -228,7 +230,8 @@ impl LcpError {
             | Self::NoSolutionOnPath { best, .. }
             | Self::CouplingLimit { best, .. }
             | Self::BlockPivotingFailed { best, .. }
-            | Self::NotCertified { best, .. } => best.as_deref(),
+            | Self::NotCertified { best, .. }
+            | Self::SingularBasis { best, .. } => best.as_deref(),
             _ => None,
         }
     }

@@ -238,7 +238,7 @@ impl Lemke {
     /// - [`LcpError::PivotLimit`]: [`LemkeParams::pivot_limit`] pivots were
     ///   done (counting all attempts);
     /// - [`LcpError::SingularBasis`]: a refactorisation found the basis
-    ///   numerically singular;
+    ///   numerically singular (with the best iterate);
     /// - [`LcpError::NotCertified`]: the path ended on an answer whose scaled
     ///   error is above `1e-9` (numerical trouble, or a matrix outside the
     ///   method's classes), carried as the best iterate.
@@ -354,7 +354,10 @@ impl Lemke {
                 pivots,
                 best: best(),
             }),
-            Err(Failure::Singular) => Err(LcpError::SingularBasis { pivots }),
+            Err(Failure::Singular) => Err(LcpError::SingularBasis {
+                pivots,
+                best: best(),
+            }),
         }
     }
 
@@ -457,6 +460,7 @@ impl Lemke {
             Err(mut e) => {
                 if let LcpError::RayTermination { best, .. }
                 | LcpError::PivotLimit { best, .. }
+                | LcpError::SingularBasis { best, .. }
                 | LcpError::NotCertified { best, .. } = &mut e
                     && let Some(best) = best
                 {
