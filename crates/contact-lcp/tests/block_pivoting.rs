@@ -33,7 +33,7 @@ fn assert_certified(dense: &BoxLcp, sol: &LcpSolution, what: &str) {
 /// The warm start of an answer: its active set and its `z`.
 fn warm_of(bounds: &BoxBounds, sol: &LcpSolution) -> (Vec<RowState>, Vec<f64>) {
     let mut states = Vec::new();
-    active_set_of(bounds, &sol.z, &sol.w, &mut states);
+    active_set_of(bounds, &sol.z, &sol.w, &mut states).unwrap();
     (states, sol.z.clone())
 }
 
