@@ -87,7 +87,8 @@ pub fn pyramid_step(base: usize, step: usize) -> PyramidStep {
                 .solve(&pyramid.dense(&factored))
                 .expect("Dantzig solves the step");
         }
-        active_set_of(factored.bounds(), &out.z, &out.w, &mut previous);
+        active_set_of(factored.bounds(), &out.z, &out.w, &mut previous)
+            .expect("the answer has one entry per row");
         previous_z.clone_from(&out.z);
         // Friction centred at 0, as the simulator does (friction carries
         // no memory from step to step).

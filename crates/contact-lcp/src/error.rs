@@ -165,12 +165,16 @@ pub enum LcpError {
         /// Linear solves done.
         solves: usize,
         /// Why: `"solve limit reached"` (the guesses did not settle within
-        /// `max_solves`), `"singular guessed block"` (a guess's system could
-        /// not be factored) or `"settled answer not certified"` (no row
-        /// violated its guess, yet the answer failed the tolerance).
+        /// `max_solves`), `"singular guessed block"` (a guess's system, or
+        /// a body's inverse mass, could not be factored) or `"symbolic
+        /// factorisation failed"` (faer could not analyse the body-space
+        /// system's pattern, which happens only when it cannot allocate).
         reason: &'static str,
-        /// The iterate that violated the fewest rows of its guess,
-        /// projected onto the bounds, with its report.
+        /// The iterate with the smallest scaled error on the problem,
+        /// projected onto the bounds, with its report; before any
+        /// subproblem finished, the last guess's answer, and when the
+        /// system could not even be set up, the start (the warm start's
+        /// centre, or 0).
         best: Option<Box<LcpSolution>>,
     },
     /// The solver ended with an answer that its certificate rejects (a
@@ -200,6 +204,8 @@ pub enum LcpError {
     SingularBasis {
         /// Pivots done before the failure.
         pivots: usize,
+        /// As for `RayTermination`.
+        best: Option<Box<LcpSolution>>,
     },
     /// A field of a problem file (`ProblemFile`, feature `serde`) is missing,
     /// has the wrong type or shape, or holds an invalid value.
@@ -224,7 +230,8 @@ impl LcpError {
             | Self::NoSolutionOnPath { best, .. }
             | Self::CouplingLimit { best, .. }
             | Self::BlockPivotingFailed { best, .. }
-            | Self::NotCertified { best, .. } => best.as_deref(),
+            | Self::NotCertified { best, .. }
+            | Self::SingularBasis { best, .. } => best.as_deref(),
             _ => None,
         }
     }

@@ -9,6 +9,7 @@ use crate::error::LcpError;
 use crate::linalg::kernels::dot;
 use crate::linalg::lane_scan::{max_abs, max_abs_if_finite};
 use crate::linalg::lanes::{Lanes, LanesOp, add_column, add_four_columns, with_best_lanes};
+use crate::tuning::AFFINE_CHUNK;
 
 /// A linear complementarity problem LCP(M, q): find `z` with
 ///
@@ -229,9 +230,8 @@ impl LanesOp for Affine<'_> {
         // The columns with z_j != 0 are listed a chunk at a time without a
         // branch per column (the index is always written, the count moves
         // past it only for a nonzero): a branch on data is mispredicted.
-        const CHUNK: usize = 64;
-        let mut nonzero = [0_u32; CHUNK];
-        for (first, chunk) in (0..).step_by(CHUNK).zip(z.chunks(CHUNK)) {
+        let mut nonzero = [0_u32; AFFINE_CHUNK];
+        for (first, chunk) in (0..).step_by(AFFINE_CHUNK).zip(z.chunks(AFFINE_CHUNK)) {
             let mut count = 0;
             for (j, &zj) in (0..).zip(chunk) {
                 nonzero[count] = j;

@@ -73,6 +73,35 @@ pub(crate) const MAX_RESTART_GUESSES: usize = 72;
 /// stricter than the policy's default tolerance).
 pub(crate) const COUPLING_PASS_ACCEPT: f64 = 1e-10;
 
+/// A pass's pivot limit when `DantzigParams::max_pivots` is left at its
+/// default: `DANTZIG_PIVOTS_PER_ROW n + DANTZIG_PIVOTS_BASE` for `n` rows
+/// (each row enters the clamped set about once; the base covers the
+/// releases of a small problem).
+pub(crate) const DANTZIG_PIVOTS_PER_ROW: usize = 10;
+
+/// See `DANTZIG_PIVOTS_PER_ROW`.
+pub(crate) const DANTZIG_PIVOTS_BASE: usize = 100;
+
+/// A guessed free row of the block or the coupled guess counts as outside
+/// its bound only beyond this times `||z||_inf`: the rounding of a dense
+/// solve. The user's `zero_tolerance` bounds `w`, not `z`, and the answer is
+/// certified afterwards, so this only keeps rounding from flipping a guess.
+pub(crate) const GUESS_Z_ROUNDING: f64 = 1e-12;
+
+/// A clamped row whose re-solved `z` after a change of bounds (`Core::rerun`)
+/// lies outside them by more than this times `||z||_inf` is released: the
+/// rounding of a factor's solve (the user's tolerances bound `w` and the
+/// Schur complements, not `z`).
+pub(crate) const RERUN_Z_ROUNDING: f64 = 1e-13;
+
+/// When a dependent row joins C, entries of its direction `M_CC^-1 M_Ci`
+/// at most this times the largest are rounding and do not choose the
+/// clamped row that leaves (block_guess.rs, `partner`). Not the user's
+/// `pivot_tolerance`, which bounds a joining row's Schur complement
+/// against `||M||_max`: this compares the entries of one solved direction
+/// with each other, a different quantity.
+pub(crate) const PARTNER_ENTRY: f64 = 1e-9;
+
 // Dense kernels.
 
 /// Triangular solves up to this size run on plain arrays (the same bits,
@@ -87,14 +116,50 @@ pub(crate) const SMALL_BLOCK_UP_TO: usize = 128;
 /// Sizes from which `gemv` calls faer instead of its plain loops.
 pub(crate) const FAER_FROM: usize = 32;
 
+/// Removing a position from the explicit inverse `B = M_CC^-1`
+/// (linalg/inverse.rs) is refused when `|B_pp|` is at most this times B's
+/// largest diagonal entry: the block left is then singular to rounding
+/// (`det M_C'C' = B_pp det M_CC`). Not the user's `pivot_tolerance`: that
+/// bounds the Schur complement of a joining row against `||M||_max`,
+/// while this is an entry of the inverse against the inverse's own
+/// diagonal; it only guards the update against dividing by rounding.
+pub(crate) const REMOVAL_PIVOT: f64 = 1e-13;
+
+/// Columns of `z` listed at a time by the dense `w = M z + q`
+/// (problem.rs), the length of a stack buffer of column indices: long
+/// enough to amortise the listing, short enough to stay in registers'
+/// reach of the cache.
+pub(crate) const AFFINE_CHUNK: usize = 64;
+
 // Lemke.
 
 /// A warm start's guessed block is singular when one LU finds a pivot at
 /// most this times its largest entry, and then a guessed row whose Schur
 /// complement is at most this (scaled problem, entries at most 1) is left
 /// out of the basis (independent_rows.rs): dependent contacts give
-/// 1e-16-level complements, independent ones far above 1e-9.
+/// rounding-level complements, independent ones far above this. Not the
+/// user's `LemkeParams::pivot_tolerance`, which bounds a ratio test's
+/// pivot against its row of `B^-1` and the entering column: this tests
+/// the guessed block's own factorisation, once, before the path starts.
 pub(crate) const WARM_PIVOT: f64 = 1e-9;
+
+/// Lemke's pivot limit when `LemkeParams::max_pivots` is 0:
+/// `LEMKE_PIVOTS_PER_ROW n + LEMKE_PIVOTS_BASE` for `n` rows, counting all
+/// attempts (contact problems need a few pivots per row; Murty's worst
+/// case, exponentially many, is not to be waited for).
+pub(crate) const LEMKE_PIVOTS_PER_ROW: usize = 50;
+
+/// See `LEMKE_PIVOTS_PER_ROW`.
+pub(crate) const LEMKE_PIVOTS_BASE: usize = 1000;
+
+/// The retry ladder of Lemke (`LemkeParams::fallback_zero_tolerance`):
+/// after the fallback tolerance `f`, the retries use `f * RETRY_WIDER` ...
+pub(crate) const RETRY_WIDER: f64 = 10.0;
+
+/// ... then the user's `zero_tolerance` divided by each of these: a wider
+/// Harris tolerance avoids near-singular bases, a narrower one keeps
+/// genuine small steps.
+pub(crate) const RETRY_NARROWER: [f64; 3] = [10.0, 100.0, 1e5];
 
 /// A Lemke result whose `VerifyReport::scaled_max` exceeds this triggers
 /// the retries (see `fallback_zero_tolerance`); the bar of an answer
@@ -139,6 +204,57 @@ pub(crate) const SINGULAR: f64 = 1e-9;
 /// A row's `z` within this relative distance of a nonzero bound counts as
 /// at that bound in a warm start's guess (`PyramidLift::basic_of`).
 pub(crate) const AT_BOUND: f64 = 1e-9;
+
+// Block principal pivoting (block_pivoting/).
+
+/// A solve's budget when `BlockPivotingParams::max_solves` is 0:
+/// `max(SOLVES_AT_LEAST, n^2 / ROWS_SQUARED_PER_SOLVE)` for `n` rows. A
+/// solve costs about linear time in the rows and the dense pivoting a
+/// caller falls back to cubic time, so the budget stays below that
+/// fallback's cost while large islands get the many solves they need.
+pub(crate) const SOLVES_AT_LEAST: usize = 100;
+
+/// See `SOLVES_AT_LEAST`.
+pub(crate) const ROWS_SQUARED_PER_SOLVE: usize = 1500;
+
+/// Iterative refinement steps after each subproblem's pivoting settles.
+pub(crate) const REFINEMENTS: usize = 1;
+
+/// The proximal weight of a friction row relative to a normal row's: among
+/// the equally valid load distributions of redundant contacts the
+/// subproblem then moves normal loads before it adds friction, so nearly
+/// unloaded corners of a resting pile do not sit at their cone's edge (a
+/// folded row, an LU factor instead of a Cholesky one).
+pub(crate) const FRICTION_WEIGHT: f64 = 100.0;
+
+/// Proximal steps on a certified answer's guess (see `finish`).
+pub(crate) const FINISH_STEPS: usize = 2;
+
+/// Block exchanges allowed without a fall in the number of violated rows
+/// before the subproblem is frozen (Judice & Pires 1994's p).
+pub(crate) const BLOCK_TRIES: usize = 3;
+
+/// Projected Gauss-Seidel sweeps that make a cold start's first guess.
+pub(crate) const COLD_SWEEPS: usize = 30;
+
+/// A cold start's row counts as at a bound within this much of the
+/// largest impulse of the sweeps' iterate.
+pub(crate) const COLD_ACTIVE: f64 = 1e-6;
+
+/// A row violates its guess only by more than the user's `tolerance`
+/// divided by this (scaled like the certificate): smaller violations are
+/// rounding, and a margin below the tolerance keeps the certified answer
+/// within it.
+pub(crate) const VIOLATION_SHARE: f64 = 16.0;
+
+/// While extrapolating, a row within this times `||z||_inf` of a bound is
+/// at it (rounding) and slides along it instead of bounding the jump.
+pub(crate) const EXTRAPOLATION_AT_BOUND: f64 = 1e-9;
+
+/// `active_set_of` puts a row at a bound within this times
+/// `max(||z||_inf, 1)` of it: the rounding a claimed answer carries (a
+/// public function without settings; its documentation gives the number).
+pub(crate) const ACTIVE_SET_AT_BOUND: f64 = 1e-12;
 
 // Scaling.
 

@@ -33,7 +33,7 @@ fn assert_certified(dense: &BoxLcp, sol: &LcpSolution, what: &str) {
 /// The warm start of an answer: its active set and its `z`.
 fn warm_of(bounds: &BoxBounds, sol: &LcpSolution) -> (Vec<RowState>, Vec<f64>) {
     let mut states = Vec::new();
-    active_set_of(bounds, &sol.z, &sol.w, &mut states);
+    active_set_of(bounds, &sol.z, &sol.w, &mut states).unwrap();
     (states, sol.z.clone())
 }
 
@@ -199,8 +199,9 @@ fn flip(rng: &mut Rng, guess: &[RowState], k: usize) -> Vec<RowState> {
     guess
 }
 
-/// From the exact answer (its active set and `z`), one factorisation and one
-/// subproblem; from an active set with three rows flipped, a few solves.
+/// From the exact answer (its active set and `z`), one solve, one
+/// factorisation and one subproblem; from an active set with three rows
+/// flipped, a few solves.
 #[test]
 fn warm_starts_from_the_exact_and_a_perturbed_answer() {
     let mut rng = Rng::new(0xAC7);
@@ -246,7 +247,7 @@ fn warm_starts_from_the_exact_and_a_perturbed_answer() {
         assert_certified(&dense, &out, &format!("{what}, exact"));
         let stats = *solver.last_stats();
         assert!(
-            stats.factorizations == 1 && stats.subproblems == 1,
+            stats.solves == 1 && stats.factorizations == 1 && stats.subproblems == 1,
             "{what}, exact: {stats:?}"
         );
 

@@ -9,7 +9,7 @@ use common::factored::{dense_of, random_block, random_spd6};
 use common::pyramid::{problems, pyramid, velocities};
 use contact_lcp::{
     BlockPivoting, BlockPivotingParams, BoxBounds, FactoredBoxLcp, FactoredParts, LcpError,
-    LcpSolution, Method, RowState, verify_box,
+    LcpSolution, Method, RowState, active_set_of, verify_box,
 };
 
 const TOL: f64 = 1e-9;
@@ -253,6 +253,31 @@ fn bad_settings_and_warm_starts_are_typed_errors() {
     // The solver still works after the rejected calls.
     solver.solve_into(&p, None, &mut out).unwrap();
     assert_certified(&dense_of(&good_parts()), &out, "after the errors");
+}
+
+/// `active_set_of` with a `z` or `w` not one entry per row: a typed error
+/// naming the argument, not a panic.
+#[test]
+fn active_set_of_a_wrong_length_is_a_typed_error() {
+    let bounds = good_parts().bounds;
+    let mut states = vec![RowState::Free];
+    for (z, w, what, found) in [
+        (&[0.0; 2][..], &[0.0; 3][..], "z", 2),
+        (&[0.0; 3][..], &[0.0; 1][..], "w", 1),
+        (&[0.0; 4][..], &[0.0; 3][..], "z", 4),
+    ] {
+        assert_eq!(
+            active_set_of(&bounds, z, w, &mut states),
+            Err(LcpError::BadLength {
+                what,
+                expected: 3,
+                found
+            })
+        );
+        assert!(states.is_empty());
+    }
+    active_set_of(&bounds, &[0.0, 1.0, 0.5], &[2.0, -1.0, 0.0], &mut states).unwrap();
+    assert_eq!(states, [RowState::Lower, RowState::Upper, RowState::Free]);
 }
 
 /// Certifies `sol` by the dense certificate.

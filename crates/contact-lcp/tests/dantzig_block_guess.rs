@@ -387,7 +387,7 @@ fn a_guess_from_the_answers_active_set_solves_in_one_factorisation() {
     for (case, (p, unique)) in cases.iter().enumerate() {
         let cold = solver.solve(p).unwrap();
         let mut states = Vec::new();
-        active_set_of(p.bounds(), &cold.z, &cold.w, &mut states);
+        active_set_of(p.bounds(), &cold.z, &cold.w, &mut states).unwrap();
         let mut warm = LcpSolution::default();
         solver.solve_from_into(p, &states, &mut warm).unwrap();
         assert!(

@@ -246,7 +246,10 @@ fn solution_lines_have_the_documented_fields() {
     assert_eq!(serde_json::from_str::<SolutionLine>(&text).unwrap(), line);
 
     // No iterate: null errors, read back as NaN.
-    let error = LcpError::SingularBasis { pivots: 3 };
+    let error = LcpError::SingularBasis {
+        pivots: 3,
+        best: None,
+    };
     let text = serde_json::to_string(&SolutionLine::failed(&error, Method::Lemke, 0.0)).unwrap();
     assert!(text.contains("\"residual\":null"), "{text}");
     assert!(text.contains("\"status\":\"singular_basis\""), "{text}");

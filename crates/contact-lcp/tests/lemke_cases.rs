@@ -6,7 +6,9 @@ mod common;
 
 use common::{Rng, box_on_plane, brute_force, dist, feasible_q, random_psd};
 use contact_lcp::faer::Mat;
-use contact_lcp::{Lcp, LcpError, LcpSolution, Lemke, LemkeParams, Method, verify_z};
+use contact_lcp::{
+    BoxLcp, Lcp, LcpError, LcpSolution, Lemke, LemkeParams, Method, verify_box, verify_z,
+};
 
 #[test]
 fn nonnegative_q_is_solved_by_zero_without_pivots() {
@@ -80,6 +82,34 @@ fn error_leaves_best_iterate_in_out() {
     let err = Lemke::default().solve_into(&lcp, &mut out).unwrap_err();
     assert_eq!(err.best(), Some(&out));
     assert_eq!(out.report, verify_z(&lcp, &out.z));
+}
+
+/// A singular basis stops the solve with the best iterate attached, like a
+/// ray or the pivot limit, on the plain and the box path; `out` holds it
+/// too. (M = [[1e-27, -1e-18], [0, 1e-27]] is a P-matrix: the problem has
+/// an answer, which the policy's other solvers find.)
+#[test]
+fn a_singular_basis_carries_the_best_iterate() {
+    let lcp = Lcp::from_row_major(2, &[1e-27, -1e-18, 0.0, 1e-27], &[-1.0, -1.0]).unwrap();
+    let mut out = LcpSolution::default();
+    let err = Lemke::default().solve_into(&lcp, &mut out).unwrap_err();
+    assert!(matches!(err, LcpError::SingularBasis { .. }), "{err:?}");
+    let best = err
+        .best()
+        .expect("a singular basis carries the best iterate");
+    assert_eq!(best, &out);
+    assert_eq!(best.z.len(), 2);
+    assert_eq!(best.report, verify_z(&lcp, &best.z));
+
+    let problem = BoxLcp::from_lcp(&lcp);
+    let mut out = LcpSolution::default();
+    let err = Lemke::default()
+        .solve_box_into(&problem, &mut out)
+        .unwrap_err();
+    assert!(matches!(err, LcpError::SingularBasis { .. }), "{err:?}");
+    let best = err.best().expect("and so on the box path");
+    assert_eq!(best, &out);
+    assert_eq!(best.report, verify_box(&problem, &best.z, &best.w));
 }
 
 /// Murty's example (Murty 1978, "Computational complexity of complementary

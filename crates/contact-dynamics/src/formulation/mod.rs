@@ -287,7 +287,7 @@ impl VelocityProblem {
             solved?;
         }
         if !cone {
-            self.remember_active_set(set);
+            self.remember_active_set(set)?;
         }
         self.apply(velocities);
         self.row_impulses(set, cone, row_impulses);
@@ -528,10 +528,10 @@ impl VelocityProblem {
     }
 
     /// Keeps the active set of the last answer, by constraint key and row.
-    fn remember_active_set(&mut self, set: &RowSet) {
+    fn remember_active_set(&mut self, set: &RowSet) -> Result<(), LcpError> {
         let z = &self.solution.z;
         let w = &self.solution.w;
-        active_set_of(&self.bounds, z, w, &mut self.states);
+        active_set_of(&self.bounds, z, w, &mut self.states)?;
         for owner in set.owners() {
             for (offset, i) in owner.rows.clone().enumerate() {
                 let u = self.unknown_of_row[i];
@@ -539,6 +539,7 @@ impl VelocityProblem {
                     .push((owner.key, offset, self.states[u], z[u]));
             }
         }
+        Ok(())
     }
 
     /// `u+ = v* + W J' z` over the unknowns with a Jacobian row.

@@ -48,10 +48,30 @@ use crate::linalg::faer_scratch::FaerScratch;
 /// Marks "no body".
 const NONE: usize = usize::MAX;
 
-/// `K` could not be factored, an inverse mass has no inverse, or a friction
-/// row couples to a normal on other bodies (no place in the pattern).
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Singular;
+/// Why the body-space system could not be factored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Unfactored {
+    /// `K` could not be factored, an inverse mass has no inverse, or a
+    /// friction row couples to a normal on other bodies (no place in the
+    /// pattern).
+    Singular,
+    /// faer's symbolic factorisation of the pattern failed (it fails only
+    /// when it cannot allocate).
+    Symbolic,
+}
+
+impl Unfactored {
+    /// The reason of the [`LcpError::BlockPivotingFailed`] it ends a solve
+    /// with.
+    ///
+    /// [`LcpError::BlockPivotingFailed`]: crate::LcpError::BlockPivotingFailed
+    pub(super) fn reason(self) -> &'static str {
+        match self {
+            Self::Singular => "singular guessed block",
+            Self::Symbolic => "symbolic factorisation failed",
+        }
+    }
+}
 
 /// How a row enters a guess's system.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -134,7 +154,7 @@ impl BodySystem {
     /// Takes the rows and masses of `problem`; returns the number of
     /// symbolic factorisations made (0 when the contact graph is that of
     /// the problem before).
-    pub(super) fn prepare(&mut self, problem: &FactoredBoxLcp) -> Result<usize, Singular> {
+    pub(super) fn prepare(&mut self, problem: &FactoredBoxLcp) -> Result<usize, Unfactored> {
         self.local.clear();
         self.local.resize(problem.bodies(), NONE);
         self.mass.clear();
@@ -145,7 +165,7 @@ impl BodySystem {
             for block in blocks.iter().flatten() {
                 if self.local[block.body] == NONE {
                     self.local[block.body] = self.mass.len();
-                    let l = cholesky6(&inverse_mass[block.body]).ok_or(Singular)?;
+                    let l = cholesky6(&inverse_mass[block.body]).ok_or(Unfactored::Singular)?;
                     self.mass.push(inverse_from_cholesky6(&l));
                 }
                 let b = self.local[block.body];
@@ -206,13 +226,16 @@ impl BodySystem {
         if same_graph {
             return Ok(0);
         }
-        self.build_patterns();
+        self.build_patterns()?;
         Ok(1)
     }
 
     /// The scalar patterns of `K` and the symbolic Cholesky factor (the LU
-    /// one waits for a guess with folded rows).
-    fn build_patterns(&mut self) {
+    /// one waits for a guess with folded rows). On failure no symbolic
+    /// factor is kept, so the next `prepare` builds the patterns again.
+    fn build_patterns(&mut self) -> Result<(), Unfactored> {
+        self.cholesky = None;
+        self.lu = None;
         let bodies = self.mass.len();
         let (full, upper) = (&mut self.full, &mut self.upper);
         for p in [&mut *full, &mut *upper] {
@@ -249,15 +272,15 @@ impl BodySystem {
             SymmetricOrdering::Amd,
             CholeskySymbolicParams::default(),
         )
-        .unwrap_or_else(|e| panic!("symbolic Cholesky: {e:?}"));
+        .map_err(|_| Unfactored::Symbolic)?;
         self.cholesky_factor.clear();
         self.cholesky_factor.resize(symbolic.len_val(), 0.0);
         self.cholesky = Some(Arc::new(symbolic));
-        self.lu = None;
+        Ok(())
     }
 
     /// Factors `K` for the rows' roles, `d_i` their weights.
-    pub(super) fn factor(&mut self, roles: &[Role], d: &[f64]) -> Result<(), Singular> {
+    pub(super) fn factor(&mut self, roles: &[Role], d: &[f64]) -> Result<(), Unfactored> {
         // The impulse directions: J_i, plus the folded rows' parts.
         self.g.clear();
         self.g.extend(self.rows.iter().map(|r| r.j));
@@ -266,7 +289,7 @@ impl BodySystem {
             if let Role::Folded { normal, coef } = *role {
                 let (rt, rn) = (&self.rows[t], &self.rows[normal]);
                 if rt.count != rn.count || rt.body[..rt.count] != rn.body[..rn.count] {
-                    return Err(Singular);
+                    return Err(Unfactored::Singular);
                 }
                 for k in 0..rt.count {
                     for (g, j) in self.g[normal][k].iter_mut().zip(&rt.j[k]) {
@@ -341,18 +364,18 @@ impl BodySystem {
                 Default::default(),
             )
             .map(|_| ())
-            .map_err(|_| Singular)
+            .map_err(|_| Unfactored::Singular)
     }
 
     /// The LU factor of the whole `K` (faer allocates as it factors).
-    fn factor_lu(&mut self) -> Result<(), Singular> {
+    fn factor_lu(&mut self) -> Result<(), Unfactored> {
         if self.lu.is_none() {
             let params = LuSymbolicParams {
                 supernodal_flop_ratio_threshold: SupernodalThreshold::FORCE_SUPERNODAL,
                 ..LuSymbolicParams::default()
             };
             let symbolic = factorize_symbolic_lu(self.full.view(), params)
-                .unwrap_or_else(|e| panic!("symbolic LU: {e:?}"));
+                .map_err(|_| Unfactored::Symbolic)?;
             self.lu = Some(Arc::new(symbolic));
         }
         let Some(symbolic) = self.lu.as_ref() else {
@@ -371,7 +394,7 @@ impl BodySystem {
                 Default::default(),
             )
             .map(|_| ())
-            .map_err(|_| Singular)
+            .map_err(|_| Unfactored::Singular)
     }
 
     /// The body velocity change `v` of the last solve, 6 entries per local

@@ -15,6 +15,7 @@
 // certificate beats the answer's; the outer loop then goes on from it.
 
 use crate::factored_problem::FactoredBoxLcp;
+use crate::tuning::EXTRAPOLATION_AT_BOUND;
 use crate::verify::VerifyReport;
 
 /// The last answers of a run of subproblems on one guess.
@@ -105,7 +106,7 @@ impl Extrapolation {
         // The first bound on the way; rows already at theirs (to rounding)
         // slide along them.
         let bounds = problem.bounds();
-        let at_bound = 1e-9 * z.iter().fold(0.0_f64, |a, x| a.max(x.abs()));
+        let at_bound = EXTRAPOLATION_AT_BOUND * z.iter().fold(0.0_f64, |a, x| a.max(x.abs()));
         let mut reach = f64::INFINITY;
         for (i, (zi, previous)) in z.iter().zip(&self.previous).enumerate() {
             let step = zi - previous;

@@ -68,29 +68,14 @@ use crate::error::LcpError;
 use crate::factored_problem::FactoredBoxLcp;
 use crate::pgs::{PgsParams, ProjectedGaussSeidel};
 use crate::solution::{LcpSolution, Method};
+use crate::tuning::{
+    BLOCK_TRIES, COLD_ACTIVE, COLD_SWEEPS, FINISH_STEPS, FRICTION_WEIGHT, REFINEMENTS,
+    ROWS_SQUARED_PER_SOLVE, SOLVES_AT_LEAST, VIOLATION_SHARE,
+};
 use crate::verify::VerifyReport;
 use crate::verify::scales;
-use body_system::{BodySystem, Role};
+use body_system::{BodySystem, Role, Unfactored};
 use extrapolation::Extrapolation;
-
-/// Iterative refinement steps after each subproblem's pivoting settles.
-const REFINEMENTS: usize = 1;
-/// The proximal weight of a friction row relative to a normal row's: among
-/// the equally valid load distributions of redundant contacts the
-/// subproblem then moves normal loads before it adds friction, so nearly
-/// unloaded corners of a resting pile do not sit at their cone's edge (a
-/// folded row, an LU factor instead of a Cholesky one).
-const FRICTION_WEIGHT: f64 = 100.0;
-/// Proximal steps on a certified answer's guess (see `finish`).
-const FINISH_STEPS: usize = 2;
-/// Block exchanges allowed without a fall in the number of violated rows
-/// before the subproblem is frozen (Judice & Pires 1994's p).
-const BLOCK_TRIES: usize = 3;
-/// Projected Gauss-Seidel sweeps that make a cold start's first guess.
-const COLD_SWEEPS: usize = 30;
-/// A cold start's row counts as at a bound within this much of the
-/// largest impulse of the sweeps' iterate.
-const COLD_ACTIVE: f64 = 1e-6;
 
 /// Settings of [`BlockPivoting`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -130,7 +115,7 @@ impl BlockPivotingParams {
     /// The solves allowed on a problem of `n` rows (see `max_solves`).
     fn solve_budget(&self, n: usize) -> usize {
         match self.max_solves {
-            0 => (n.saturating_mul(n) / 1500).max(100),
+            0 => (n.saturating_mul(n) / ROWS_SQUARED_PER_SOLVE).max(SOLVES_AT_LEAST),
             given => given,
         }
     }
@@ -284,15 +269,21 @@ impl BlockPivoting {
             }
         }
         self.stats = BlockPivotingStats::default();
-        let singular = |stats: &BlockPivotingStats| LcpError::BlockPivotingFailed {
-            solves: stats.solves,
-            reason: "singular guessed block",
-            best: None,
-        };
-        self.stats.symbolic_factorizations = self
-            .system
-            .prepare(problem)
-            .map_err(|_| singular(&self.stats))?;
+        match self.system.prepare(problem) {
+            Ok(symbolic) => self.stats.symbolic_factorizations = symbolic,
+            Err(e) => {
+                // No solve has started: the best iterate is the start, the
+                // warm start's centre or 0 (projected by `failure`).
+                self.z.clear();
+                match warm {
+                    Some((_, centre)) => self.z.extend_from_slice(centre),
+                    None => self.z.resize(n, 0.0),
+                }
+                self.w.clear();
+                self.w.resize(n, 0.0);
+                return Err(self.failure(problem, e.reason(), false));
+            }
+        }
         self.start(problem, warm);
         let bounds = problem.bounds();
         // The best certified-against-the-LCP iterate so far, kept in the
@@ -619,7 +610,7 @@ impl BlockPivoting {
         if self.factored_roles != self.roles {
             self.system
                 .factor(&self.roles, &self.d)
-                .map_err(|_| "singular guessed block")?;
+                .map_err(Unfactored::reason)?;
             self.factored_roles.clone_from(&self.roles);
             self.stats.factorizations += 1;
         }
@@ -637,7 +628,7 @@ impl BlockPivoting {
         // Thresholds below which a violation is rounding.
         let z_inf = self.z.iter().fold(0.0_f64, |a, x| a.max(x.abs()));
         let (scale, z_scale, _) = scales(problem.m_max_abs(), z_inf, problem.q_max_abs());
-        let tol = self.params.tolerance / 16.0;
+        let tol = self.params.tolerance / VIOLATION_SHARE;
         let (tw, tz) = (tol * scale, tol * z_scale);
         self.violated.clear();
         for i in 0..q.len() {

@@ -2,6 +2,8 @@
 //! starts from, and the active set a caller keeps for the next time step.
 
 use crate::box_problem::BoxBounds;
+use crate::error::LcpError;
+use crate::tuning::ACTIVE_SET_AT_BOUND;
 
 /// Where a row of a box LCP sits: the guess block principal pivoting
 /// starts from, and the active set it ends with.
@@ -24,14 +26,29 @@ pub enum RowState {
 /// else free. A row whose two bounds coincide (a friction row whose normal
 /// is 0) is put at the bound its `w` points to: lower for `w >= 0`.
 ///
-/// # Panics
+/// # Errors
 ///
-/// If `z` or `w` is shorter than `bounds`.
-pub fn active_set_of(bounds: &BoxBounds, z: &[f64], w: &[f64], states: &mut Vec<RowState>) {
+/// [`LcpError::BadLength`] (`what = "z"` or `"w"`) when `z` or `w` does
+/// not have one entry per row of `bounds`; `states` is then left empty.
+pub fn active_set_of(
+    bounds: &BoxBounds,
+    z: &[f64],
+    w: &[f64],
+    states: &mut Vec<RowState>,
+) -> Result<(), LcpError> {
     let n = bounds.len();
-    let z_inf = z[..n].iter().fold(0.0_f64, |a, x| a.max(x.abs()));
-    let tol = 1e-12 * z_inf.max(1.0);
     states.clear();
+    for (what, len) in [("z", z.len()), ("w", w.len())] {
+        if len != n {
+            return Err(LcpError::BadLength {
+                what,
+                expected: n,
+                found: len,
+            });
+        }
+    }
+    let z_inf = z.iter().fold(0.0_f64, |a, x| a.max(x.abs()));
+    let tol = ACTIVE_SET_AT_BOUND * z_inf.max(1.0);
     states.extend((0..n).map(|i| {
         let (lo, hi) = bounds.effective(i, z);
         let at_lo = (z[i] - lo).abs() <= tol;
@@ -43,4 +60,5 @@ pub fn active_set_of(bounds: &BoxBounds, z: &[f64], w: &[f64], states: &mut Vec<
             (false, false) => RowState::Free,
         }
     }));
+    Ok(())
 }

@@ -39,7 +39,10 @@ use super::pivot::{Core, Settings, State};
 use crate::block_pivoting::RowState;
 use crate::linalg::faer_scratch::FaerScratch;
 use crate::problem::Lcp;
-use crate::tuning::{BLOCK_GUESS_MAX, BLOCK_GUESS_STALL, DEPENDENT_W, RESTING_Q, UPDATE_AT_MOST};
+use crate::tuning::{
+    BLOCK_GUESS_MAX, BLOCK_GUESS_STALL, DEPENDENT_W, GUESS_Z_ROUNDING, PARTNER_ENTRY, RESTING_Q,
+    UPDATE_AT_MOST,
+};
 use crate::verify::max_abs;
 
 /// How the guess ended.
@@ -399,7 +402,7 @@ impl BlockGuess {
         strict: bool,
     ) -> Option<(usize, bool)> {
         let z_inf = max_abs(&core.z);
-        let z_tol = 1e-12 * z_inf;
+        let z_tol = GUESS_Z_ROUNDING * z_inf;
         let loose = if strict {
             set.w_tol
         } else {
@@ -466,7 +469,8 @@ impl BlockGuess {
 /// The clamped row that leaves C when a dependent row i joins it, and
 /// whether it goes to its upper bound: the first to reach a bound as z_i
 /// moves by t s and z_C by -t s a, `a` = M_CC^-1 M_Ci (ties: the larger
-/// |a_r|, then the lower index; entries of a below 1e-9 of its largest, and
+/// |a_r|, then the lower index; entries of a up to `PARTNER_ENTRY` of its
+/// largest, and
 /// rows already `taken`, are skipped). `None` when no clamped row bounds it.
 fn partner(
     core: &Core,
@@ -479,7 +483,7 @@ fn partner(
     let mut best: Option<(f64, f64, usize, bool)> = None;
     for (&ap, &r) in a.iter().zip(&core.factor.idx) {
         let ar = s * ap;
-        if ar.abs() <= 1e-9 * a_max || taken.iter().any(|&(j, _)| j == r) {
+        if ar.abs() <= PARTNER_ENTRY * a_max || taken.iter().any(|&(j, _)| j == r) {
             continue;
         }
         let (t, upper) = if ar > 0.0 {

@@ -31,7 +31,7 @@ use crate::box_problem::BoxBounds;
 use crate::linalg::faer_scratch::FaerScratch;
 use crate::linalg::lu::BlockLu;
 use crate::problem::Lcp;
-use crate::tuning::{COUPLED_GUESS_MAX, COUPLED_GUESS_STALL};
+use crate::tuning::{COUPLED_GUESS_MAX, COUPLED_GUESS_STALL, GUESS_Z_ROUNDING};
 use faer::linalg::cholesky::llt_pivoting::factor::{cholesky_in_place, cholesky_in_place_scratch};
 use faer::{MatMut, Par};
 
@@ -316,7 +316,7 @@ impl CoupledGuess {
     fn find_flips(&mut self, bounds: &BoxBounds, w_tol: f64) {
         let (lo, hi) = (bounds.lo(), bounds.hi());
         let z_norm = self.z.iter().fold(0.0_f64, |a, x| a.max(x.abs()));
-        let z_tol = 1e-12 * z_norm;
+        let z_tol = GUESS_Z_ROUNDING * z_norm;
         self.flips.clear();
         for i in 0..self.z.len() {
             let j = self.normal_of[i];

@@ -31,6 +31,7 @@ use crate::block_pivoting::RowState;
 use crate::box_problem::BoxLcp;
 use crate::error::LcpError;
 use crate::solution::{LcpSolution, Method};
+use crate::tuning::{DANTZIG_PIVOTS_BASE, DANTZIG_PIVOTS_PER_ROW};
 use crate::verify::certified;
 use block_guess::BlockGuess;
 use coupled_guess::CoupledGuess;
@@ -104,7 +105,8 @@ impl DantzigParams {
     #[must_use]
     pub fn pivot_limit(&self, n: usize) -> usize {
         if self.max_pivots == usize::MAX {
-            n.saturating_mul(10).saturating_add(100)
+            n.saturating_mul(DANTZIG_PIVOTS_PER_ROW)
+                .saturating_add(DANTZIG_PIVOTS_BASE)
         } else {
             self.max_pivots
         }

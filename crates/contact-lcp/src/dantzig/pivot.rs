@@ -35,6 +35,7 @@ use super::active_block::ActiveBlock;
 use super::{DantzigEvent, DantzigStep};
 use crate::linalg::cholesky::Factor;
 use crate::problem::Lcp;
+use crate::tuning::RERUN_Z_ROUNDING;
 
 /// Where a row is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -198,7 +199,7 @@ impl Core {
         }
         loop {
             self.polish(m);
-            let z_tol = 1e-13 * self.z.iter().fold(0.0_f64, |a, x| a.max(x.abs()));
+            let z_tol = RERUN_Z_ROUNDING * self.z.iter().fold(0.0_f64, |a, x| a.max(x.abs()));
             let mut released = false;
             let mut r = 0;
             while r < self.factor.len() {

@@ -40,7 +40,9 @@ use crate::error::LcpError;
 use crate::problem::Lcp;
 use crate::pyramid_lift::PyramidLift;
 use crate::solution::{LcpSolution, Method};
-use crate::tuning::{RETRY_ABOVE, SMALL_PIVOT};
+use crate::tuning::{
+    LEMKE_PIVOTS_BASE, LEMKE_PIVOTS_PER_ROW, RETRY_ABOVE, RETRY_NARROWER, RETRY_WIDER, SMALL_PIVOT,
+};
 use crate::verify::{certified, verify_into};
 use tableau::{Tableau, refill};
 
@@ -104,7 +106,8 @@ impl LemkeParams {
     #[must_use]
     pub fn pivot_limit(&self, n: usize) -> usize {
         if self.max_pivots == 0 {
-            n.saturating_mul(50).saturating_add(1000)
+            n.saturating_mul(LEMKE_PIVOTS_PER_ROW)
+                .saturating_add(LEMKE_PIVOTS_BASE)
         } else {
             self.max_pivots
         }
@@ -235,7 +238,7 @@ impl Lemke {
     /// - [`LcpError::PivotLimit`]: [`LemkeParams::pivot_limit`] pivots were
     ///   done (counting all attempts);
     /// - [`LcpError::SingularBasis`]: a refactorisation found the basis
-    ///   numerically singular;
+    ///   numerically singular (with the best iterate);
     /// - [`LcpError::NotCertified`]: the path ended on an answer whose scaled
     ///   error is above `1e-9` (numerical trouble, or a matrix outside the
     ///   method's classes), carried as the best iterate.
@@ -307,10 +310,10 @@ impl Lemke {
         let (fallback, zero) = (params.fallback_zero_tolerance, params.zero_tolerance);
         let retries = [
             fallback,
-            fallback * 10.0,
-            zero / 10.0,
-            zero / 100.0,
-            zero / 1e5,
+            fallback * RETRY_WIDER,
+            zero / RETRY_NARROWER[0],
+            zero / RETRY_NARROWER[1],
+            zero / RETRY_NARROWER[2],
         ];
         for (i, tolerance) in retries.into_iter().enumerate() {
             let retry = match outcome {
@@ -351,7 +354,10 @@ impl Lemke {
                 pivots,
                 best: best(),
             }),
-            Err(Failure::Singular) => Err(LcpError::SingularBasis { pivots }),
+            Err(Failure::Singular) => Err(LcpError::SingularBasis {
+                pivots,
+                best: best(),
+            }),
         }
     }
 
@@ -454,6 +460,7 @@ impl Lemke {
             Err(mut e) => {
                 if let LcpError::RayTermination { best, .. }
                 | LcpError::PivotLimit { best, .. }
+                | LcpError::SingularBasis { best, .. }
                 | LcpError::NotCertified { best, .. } = &mut e
                     && let Some(best) = best
                 {

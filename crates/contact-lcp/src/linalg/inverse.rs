@@ -14,6 +14,7 @@
 
 use crate::linalg::kernels::{axpy, dot, gemv};
 use crate::problem::Lcp;
+use crate::tuning::REMOVAL_PIVOT;
 
 /// Appends row/column `i` of `m` to the `k x k` inverse in `b` (column-major,
 /// leading dimension `ld`) of the block of the rows `idx`, with `scratch`
@@ -59,11 +60,11 @@ pub(super) fn append(
 
 /// Removes position `p` from the `k x k` inverse in `b`. False (nothing
 /// changed) when the block left without `p` is singular (`|B_pp|` at most
-/// `1e-13` of B's largest diagonal entry).
+/// `REMOVAL_PIVOT` of B's largest diagonal entry).
 pub(super) fn remove(b: &mut [f64], ld: usize, k: usize, p: usize) -> bool {
     let largest = (0..k).fold(0.0_f64, |a, c| a.max(b[c * ld + c].abs()));
     let bpp = b[p * ld + p];
-    if !(bpp.abs() > 1e-13 * largest && bpp.is_finite()) {
+    if !(bpp.abs() > REMOVAL_PIVOT * largest && bpp.is_finite()) {
         return false;
     }
     let inv_pp = 1.0 / bpp;
