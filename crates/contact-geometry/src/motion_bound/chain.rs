@@ -92,8 +92,21 @@ impl ChainMotion<'_> {
     /// unit `direction` at any time within `horizon` seconds.
     #[must_use]
     pub fn speed_along(&self, direction: DVec3, horizon: f64) -> f64 {
+        self.speed_with(self.base_linear.dot(direction).abs(), horizon)
+    }
+
+    /// How fast (m/s) any point of the link can move at any time within
+    /// `horizon` seconds, in any direction: [`speed_along`](Self::speed_along)
+    /// at its largest, the base's whole speed in place of its component.
+    #[must_use]
+    pub fn max_speed(&self, horizon: f64) -> f64 {
+        self.speed_with(self.base_linear.length(), horizon)
+    }
+
+    /// Eq. 11-12 with `base` (m/s) for the base's linear term.
+    fn speed_with(&self, base: f64, horizon: f64) -> f64 {
         let base_turn = self.base_angular.length();
-        let mut speed = self.base_linear.dot(direction).abs();
+        let mut speed = base;
         if base_turn > 0.0 {
             speed += base_turn * self.lever(0, horizon);
         }

@@ -5,6 +5,7 @@ mod conservative_advancement;
 mod event_driven;
 mod fixed_step;
 mod ode;
+mod sphere_pairs;
 
 pub use conservative_advancement::{
     CaError, CaEvent, CaEventKind, CaMemory, CaParams, CaStepReport, CaStepper, HISTOGRAM_DECADES,

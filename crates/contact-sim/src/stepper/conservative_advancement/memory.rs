@@ -7,8 +7,9 @@
 //! - `held` (the pairs held touching), `drift` and the velocity step's
 //!   memory (`TimeStepping`: pending bounces, warm starts) are saved;
 //! - `start`, the pair geometry the next step starts from, is the last
-//!   step's end measurement: a function of the world's poses and shapes,
-//!   its joints, `held` and the cull distance it was measured with, which
+//!   step's end measurement: a function of the world's poses, twists and
+//!   shapes (the twists say which pairs the broad phase finds), its
+//!   joints, `held` and the cull distance it was measured with, which
 //!   is saved (it depends on the state before the step). A restored
 //!   stepper measures `start` again with it at the saved state: the same
 //!   pairs, bit for bit (the manifold generator holds nothing between calls
@@ -16,10 +17,10 @@
 //! - `left` and `left_jointed` say whether `start` is still the world's:
 //!   the saved state, for a restored stepper;
 //! - every other field is scratch, rebuilt by each step before it is read
-//!   (`trial`, `next_held`, `motions`, `jointed`, `contacts`, `covered`,
-//!   `contact_pairs`, `start_poses`, `poses`, `twists`, `constrained`, the
-//!   manifold generator's buffers), or the last step's output (`solution`,
-//!   `contacts`), which the next step overwrites;
+//!   (`trial`, `next_held`, `motions`, `jointed`, `contacts`, `touching`,
+//!   `start_poses`, `poses`, `twists`, `constrained`, the manifold
+//!   generator's and the broad phase's buffers), or the last step's output
+//!   (`solution`, `contacts`), which the next step overwrites;
 //! - the event log and the statistics are a history, not a state: nothing
 //!   a step computes reads them; those of a restored stepper start empty.
 
@@ -128,7 +129,7 @@ impl CaStepper {
             jointed_pairs(world, &mut self.jointed);
             self.start_poses.clear();
             self.start_poses.extend(bodies.iter().map(|b| b.pose));
-            self.measure_start(bodies, cull)?;
+            self.measure_start(world, cull)?;
             self.start_cull = Some(cull);
             self.left
                 .extend(bodies.iter().map(|b| (b.pose, b.shape.clone())));

@@ -5,9 +5,12 @@
 //! One step from state `(q, v)` at time `t`:
 //!
 //! 1. **Pairs.** Every pair of bodies (not joined by a joint, one at least
-//!    dynamic) is measured at `q` (`pairs.rs`): signed distance and closest
-//!    direction, and for touching pairs (within the touch distance) the
-//!    separating plane and the vertices.
+//!    dynamic) that the broad phase finds within reach of each other is
+//!    measured at `q` (`pairs.rs`): signed distance and closest direction,
+//!    and for touching pairs (within the touch distance) the separating
+//!    plane and the vertices. The broad phase (`broad_phase.rs`, the
+//!    uniform grid, `O(N log N)`) leaves out only pairs too far apart to
+//!    limit or join the step.
 //! 2. **Bound.** Each pair's safe bound under a motion (`motion.rs`):
 //!    Mirtich's eq. 4 for separated pairs, eq. 7-8 for touching ones, with
 //!    the multibody speeds and tilt of eq. 11-15 for links of jointed
@@ -43,6 +46,7 @@
 //! within the step. The points that stay are held by their rows, up to the
 //! second-order drift of a turning body, which the check of step 4 bounds.
 
+mod broad_phase;
 mod events;
 mod memory;
 mod motion;
@@ -82,8 +86,9 @@ const SPECULATIVE_SLACK: f64 = 2.0;
 pub struct CaStepReport {
     /// The step taken (s).
     pub h: f64,
-    /// The least safe bound over all pairs under the step's motion (s;
-    /// `+inf` when nothing limits it).
+    /// The least safe bound under the step's motion over the pairs the
+    /// broad phase found (s; `+inf` when nothing limits it); every pair it
+    /// left out has a bound beyond the step.
     pub bound: f64,
     /// The pair with that bound, `(a, b)` with `a < b`.
     pub limiting_pair: Option<(usize, usize)>,
@@ -91,8 +96,9 @@ pub struct CaStepReport {
     pub limit: StepLimit,
     /// Contact points in the step problem.
     pub contacts: usize,
-    /// The least signed distance of any pair after the step (m; `+inf`
-    /// without pairs).
+    /// The least signed distance of any pair the broad phase found after
+    /// the step, or the lower bound kept for a far one (m; `+inf` without
+    /// pairs): every negative distance is among them.
     pub min_distance: f64,
     /// Trials sent back before this one was taken.
     pub retries: usize,
@@ -116,11 +122,9 @@ pub struct CaStepper {
     held: Vec<(usize, usize)>,
     next_held: Vec<(usize, usize)>,
     contacts: Vec<ContactConstraint>,
-    /// For each contact, the index of its pair in `start`.
-    contact_pairs: Vec<usize>,
-    /// For each pair of `start`: the distance (m) up to which its points
-    /// are in the step problem (negative: none).
-    covered: Vec<f64>,
+    /// The broad phase, and the pairs touching at a step's start (scratch).
+    broad: broad_phase::SpherePairs,
+    touching: Vec<(usize, usize)>,
     solution: StepSolution,
     start_poses: Vec<Pose>,
     poses: Vec<Pose>,
@@ -165,8 +169,8 @@ impl CaStepper {
             held: Vec::new(),
             next_held: Vec::new(),
             contacts: Vec::new(),
-            contact_pairs: Vec::new(),
-            covered: Vec::new(),
+            broad: broad_phase::SpherePairs::default(),
+            touching: Vec::new(),
             solution: StepSolution::default(),
             start_poses: Vec::new(),
             poses: Vec::new(),
@@ -298,6 +302,9 @@ impl CaStepper {
                 }
             }));
         let (predicted, predicted_pair) = self.least_bound(world, h_cap)?;
+        // The pair by its bodies: `fit_reach` may insert pairs before the
+        // index is read.
+        let predicted_pair = predicted_pair.map(|i| (self.start.pairs[i].a, self.start.pairs[i].b));
         let mut bound = predicted;
         // Contact points of a turning body sink at second order over a
         // velocity step (their rows hold them to first order); the last
@@ -349,14 +356,7 @@ impl CaStepper {
             };
             trial_cull = measure.cull;
             self.hold_contacts(world.bodies(), h);
-            self.trial.measure(
-                &mut self.generator.generator,
-                world.bodies(),
-                &self.poses,
-                &self.jointed,
-                &self.next_held,
-                measure,
-            )?;
+            self.measure_trial(world, measure)?;
             let deepest = self
                 .trial
                 .pairs
@@ -389,14 +389,14 @@ impl CaStepper {
             .fold(f64::INFINITY, f64::min);
         // A minimum step taken because a bound (predicted, or under the
         // step's own motion) was shorter.
+        let limiting_key = limiting.map(|i| (self.start.pairs[i].a, self.start.pairs[i].b));
         let (short, short_pair) = if predicted < bound {
             (predicted, predicted_pair)
         } else {
-            (bound, limiting)
+            (bound, limiting_key)
         };
         let floored = h > short && h <= params.min_step;
-        if floored && let Some(index) = short_pair {
-            let pair = &self.start.pairs[index];
+        if floored && let Some(pair) = short_pair.and_then(|(a, b)| self.start.find(a, b)) {
             self.events.push(CaEvent {
                 time,
                 body_a: pair.a,
@@ -425,7 +425,7 @@ impl CaStepper {
         let report = CaStepReport {
             h,
             bound,
-            limiting_pair: limiting.map(|i| (self.start.pairs[i].a, self.start.pairs[i].b)),
+            limiting_pair: limiting_key,
             limit,
             contacts: self.contacts.len(),
             min_distance,
@@ -435,6 +435,9 @@ impl CaStepper {
         // The end measurement is the next start while the world keeps
         // these poses, shapes and joints.
         std::mem::swap(&mut self.start, &mut self.trial);
+        // The pairs kept only for the event log are beyond the broad
+        // phase's reach: the next step finds its own.
+        self.start.pairs.retain(|p| !p.forced);
         self.start_cull = Some(trial_cull);
         self.left.clear();
         self.left
@@ -458,25 +461,7 @@ impl CaStepper {
         }
         let cull = self.cull_distance(world, h_cap);
         self.start_cull = Some(cull);
-        self.measure_start(bodies, cull)
-    }
-
-    /// Measures the pairs at `start_poses` with cull distance `cull`, and
-    /// refuses a start that already breaks the guarantee.
-    fn measure_start(&mut self, bodies: &[RigidBody], cull: f64) -> Result<(), SimError> {
-        let measure = Measure {
-            cull,
-            ..self.measure()
-        };
-        self.start.measure(
-            &mut self.generator.generator,
-            bodies,
-            &self.start_poses,
-            &self.jointed,
-            &self.held,
-            measure,
-        )?;
-        self.check_start()
+        self.measure_start(world, cull)
     }
 
     /// Refuses a start that already breaks the guarantee.
@@ -556,6 +541,7 @@ impl CaStepper {
         let bodies = world.bodies();
         self.motions
             .update(bodies, world.joints(), &self.twists, horizon);
+        self.fit_reach(bodies)?;
         let measure = self.measure();
         loop {
             let least = self.start.evaluate(&self.motions, measure);
@@ -586,13 +572,11 @@ impl CaStepper {
     /// within the distance they can close in the step.
     fn collect_contacts(&mut self, bodies: &[RigidBody], h: f64) -> Result<(), SimError> {
         self.contacts.clear();
-        self.contact_pairs.clear();
-        self.covered.clear();
         let band = self.params.contact_band;
-        for (index, pair) in self.start.pairs.iter().enumerate() {
+        for pair in &mut self.start.pairs {
             let limits = pair.bound < h;
             if !(pair.in_contact() || limits) || !pair.exact {
-                self.covered.push(-1.0);
+                pair.covered = -1.0;
                 continue;
             }
             let reach = if limits {
@@ -603,7 +587,7 @@ impl CaStepper {
             // The points within the contact band of the deepest one (those
             // the bounds skip as the contact), and those the step may bring.
             let margin = (pair.distance + band + reach).max(0.0);
-            self.covered.push(margin);
+            pair.covered = margin;
             let (body_a, body_b) = (&bodies[pair.a], &bodies[pair.b]);
             let scratch = &mut self.generator;
             scratch
@@ -642,7 +626,6 @@ impl CaStepper {
                         features: [point.feature_a, point.feature_b],
                     }),
             );
-            self.contact_pairs.resize(self.contacts.len(), index);
         }
         Ok(())
     }
@@ -656,8 +639,10 @@ impl CaStepper {
         self.next_held.clear();
         let leaving = self.params.touch_distance / h;
         let velocities = &self.solution.velocities;
-        for (contact, &index) in self.contacts.iter().zip(&self.contact_pairs) {
-            let pair = &self.start.pairs[index];
+        for contact in &self.contacts {
+            let Some(pair) = self.start.find(contact.body_a, contact.body_b) else {
+                continue;
+            };
             if !pair.in_contact() || self.next_held.last() == Some(&(pair.a, pair.b)) {
                 continue;
             }
@@ -681,11 +666,8 @@ impl CaStepper {
         self.start
             .pairs
             .iter()
-            .zip(&self.covered)
-            .filter(|&(pair, &covered)| {
-                pair.bound < h && covered < pair.distance + band + pair.rate * h
-            })
-            .map(|(pair, _)| pair.bound)
+            .filter(|pair| pair.bound < h && pair.covered < pair.distance + band + pair.rate * h)
+            .map(|pair| pair.bound)
             .reduce(f64::min)
     }
 

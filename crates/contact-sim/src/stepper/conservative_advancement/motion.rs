@@ -291,6 +291,27 @@ impl Motions {
         }
     }
 
+    /// How fast (m/s) any point of `body` can move in any direction over
+    /// the step: at least [`speed_along`](Self::speed_along) for every
+    /// direction.
+    pub(super) fn max_speed(&self, body: usize) -> f64 {
+        match self.bounds[body] {
+            BodyBound::Fixed => 0.0,
+            BodyBound::Free(motion) => {
+                let turn = motion.angular.length();
+                // A body that does not turn sweeps nothing, whatever its
+                // radius (a half-space's is infinite).
+                let sweep = if turn == 0.0 {
+                    0.0
+                } else {
+                    turn * motion.radius
+                };
+                motion.linear.length() + sweep
+            }
+            BodyBound::Link { .. } => self.chain(body).map_or(0.0, |c| c.max_speed(self.horizon)),
+        }
+    }
+
     /// How fast (rad/s) `body` can tilt the unit `normal`: `|w x n|` for a
     /// free body (eq. 7), eq. 15's `|w| + sum |q'_j|` for a link.
     pub(super) fn tilt(&self, body: usize, normal: DVec3) -> f64 {

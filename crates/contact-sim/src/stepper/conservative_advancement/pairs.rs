@@ -1,8 +1,12 @@
 //! The pairs conservative advancement watches, their geometry at a state,
 //! and each pair's safe bound (Drumwright 2016, sec. 2.4 and 3.1).
 //!
-//! A pair is every two bodies with at least one dynamic, not joined by a
-//! joint (as the collision pass). Its geometry at a state:
+//! A pair is two bodies with at least one dynamic, not joined by a joint
+//! (as the collision pass), that the broad phase finds: their bounding
+//! spheres within twice the contact band plus the distances each body can
+//! move over the step (`broad_phase.rs`). A pair farther apart cannot
+//! touch within the step, so its bound exceeds any step the stepper takes
+//! and it is left out. Its geometry at a state:
 //!
 //! - far apart (bounding spheres farther than `cull`): the spheres' gap
 //!   along the line of centres, a lower bound of the separation along that
@@ -103,6 +107,12 @@ pub(super) struct Pair {
     /// first-order approach of its closest points under that motion (s;
     /// `+inf` otherwise): where a step should end, not a safe bound.
     pub arrival: f64,
+    /// The distance (m) up to which its points are in the step problem
+    /// (negative: none).
+    pub covered: f64,
+    /// Whether it is measured only for the event log: touching at the
+    /// start of a step, beyond the broad phase's reach at its end.
+    pub forced: bool,
 }
 
 impl Pair {
@@ -122,7 +132,11 @@ impl Pair {
 /// computes it.
 #[derive(Debug, Default)]
 pub(super) struct PairGeometry {
+    /// The pairs, sorted by `(a, b)`.
     pub pairs: Vec<Pair>,
+    /// Per body, the distance (m) its bounding sphere was grown by, beyond
+    /// the contact band, when the pairs were found.
+    pub reach: Vec<f64>,
     points: Vec<DVec3>,
 }
 
@@ -140,31 +154,60 @@ pub(super) struct Measure {
 }
 
 impl PairGeometry {
-    /// Measures every pair of `bodies` at `poses`, skipping the `jointed`
-    /// pairs (sorted `(a, b)`, `a < b`); the `held` pairs (sorted) touch
-    /// anywhere within the contact band.
+    /// Measures the `candidates` (sorted `(a, b)`, `a < b`) of `bodies` at
+    /// `poses`, skipping those with no dynamic body and the `jointed` pairs
+    /// (sorted); the `held` pairs (sorted) touch anywhere within the contact
+    /// band.
+    #[allow(clippy::too_many_arguments)] // the state, the pairs, the rules
     pub(super) fn measure(
         &mut self,
         generator: &mut ManifoldGenerator,
         bodies: &[RigidBody],
         poses: &[Pose],
+        candidates: &[(usize, usize)],
         jointed: &[(usize, usize)],
         held: &[(usize, usize)],
         measure: Measure,
     ) -> Result<(), SimError> {
         self.pairs.clear();
         self.points.clear();
-        for a in 0..bodies.len() {
-            for b in a + 1..bodies.len() {
-                if !bodies[a].is_dynamic() && !bodies[b].is_dynamic()
-                    || jointed.binary_search(&(a, b)).is_ok()
-                {
-                    continue;
-                }
-                let holds = held.binary_search(&(a, b)).is_ok();
-                let pair = self.pair(generator, bodies, poses, (a, b), holds, measure)?;
-                self.pairs.push(pair);
+        self.add(
+            generator, bodies, poses, candidates, jointed, held, measure, false,
+        )
+    }
+
+    /// Measures the `candidates` (sorted) not yet among the pairs, as
+    /// [`measure`](Self::measure) does, marked `forced` as asked, and keeps
+    /// the pairs sorted.
+    #[allow(clippy::too_many_arguments)] // measure's, and the mark
+    pub(super) fn add(
+        &mut self,
+        generator: &mut ManifoldGenerator,
+        bodies: &[RigidBody],
+        poses: &[Pose],
+        candidates: &[(usize, usize)],
+        jointed: &[(usize, usize)],
+        held: &[(usize, usize)],
+        measure: Measure,
+        forced: bool,
+    ) -> Result<(), SimError> {
+        let known = self.pairs.len();
+        for &(a, b) in candidates {
+            if !bodies[a].is_dynamic() && !bodies[b].is_dynamic()
+                || jointed.binary_search(&(a, b)).is_ok()
+                || self.pairs[..known]
+                    .binary_search_by(|p| (p.a, p.b).cmp(&(a, b)))
+                    .is_ok()
+            {
+                continue;
             }
+            let holds = held.binary_search(&(a, b)).is_ok();
+            let mut pair = self.pair(generator, bodies, poses, (a, b), holds, measure)?;
+            pair.forced = forced;
+            self.pairs.push(pair);
+        }
+        if known > 0 && self.pairs.len() > known {
+            self.pairs.sort_unstable_by_key(|p| (p.a, p.b));
         }
         Ok(())
     }
@@ -178,12 +221,22 @@ impl PairGeometry {
         poses: &[Pose],
         measure: Measure,
     ) -> Result<(), SimError> {
-        let Pair { a, b, .. } = self.pairs[index];
+        let Pair {
+            a,
+            b,
+            covered,
+            forced,
+            ..
+        } = self.pairs[index];
         let measure = Measure {
             cull: f64::INFINITY,
             ..measure
         };
-        self.pairs[index] = self.pair(generator, bodies, poses, (a, b), false, measure)?;
+        self.pairs[index] = Pair {
+            covered,
+            forced,
+            ..self.pair(generator, bodies, poses, (a, b), false, measure)?
+        };
         Ok(())
     }
 
@@ -218,6 +271,8 @@ impl PairGeometry {
             bound: f64::INFINITY,
             rate: 0.0,
             arrival: f64::INFINITY,
+            covered: -1.0,
+            forced: false,
         };
         if let Some((gap, normal)) = sphere_gap(shape_a, pose_a, shape_b, pose_b)
             && gap > measure.cull
@@ -437,6 +492,35 @@ impl PairGeometry {
             .binary_search_by(|p| (p.a, p.b).cmp(&(a, b)))
             .ok()
             .map(|i| &self.pairs[i])
+    }
+}
+
+/// A pair with its support points, and each side's radius and kind.
+#[cfg(test)]
+type Resolved = (Pair, Vec<DVec3>, Vec<(f64, bool)>);
+
+#[cfg(test)]
+impl PairGeometry {
+    /// Pair `(a, b)`, if watched, with its support points (and each
+    /// side's radius and kind) in place of their range of the point
+    /// buffer: comparable between measurements that took pairs in other
+    /// orders.
+    pub(super) fn resolved(&self, a: usize, b: usize) -> Option<Resolved> {
+        let pair = *self.find(a, b)?;
+        let mut points = Vec::new();
+        let mut sides = Vec::new();
+        for support in pair.supports.into_iter().flatten() {
+            points.extend_from_slice(&self.points[support.start..support.end]);
+            sides.push((support.radius, support.vertices));
+        }
+        Some((
+            Pair {
+                supports: None,
+                ..pair
+            },
+            points,
+            sides,
+        ))
     }
 }
 

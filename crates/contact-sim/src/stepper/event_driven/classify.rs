@@ -31,7 +31,6 @@ impl EventDrivenStepper {
         let mut projected = false;
         for _ in 0..MAX_ROUNDS {
             self.load_states(world);
-            self.finder.pairs(world.bodies());
             self.finder.touching(
                 world.bodies(),
                 &self.states,

@@ -4,6 +4,13 @@
 //! watch value of each pair, the smallest gap of its points that no resting
 //! contact covers (the collision event function).
 //!
+//! A pair has points within a margin only if its bounding spheres are
+//! within it, so only the pairs the broad phase (`SpherePairs`, each
+//! sphere grown by half the margin) returns are queried, in the order the
+//! all-pairs loop took them: the same points in the same order. A pair
+//! left out has no points: its watch value is the cap, so only the pairs
+//! below it are listed (see [`least_watch`]).
+//!
 //! Features from a manifold point: a sphere is its centre with its radius;
 //! a half-space or a polytope's face is a face through the point with the
 //! contact normal; a polytope's vertex (or an unnamed feature) is the
@@ -23,6 +30,7 @@ use contact_math::Pose;
 use glam::DVec3;
 
 use crate::SimError;
+use crate::stepper::sphere_pairs::SpherePairs;
 
 /// Two contacts of a pair closer than this (m) are the same contact (for
 /// the event log and the collision watch).
@@ -30,6 +38,9 @@ pub(crate) const SAME_CONTACT: f64 = 1e-4;
 
 /// A resting contact's pair and point.
 pub(crate) type CoveredPoint = ((usize, usize), DVec3);
+
+/// A pair and its watch value, listed when below the cap.
+pub(crate) type WatchValue = ((usize, usize), f64);
 
 /// A point of a pair's manifold at the current state.
 #[derive(Clone, Copy, Debug)]
@@ -45,29 +56,22 @@ pub(crate) struct Touching {
     pub(crate) slip: DVec3,
 }
 
-/// Manifold queries over every pair; owns the generator's scratch.
+/// Manifold queries over the pairs the broad phase finds; owns the
+/// generator's and the broad phase's scratch.
 #[derive(Debug, Default)]
 pub(crate) struct ContactFinder {
-    generator: ManifoldGenerator,
-    manifold: ContactManifold,
-    /// The pairs with a dynamic body, `(a, b)`, `a < b`.
-    pairs: Vec<(usize, usize)>,
+    narrow: NarrowPhase,
+    broad: SpherePairs,
 }
 
-impl ContactFinder {
-    /// The pairs of the world's bodies that can touch, in index order.
-    pub(crate) fn pairs(&mut self, bodies: &[RigidBody]) -> &[(usize, usize)] {
-        self.pairs.clear();
-        for (a, body_a) in bodies.iter().enumerate() {
-            for (b, body_b) in bodies.iter().enumerate().skip(a + 1) {
-                if body_a.is_dynamic() || body_b.is_dynamic() {
-                    self.pairs.push((a, b));
-                }
-            }
-        }
-        &self.pairs
-    }
+/// The manifold generator and its output.
+#[derive(Debug, Default)]
+struct NarrowPhase {
+    generator: ManifoldGenerator,
+    manifold: ContactManifold,
+}
 
+impl NarrowPhase {
     /// Fills the manifold of pair `(a, b)` at `states` with the points
     /// within `margin`; false when the bounding spheres are farther apart.
     fn manifold(
@@ -93,7 +97,9 @@ impl ContactFinder {
             })?;
         Ok(!self.manifold.points.is_empty())
     }
+}
 
+impl ContactFinder {
     /// Every manifold point within `margin` of every pair, with its features,
     /// speed and slip at `states`.
     pub(crate) fn touching(
@@ -104,15 +110,18 @@ impl ContactFinder {
         out: &mut Vec<Touching>,
     ) -> Result<(), SimError> {
         out.clear();
-        for k in 0..self.pairs.len() {
-            let (a, b) = self.pairs[k];
-            if !self.manifold(bodies, states, (a, b), margin)? {
+        let Self { narrow, broad } = self;
+        let pairs = broad.find(bodies, states.iter().map(|s| s.pose.translation), |_| {
+            0.5 * margin
+        });
+        for &(a, b) in pairs {
+            if !narrow.manifold(bodies, states, (a, b), margin)? {
                 continue;
             }
             let friction = (bodies[a].friction() * bodies[b].friction()).sqrt();
             let restitution = bodies[a].restitution().max(bodies[b].restitution());
-            let normal = self.manifold.normal;
-            for point in &self.manifold.points {
+            let normal = narrow.manifold.normal;
+            for point in &narrow.manifold.points {
                 let tracked = track(bodies, states, (a, b), normal, point)
                     .with_material(friction, restitution);
                 let kinematics = tracked.kinematics(states);
@@ -136,24 +145,27 @@ impl ContactFinder {
         Ok(())
     }
 
-    /// The collision watch value of every pair (indexed like
-    /// [`pairs`](Self::pairs)) at `states`: the smallest gap among its
-    /// manifold points within `cap` that no resting contact covers (none
-    /// of `covered` lies within [`SAME_CONTACT`] of it), or `cap`.
+    /// The collision watch value of every pair at `states`: the smallest
+    /// gap among its manifold points within `cap` that no resting contact
+    /// covers (none of `covered` lies within [`SAME_CONTACT`] of it), or
+    /// `cap`. Only the pairs below `cap` are listed, in pair order.
     pub(crate) fn watch(
         &mut self,
         bodies: &[RigidBody],
         states: &[BodyState],
         cap: f64,
         covered: &[CoveredPoint],
-        out: &mut Vec<f64>,
+        out: &mut Vec<WatchValue>,
     ) -> Result<(), SimError> {
         out.clear();
-        for k in 0..self.pairs.len() {
-            let pair = self.pairs[k];
+        let Self { narrow, broad } = self;
+        let pairs = broad.find(bodies, states.iter().map(|s| s.pose.translation), |_| {
+            0.5 * cap
+        });
+        for &pair in pairs {
             let mut smallest = cap;
-            if self.manifold(bodies, states, pair, cap)? {
-                for point in &self.manifold.points {
+            if narrow.manifold(bodies, states, pair, cap)? {
+                for point in &narrow.manifold.points {
                     let at = point.midpoint();
                     let is_covered = covered
                         .iter()
@@ -163,10 +175,66 @@ impl ContactFinder {
                     }
                 }
             }
-            out.push(smallest);
+            if smallest < cap {
+                out.push((pair, smallest));
+            }
         }
         Ok(())
     }
+}
+
+/// The least over every pair with a dynamic body of
+/// `(now - min(start, 0)) / tolerance`, its watch values now and at the
+/// step's start (`now` and `start` list those below `cap`, in pair order;
+/// any other is `cap`), `+inf` without pairs: the pairs' part of the event
+/// function (`integrate.rs`). The pairs listed in neither give the same
+/// value, counted once.
+pub(crate) fn least_watch(
+    bodies: &[RigidBody],
+    start: &[WatchValue],
+    now: &[WatchValue],
+    cap: f64,
+    tolerance: f64,
+) -> f64 {
+    let term = |now: f64, start: f64| (now - start.min(0.0)) / tolerance;
+    let (mut i, mut j) = (0, 0);
+    let (mut least, mut listed) = (f64::INFINITY, 0);
+    while i < start.len() || j < now.len() {
+        let (s, n) = (start.get(i), now.get(j));
+        let value = match (s, n) {
+            (Some(&(ps, vs)), Some(&(pn, vn))) if ps == pn => {
+                i += 1;
+                j += 1;
+                term(vn, vs)
+            }
+            (Some(&(ps, vs)), Some(&(pn, _))) if ps < pn => {
+                i += 1;
+                term(cap, vs)
+            }
+            (Some(&(_, vs)), None) => {
+                i += 1;
+                term(cap, vs)
+            }
+            (_, Some(&(_, vn))) => {
+                j += 1;
+                term(vn, cap)
+            }
+            (None, None) => break,
+        };
+        least = least.min(value);
+        listed += 1;
+    }
+    if listed < dynamic_pairs(bodies) {
+        least = least.min(term(cap, cap));
+    }
+    least
+}
+
+/// How many pairs of `bodies` have a dynamic body.
+fn dynamic_pairs(bodies: &[RigidBody]) -> usize {
+    let pairs = |n: usize| n * n.saturating_sub(1) / 2;
+    let fixed = bodies.iter().filter(|b| !b.is_dynamic()).count();
+    pairs(bodies.len()) - pairs(fixed)
 }
 
 /// The tracked contact of a manifold point of pair `(a, b)`.
@@ -293,4 +361,189 @@ fn edge_direction(shape: &Shape, local: DVec3, normal: DVec3) -> Option<DVec3> {
         Shape::HalfSpace { .. } | Shape::Sphere { .. } => {}
     }
     best.map(|(_, direction)| direction)
+}
+
+#[cfg(test)]
+mod tests {
+    use contact_math::{MassProperties, Twist};
+    use glam::DQuat;
+
+    use super::*;
+    use crate::stepper::event_driven::{EventDrivenParams, EventDrivenStepper};
+    use crate::{Pose, World};
+
+    fn ball(at: DVec3, speed: DVec3) -> RigidBody {
+        let mut body = RigidBody::dynamic(
+            Shape::sphere(0.1).unwrap(),
+            MassProperties::solid_sphere(1.0, 0.1).unwrap(),
+            Pose::from_translation(at),
+        )
+        .and_then(|b| b.with_restitution(0.5))
+        .unwrap();
+        body.twist = Twist::new(speed, DVec3::ZERO);
+        body
+    }
+
+    fn cube(at: DVec3, turn: f64) -> RigidBody {
+        let half = DVec3::splat(0.1);
+        RigidBody::dynamic(
+            Shape::cuboid(half).unwrap(),
+            MassProperties::solid_box(1.0, half).unwrap(),
+            Pose::new(at, DQuat::from_rotation_z(turn)),
+        )
+        .unwrap()
+    }
+
+    /// The ground, a lattice of cubes far apart, and pairs of balls and
+    /// cubes at gaps about the margin `gap` (m).
+    fn bodies(gap: f64) -> Vec<RigidBody> {
+        let mut bodies = vec![RigidBody::fixed(
+            Shape::half_space(DVec3::Z).unwrap(),
+            Pose::IDENTITY,
+        )];
+        for k in 0..40 {
+            let at = DVec3::new(
+                (k % 8) as f64,
+                (k / 8) as f64,
+                0.1 + 0.5 * gap * (k % 3) as f64,
+            );
+            bodies.push(cube(at, 0.05 * k as f64));
+        }
+        for (k, factor) in [0.0, 0.3, 0.99, 1.01, 3.0].into_iter().enumerate() {
+            let at = DVec3::new(-2.0, k as f64, 0.5);
+            bodies.push(ball(at, DVec3::ZERO));
+            bodies.push(ball(at + DVec3::X * (0.2 + factor * gap), DVec3::ZERO));
+            let at = DVec3::new(-4.0, k as f64, 0.5);
+            bodies.push(cube(at, 0.0));
+            bodies.push(cube(at + DVec3::X * (0.2 + factor * gap), 0.0));
+        }
+        bodies
+    }
+
+    fn states(bodies: &[RigidBody]) -> Vec<BodyState> {
+        bodies
+            .iter()
+            .map(|b| BodyState::at_pose(b, b.pose, 0.0))
+            .collect()
+    }
+
+    #[test]
+    fn the_broad_phase_finds_what_every_pair_finds() {
+        let gap = 1e-6;
+        let bodies = bodies(gap);
+        let states = states(&bodies);
+        let mut finder = ContactFinder::default();
+        let mut every = ContactFinder::default();
+        every.broad.everything = true;
+        let (mut found, mut expected) = (Vec::new(), Vec::new());
+        finder.touching(&bodies, &states, gap, &mut found).unwrap();
+        every
+            .touching(&bodies, &states, gap, &mut expected)
+            .unwrap();
+        assert_eq!(format!("{found:?}"), format!("{expected:?}"));
+        // The ground's pairs, the ball pairs and cube pairs at 0, 0.3 and
+        // 0.99 of the margin: several points each for the cubes.
+        assert!(found.len() > 40 + 3, "{}", found.len());
+        // Watch values: the same list, with a covered point.
+        let balls = found
+            .iter()
+            .find(|t| (t.constraint.body_a, t.constraint.body_b) == (41, 42))
+            .unwrap();
+        let covered = [((41, 42), balls.constraint.point)];
+        let (mut now, mut all) = (Vec::new(), Vec::new());
+        finder
+            .watch(&bodies, &states, gap, &covered, &mut now)
+            .unwrap();
+        every
+            .watch(&bodies, &states, gap, &covered, &mut all)
+            .unwrap();
+        assert_eq!(now, all);
+        // The lattice's cubes at 0 and half the margin, and the ball and
+        // cube pairs within it, less the covered ball pair.
+        assert!(now.len() > 30, "{now:?}");
+        assert!(now.iter().all(|&(pair, _)| pair != (41, 42)), "{now:?}");
+    }
+
+    #[test]
+    fn least_watch_is_the_least_over_every_pair() {
+        let cap = 1e-6;
+        let bodies = bodies(cap);
+        let n = bodies.len();
+        // Values listed at the start or now, as a step might leave them:
+        // some pairs only at one end, one leaving (negative at the start).
+        let start = vec![((0, 1), 2e-7), ((0, 5), -3e-7), ((3, 4), 5e-7)];
+        let now = vec![((0, 5), 4e-7), ((2, 9), 1e-7), ((3, 4), 9e-7)];
+        let value = |list: &[WatchValue], pair| {
+            list.iter()
+                .find(|&&(p, _)| p == pair)
+                .map_or(cap, |&(_, v)| v)
+        };
+        let mut expected = f64::INFINITY;
+        for a in 0..n {
+            for b in a + 1..n {
+                if !bodies[a].is_dynamic() && !bodies[b].is_dynamic() {
+                    continue;
+                }
+                let (s, v) = (value(&start, (a, b)), value(&now, (a, b)));
+                expected = expected.min((v - s.min(0.0)) / cap);
+            }
+        }
+        let least = least_watch(&bodies, &start, &now, cap, cap);
+        assert_eq!(least.to_bits(), expected.to_bits());
+        // With every pair listed above the unlisted value, the unlisted
+        // pairs still count.
+        let up = [((0, 5), -0.5 * cap)];
+        let at = [((0, 5), 0.9 * cap)];
+        assert_eq!(least_watch(&bodies, &up, &at, cap, cap), 1.0);
+        assert_eq!(least_watch(&bodies[..2], &up[..0], &at[..0], cap, cap), 1.0);
+        assert_eq!(least_watch(&bodies[..1], &[], &[], cap, cap), f64::INFINITY);
+    }
+
+    /// Balls falling onto the ground and onto each other, far from most
+    /// others, integrated with and without the broad phase: the same
+    /// trajectory, bit for bit, and the same events.
+    #[test]
+    fn the_event_driven_stepper_steps_as_every_pair_does() {
+        let scene = || {
+            let mut world = World::new(DVec3::new(0.0, 0.0, -9.81));
+            world.add_body(RigidBody::fixed(
+                Shape::half_space(DVec3::Z).unwrap(),
+                Pose::IDENTITY,
+            ));
+            for k in 0..30 {
+                let at = DVec3::new((k % 6) as f64, (k / 6) as f64, 0.3 + 0.02 * k as f64);
+                world.add_body(ball(at, DVec3::new(0.0, 0.0, -1.0)));
+            }
+            world.add_body(ball(DVec3::new(-1.0, 0.0, 0.5), DVec3::X * 3.0));
+            world.add_body(ball(DVec3::new(-0.5, 0.0, 0.5), DVec3::ZERO));
+            world
+        };
+        let (mut world, mut reference_world) = (scene(), scene());
+        let params = EventDrivenParams::default();
+        let mut stepper = EventDrivenStepper::new(params).unwrap();
+        let mut reference = EventDrivenStepper::new(params).unwrap();
+        reference.finder.broad.everything = true;
+        let bits = |world: &World| -> Vec<u64> {
+            world
+                .bodies()
+                .iter()
+                .flat_map(|b| {
+                    let p = b.pose.translation;
+                    let q = b.pose.rotation;
+                    [p.x, p.y, p.z, q.x, q.y, q.z, q.w]
+                        .into_iter()
+                        .chain(b.twist.linear.to_array())
+                        .chain(b.twist.angular.to_array())
+                })
+                .map(f64::to_bits)
+                .collect()
+        };
+        for frame in 0..25 {
+            stepper.advance(&mut world, 0.01).unwrap();
+            reference.advance(&mut reference_world, 0.01).unwrap();
+            assert_eq!(bits(&world), bits(&reference_world), "frame {frame}");
+        }
+        assert_eq!(stepper.events(), reference.events());
+        assert!(stepper.events().len() > 10, "{:?}", stepper.events());
+    }
 }

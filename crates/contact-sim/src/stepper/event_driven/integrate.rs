@@ -25,6 +25,7 @@ use contact_math::{Pose, Twist};
 use glam::{DQuat, DVec3};
 
 use super::EventDrivenStepper;
+use super::contacts::least_watch;
 use crate::stepper::ode::{OdeMethod, next_step};
 use crate::{SimError, World};
 
@@ -253,10 +254,13 @@ impl EventDrivenStepper {
         unpack(world, &self.slots, y, &mut self.states);
         self.watch(world)?;
         let tolerance = self.params.contact_tolerance;
-        let mut g = f64::INFINITY;
-        for (&now, &start) in self.watch_now.iter().zip(&self.watch_start) {
-            g = g.min((now - start.min(0.0)) / tolerance);
-        }
+        let mut g = least_watch(
+            world.bodies(),
+            &self.watch_start,
+            &self.watch_now,
+            tolerance,
+            tolerance,
+        );
         for (contact, mode) in self.resting.iter().zip(&self.modes) {
             if let FrictionMode::Sliding { reference } = *mode {
                 let slip = contact.kinematics(&self.states).slip;

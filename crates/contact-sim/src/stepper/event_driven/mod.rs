@@ -262,10 +262,11 @@ pub struct EventDrivenStepper {
     impact_contacts: Vec<ContactConstraint>,
     velocities: Vec<Twist>,
     impulses: ImpactSolution,
-    /// Watch values of the pairs at the step's start, the trial's, and the
-    /// resting contacts' pairs and points at a trial state.
-    watch_start: Vec<f64>,
-    watch_now: Vec<f64>,
+    /// Watch values of the pairs at the step's start, the trial's (those
+    /// below the cap), and the resting contacts' pairs and points at a
+    /// trial state.
+    watch_start: Vec<contacts::WatchValue>,
+    watch_now: Vec<contacts::WatchValue>,
     covered: Vec<contacts::CoveredPoint>,
     /// The contacts that slid in the last step, and the one flagged as
     /// indeterminate.
