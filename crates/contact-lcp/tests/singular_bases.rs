@@ -10,7 +10,8 @@ mod common;
 
 use common::{box_problem, independent_error};
 use contact_lcp::{
-    BoxLcp, DantzigParams, Lcp, LcpError, LemkeParams, Method, Solver, SolverParams,
+    BoxLcp, DantzigParams, EXHAUSTIVE_MAX_BASES, Lcp, LcpError, LemkeParams, Method, Solver,
+    SolverParams,
 };
 
 const INF: f64 = f64::INFINITY;
@@ -135,6 +136,34 @@ fn a_problem_without_solution_is_still_refused() {
     let p = box_problem(2, &[1.0; 4], &[-1.0, -2.0], (&[-INF; 2], &[INF; 2]), vec![]);
     let err = Solver::default().solve(&p).unwrap_err();
     assert!(matches!(err, LcpError::NoSolution { bases: 1 }), "{err:?}");
+}
+
+/// Beyond the search (the counterexample with 11 more rows, 2^13 bases),
+/// projected Gauss-Seidel cannot run (M_00 = 0): the policy returns the
+/// pivoting failure with its best iterate, not `NonPositiveDiagonal`, which
+/// would blame a valid, solvable problem.
+#[test]
+fn a_pivoting_failure_is_returned_where_the_fail_safe_cannot_run() {
+    let n = 13;
+    assert!(1 << n > EXHAUSTIVE_MAX_BASES);
+    let mut m = vec![0.0; n * n];
+    m[n] = 14336.0;
+    m[n + 1] = -5120.0;
+    for i in 2..n {
+        m[i * n + i] = 1.0;
+    }
+    let mut q = vec![-1.0; n];
+    q[0] = 0.0;
+    q[1] = -32.5;
+    let lcp = Lcp::from_row_major(n, &m, &q).unwrap();
+    let mut solver = Solver::default();
+    let err = solver.solve_lcp(&lcp).unwrap_err();
+    assert!(
+        !matches!(err, LcpError::NonPositiveDiagonal { .. }),
+        "{err:?}"
+    );
+    assert!(err.best().is_some(), "{err:?}");
+    assert!(solver.first_failure().is_some());
 }
 
 /// Small LCPs of low rank (`M = U V'` of rank 0 to n - 1, dyadic, so `q`
