@@ -275,7 +275,8 @@ impl ExhaustiveSearch {
         ) else {
             return Candidate::Unsure;
         };
-        if residual_miss(k, &self.system, &self.rhs, &self.x) <= CONSISTENT {
+        let miss = residual_miss(k, &self.system, &self.rhs, &self.x);
+        if miss <= CONSISTENT {
             self.place();
             if self.judge(problem, out) == Candidate::Solution {
                 return Candidate::Solution;
@@ -283,6 +284,11 @@ impl ExhaustiveSearch {
         }
         if !a.clear {
             return Candidate::Unsure;
+        }
+        // No x solves the equations (the least-squares one misses most
+        // closely): no face does either.
+        if miss > RULED_OUT {
+            return Candidate::RuledOut;
         }
         self.inequalities(problem);
         // rank [A; G]: the rank of every minimal face's system.
