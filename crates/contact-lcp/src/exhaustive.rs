@@ -241,25 +241,26 @@ impl ExhaustiveSearch {
             }
             self.rhs.push(b / d);
         }
-        // Kept for a singular basis (the LU overwrites `a`).
+        // Kept for the refinement and a singular basis (the LU overwrites
+        // `a`).
         self.system.clear();
         self.system.extend_from_slice(a);
         if !self.lu.factor_listing_small(SINGULAR, &mut self.small) {
             return Candidate::Unsure;
         }
+        // A singular (or nearly singular) basis goes to its least-norm
+        // candidate and its faces, not to the LU's candidate: an arbitrary
+        // point of the set, huge along a near-null direction, which the
+        // scaled certificate can accept on a problem without solution
+        // (fuzz, seed 1: 1946 such answers in 200000 problems, 15 without).
+        if !self.small.is_empty() {
+            return self.singular_basis(problem, out);
+        }
         self.x.clone_from(&self.rhs);
         self.lu.solve(&mut self.x);
         self.refine(k);
         self.place();
-        if self.small.is_empty() {
-            return self.judge(problem, out);
-        }
-        // A singular (or nearly singular) basis: the LU's candidate, if
-        // finite, then the least-norm one, then the faces.
-        if self.judge(problem, out) == Candidate::Solution {
-            return Candidate::Solution;
-        }
-        self.singular_basis(problem, out)
+        self.judge(problem, out)
     }
 
     /// A singular basis (module comment): the least-norm solution of its

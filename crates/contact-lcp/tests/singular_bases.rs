@@ -213,3 +213,25 @@ fn low_rank_problems_with_a_solution_are_solved() {
         "the search answered {searched} of {cases}"
     );
 }
+
+/// `M` of rank 2 (rows 1 and 3 equal), integer data: no solution (checked
+/// exactly by enumerating the basic feasible solutions of `w - M z = q`,
+/// `w, z >= 0` over complementary column sets). A singular basis's LU
+/// candidate was z of 1e16 along a near-null direction of M, which the
+/// scaled certificate accepted; its least-norm candidate and faces hold
+/// no point, and the search proves there is none.
+#[test]
+fn a_huge_z_along_a_null_direction_is_not_an_answer() {
+    let m = [
+        -1.0, 0.0, 2.0, 0.0, //
+        -5.0, 2.0, 4.0, -4.0, //
+        4.0, -1.0, -5.0, 2.0, //
+        -5.0, 2.0, 4.0, -4.0,
+    ];
+    let lcp = Lcp::from_row_major(4, &m, &[-2.0, -1.0, 0.0, -1.0]).unwrap();
+    let r = Solver::default().solve_lcp(&lcp);
+    assert!(
+        matches!(r, Err(LcpError::NoSolution { bases: 16 })),
+        "{r:?}"
+    );
+}
