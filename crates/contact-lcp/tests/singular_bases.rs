@@ -10,8 +10,8 @@ mod common;
 
 use common::{box_problem, independent_error};
 use contact_lcp::{
-    BoxLcp, DantzigParams, EXHAUSTIVE_MAX_BASES, Lcp, LcpError, LemkeParams, Method, Solver,
-    SolverParams,
+    BoxLcp, Coupling, DantzigParams, EXHAUSTIVE_MAX_BASES, Lcp, LcpError, LemkeParams, Method,
+    Solver, SolverParams,
 };
 
 const INF: f64 = f64::INFINITY;
@@ -234,4 +234,50 @@ fn a_huge_z_along_a_null_direction_is_not_an_answer() {
         matches!(r, Err(LcpError::NoSolution { bases: 16 })),
         "{r:?}"
     );
+}
+
+/// Two contacts, the second with friction coefficient 2^34 (fuzz, seed 3:
+/// a contact problem, so solvable): its friction rows stop at `mu z_n`
+/// with `z_n` about 2e-6, and the basis's equations, with unknowns 1e10
+/// apart, meet an LU pivot below `SINGULAR` although they have full rank.
+/// The LU's refined candidate certifies where the SVD's least-norm one is
+/// too coarse; it is still offered on a basis of full numerical rank.
+#[test]
+fn a_full_rank_basis_with_a_small_pivot_keeps_its_lu_candidate() {
+    let m = [
+        2414.5, 1079.0, -1362.5, 734.0, 60.0, -27.5, //
+        1079.0, 2155.0, 53.0, -244.0, 843.0, -335.0, //
+        -1362.5, 53.0, 1464.5, -1030.0, -16.0, 51.5, //
+        734.0, -244.0, -1030.0, 2405.0, -144.0, -717.0, //
+        60.0, 843.0, -16.0, -144.0, 1553.0, -804.0, //
+        -27.5, -335.0, 51.5, -717.0, -804.0, 1992.5,
+    ];
+    let q = [
+        -897581056.0,
+        -880803840.0,
+        486539264.0,
+        -285212672.0,
+        1015021568.0,
+        2608857088.0,
+    ];
+    let coupling = |row, normal_row, mu| Coupling {
+        row,
+        normal_row,
+        mu,
+    };
+    let mu = 2f64.powi(34);
+    let couplings = vec![
+        coupling(1, 0, 0.75),
+        coupling(2, 0, 0.75),
+        coupling(4, 3, mu),
+        coupling(5, 3, mu),
+    ];
+    let lo = [0.0, -INF, -INF, 0.0, -INF, -INF];
+    let p = box_problem(6, &m, &q, (&lo, &[INF; 6]), couplings);
+    let sol = Solver::default()
+        .solve(&p)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(sol.method, Method::ExhaustiveSearch);
+    let e = independent_error(&p, &sol.z);
+    assert!(e <= 1e-9, "off by {e:e}: {:?}", sol.z);
 }
