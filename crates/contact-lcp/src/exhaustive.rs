@@ -4,19 +4,36 @@
 // In a solution every row is at its lower bound with w_i >= 0, at its upper
 // bound with w_i <= 0, or free (w_i = 0) within its bounds (a friction
 // row's bounds are -mu z_j and mu z_j). Fixing a state per row (a
-// complementary basis) leaves n linear equations; where they are
-// nonsingular the basis has one candidate z, a solution exactly when it
-// meets the basis's inequalities: the complementary cones of Murty 1988
-// (Linear Complementarity, Linear and Nonlinear Programming, ch. 1), one of
-// which holds q when the problem has a solution. The search tries every
-// basis in lexicographic order and returns the first candidate its
-// certificate accepts.
+// complementary basis) leaves n linear equations A x = b in the unknown z
+// (free rows, and friction rows coupled to a normal) and the basis's
+// inequalities G x >= h (the free rows' bounds, the signs of the other
+// rows' w). The basis holds a solution exactly when the polyhedron
+// P = {x : A x = b, G x >= h} is not empty: the complementary cones of
+// Murty 1988 (Linear Complementarity, Linear and Nonlinear Programming,
+// ch. 1), one of which holds q when the problem has a solution. The search
+// tries every basis in lexicographic order and returns the first candidate
+// its certificate accepts.
 //
-// Where every basis is nonsingular (M nondegenerate), finding none proves
-// there is no solution (`LcpError::NoSolution`). A singular basis may hold
-// solutions on an affine set that its candidates (the LU's and the
-// least-norm one) do not represent: a search that met one proves nothing.
-// Cost: at most `EXHAUSTIVE_MAX_BASES` solves of at most n rows.
+// Where A is nonsingular, P is one point or empty: the LU's candidate
+// rules the basis in or out. Where A is singular, P may be an affine set
+// cut by the inequalities that the least-norm solution of A x = b misses
+// (the plain LCP M = [[0, 0], [14336, -5120]], q = [0, -32.5]: its solution
+// z = (32.5 / 14336, 0) lies in no nonsingular basis). Then the search
+// walks P's minimal faces: a nonempty polyhedron has one, and every
+// minimal face is the whole affine set {A x = b, G_S x = h_S} of a set S of
+// its inequalities whose rows are independent of each other and of A's,
+// |S| = rank [A; G] - rank A (Schrijver 1986, Theory of Linear and Integer
+// Programming, sec. 8.5; for a pointed P these are its vertices, the basic
+// feasible solutions of Murty 1988, sec. 2.1). The least-norm point of
+// each such system is a candidate; when every one misses P, P is empty.
+//
+// So finding none proves there is no solution (`LcpError::NoSolution`) when
+// every basis was ruled out: nonsingular ones by their candidate, singular
+// ones by all their faces' candidates, with ranks clear of rounding (no
+// singular value between `ZERO_SINGULAR` and `SINGULAR` of the largest)
+// and within `EXHAUSTIVE_MAX_FACES`. Otherwise the search proves nothing.
+// Cost: at most `EXHAUSTIVE_MAX_BASES` solves of at most n rows, and
+// `EXHAUSTIVE_MAX_FACES` small SVDs.
 
 use crate::box_problem::{BoxLcp, clamp};
 use crate::box_verify::finish_box_answer;
@@ -32,6 +49,26 @@ use crate::verify::ACCEPT;
 /// row): a plain LCP of 12 rows, a box LCP of 7 two-sided rows. Each basis
 /// costs one LU of at most n x n.
 pub const EXHAUSTIVE_MAX_BASES: usize = 4096;
+
+/// The most faces (independent sets of a singular basis's inequalities,
+/// each one projection, a leaf one small SVD) one exhaustive search walks
+/// over all its singular bases; beyond, a singular basis proves nothing.
+/// A plain LCP of 12 rows has at most C(12, 6) = 924 vertex sets per basis.
+pub(crate) const EXHAUSTIVE_MAX_FACES: usize = 1 << 14;
+
+/// Singular values of a basis's system at most this times the largest
+/// count as zero (rounding of an exact 0: about n eps); between this and
+/// `SINGULAR` the rank is unclear and the basis proves nothing.
+pub(crate) const ZERO_SINGULAR: f64 = 1e-12;
+
+/// An inequality's row counts as independent of the rows chosen before it
+/// when its distance to their span exceeds this times its norm (below the
+/// ranks' gap: a leaf it lets through is checked by its own SVD).
+pub(crate) const INDEPENDENT_ROW: f64 = 1e-11;
+
+/// The least-squares solution of a basis's equations counts as solving them
+/// when its residual is at most this times `|x| + |b|` (max norms).
+pub(crate) const CONSISTENT: f64 = 1e-9;
 
 /// The state of a row in a complementary basis.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,9 +86,11 @@ enum State {
 pub(crate) enum Outcome {
     /// A certified solution is in `out`.
     Solved,
-    /// No basis holds a solution and none was singular: there is none.
+    /// Every basis was ruled out, singular ones on all their faces: there
+    /// is no solution.
     NoSolution,
-    /// Nothing found, but a singular basis (or a near miss) was met.
+    /// Nothing found, but a basis could not be ruled out (a near miss, an
+    /// unclear rank, or the face budget spent).
     Inconclusive,
     /// More than `EXHAUSTIVE_MAX_BASES` bases: not searched.
     TooLarge,
@@ -75,6 +114,19 @@ pub(crate) struct ExhaustiveSearch {
     z: Vec<f64>,
     w: Vec<f64>,
     small: Vec<usize>,
+    /// A singular basis's inequalities `G x >= h` (row-major, one row of
+    /// `unknown.len()` per inequality, each scaled to a largest entry of 1).
+    ineq: Vec<f64>,
+    ineq_rhs: Vec<f64>,
+    /// An orthonormal basis (row-major) of the span of A's rows and of the
+    /// chosen inequalities' rows; the chosen inequalities.
+    ortho: Vec<f64>,
+    chosen: Vec<usize>,
+    /// A face's system `[A; G_S] x = [b; h_S]` (column-major).
+    face: Vec<f64>,
+    face_rhs: Vec<f64>,
+    /// Faces walked by the last search (`EXHAUSTIVE_MAX_FACES`).
+    faces: usize,
     /// Bases tried by the last search.
     pub(crate) bases: usize,
 }
@@ -91,6 +143,7 @@ impl ExhaustiveSearch {
     /// on `Solved`, `out` holds the certified answer.
     pub(crate) fn solve(&mut self, problem: &BoxLcp, out: &mut LcpSolution) -> Outcome {
         self.bases = 0;
+        self.faces = 0;
         if Self::count(problem) > EXHAUSTIVE_MAX_BASES {
             return Outcome::TooLarge;
         }
@@ -188,33 +241,263 @@ impl ExhaustiveSearch {
             }
             self.rhs.push(b / d);
         }
-        // Kept for a singular basis (the LU overwrites `a`).
+        // Kept for the refinement and a singular basis (the LU overwrites
+        // `a`).
         self.system.clear();
         self.system.extend_from_slice(a);
         if !self.lu.factor_listing_small(SINGULAR, &mut self.small) {
             return Candidate::Unsure;
         }
+        // A small pivot: singular, or nearly so (the SVD tells).
+        if !self.small.is_empty() {
+            return self.singular_basis(problem, out);
+        }
+        self.lu_candidate(problem, out)
+    }
+
+    /// The LU's solution of the basis's equations, refined, judged.
+    fn lu_candidate(&mut self, problem: &BoxLcp, out: &mut LcpSolution) -> Candidate {
         self.x.clone_from(&self.rhs);
         self.lu.solve(&mut self.x);
-        self.refine(k);
+        self.refine(self.unknown.len());
         self.place();
-        if self.small.is_empty() {
-            return self.judge(problem, out);
+        self.judge(problem, out)
+    }
+
+    /// A singular basis (module comment): the least-norm solution of its
+    /// equations, then the search of its feasible set's minimal faces.
+    fn singular_basis(&mut self, problem: &BoxLcp, out: &mut LcpSolution) -> Candidate {
+        let k = self.unknown.len();
+        let Some(a) = least_squares(
+            k,
+            &self.system,
+            &self.rhs,
+            &mut self.x,
+            Some(&mut self.ortho),
+        ) else {
+            return Candidate::Unsure;
+        };
+        let miss = residual_miss(k, &self.system, &self.rhs, &self.x);
+        // Of full numerical rank (a small pivot from columns of very
+        // different sizes: a friction row at mu z_n, mu = 2^34), the LU's
+        // refined candidate is the one point, more accurate than the SVD's.
+        // Of lower rank it is an arbitrary point of the set, huge along a
+        // null direction, which the scaled certificate can accept on a
+        // problem without solution (fuzz, seed 1: 1946 such answers in
+        // 200000 problems, 15 without): not offered.
+        if a.rank == k {
+            let least_norm = self.x.clone();
+            if self.lu_candidate(problem, out) == Candidate::Solution {
+                return Candidate::Solution;
+            }
+            self.x = least_norm;
         }
-        // A singular (or nearly singular) basis proves nothing by a miss:
-        // its solutions may fill an affine set. Its candidates are the
-        // LU's, if finite, and the least-norm solution, if consistent.
-        if self.judge(problem, out) == Candidate::Solution {
-            return Candidate::Solution;
-        }
-        self.x.clone_from(&self.rhs);
-        if min_norm_solution(k, &self.system, &mut self.x) == Some(true) {
+        if miss <= CONSISTENT {
             self.place();
             if self.judge(problem, out) == Candidate::Solution {
                 return Candidate::Solution;
             }
         }
-        Candidate::Unsure
+        if !a.clear {
+            return Candidate::Unsure;
+        }
+        // No x solves the equations (the least-squares one misses most
+        // closely): no face does either.
+        if miss > RULED_OUT {
+            return Candidate::RuledOut;
+        }
+        self.inequalities(problem);
+        // rank [A; G]: the rank of every minimal face's system.
+        let m = self.ineq_rhs.len();
+        self.face.clear();
+        self.face.resize((k + m) * k, 0.0);
+        for c in 0..k {
+            let col = &mut self.face[(k + m) * c..(k + m) * (c + 1)];
+            col[..k].copy_from_slice(&self.system[k * c..k * (c + 1)]);
+            for (l, x) in col[k..].iter_mut().enumerate() {
+                *x = self.ineq[l * k + c];
+            }
+        }
+        self.face_rhs.clear();
+        self.face_rhs.resize(k + m, 0.0);
+        let mut scratch = Vec::new();
+        let all = least_squares(k, &self.face, &self.face_rhs, &mut scratch, None);
+        let Some(all) = all.filter(|all| all.clear && all.rank >= a.rank) else {
+            return Candidate::Unsure;
+        };
+        self.chosen.clear();
+        let mut walk = Walk {
+            rank: all.rank,
+            leaves: 0,
+            unsure: false,
+        };
+        if self.walk_faces(problem, out, 0, all.rank - a.rank, &mut walk) {
+            return Candidate::Solution;
+        }
+        match walk.unsure || walk.leaves == 0 {
+            true => Candidate::Unsure,
+            false => Candidate::RuledOut,
+        }
+    }
+
+    /// The basis's inequalities `G x >= h` in the unknowns (see `ineq`):
+    /// the bounds of its free rows (a friction row's `-mu z_j <= z_i <= mu
+    /// z_j`), the sign of `w` of its rows at a bound. A row at a bound whose
+    /// bounds meet (fixed, a friction row of mu = 0 or of a known normal
+    /// z_j = 0) has none; a friction row's sign of `w` is kept where z_j is
+    /// unknown: its solutions with z_j = 0 lie in the basis with the normal
+    /// at its bound, searched in turn. A row without unknowns is left out
+    /// (a constant, which `judge` checks on every candidate).
+    fn inequalities(&mut self, problem: &BoxLcp) {
+        let (lcp, bounds) = (problem.lcp(), problem.bounds());
+        let k = self.unknown.len();
+        self.ineq.clear();
+        self.ineq_rhs.clear();
+        let mut row = vec![0.0; k];
+        for i in 0..problem.dim() {
+            let col = |j: usize| self.unknown.binary_search(&j).ok();
+            let state = self.state(i);
+            // Bounds: `e_i (+ mu e_j) >= h_0` and `-e_i (+ mu e_j) >= h_1`.
+            let mut rows: [Option<f64>; 2] = [None, None];
+            row.fill(0.0);
+            match (state, bounds.coupling_of(i)) {
+                (State::Free, None) => {
+                    let (lo, hi) = (bounds.lo()[i], bounds.hi()[i]);
+                    rows = [lo.is_finite().then_some(lo), hi.is_finite().then_some(-hi)];
+                }
+                (State::Free, Some(c)) => {
+                    // z_i + mu z_j >= 0 and mu z_j - z_i >= 0.
+                    match col(c.normal_row) {
+                        Some(_) => rows = [Some(0.0), Some(0.0)],
+                        None => {
+                            let r = -c.mu * self.z[c.normal_row];
+                            rows = [Some(r), Some(r)];
+                        }
+                    }
+                }
+                (_, None) if bounds.lo()[i] == bounds.hi()[i] => {}
+                (_, Some(c)) if c.mu == 0.0 => {}
+                (_, Some(c)) if col(c.normal_row).is_none() && self.z[c.normal_row] <= 0.0 => {}
+                (side, _) => {
+                    // w_i = M_iU x + q_i + M_iK z_K: >= 0 at the lower bound.
+                    let mut known = lcp.q()[i];
+                    for j in 0..problem.dim() {
+                        match col(j) {
+                            Some(c) => row[c] = lcp.col(j)[i],
+                            None => known += lcp.col(j)[i] * self.z[j],
+                        }
+                    }
+                    let sign = if side == State::Upper { -1.0 } else { 1.0 };
+                    row.iter_mut().for_each(|x| *x *= sign);
+                    push_inequality(&mut self.ineq, &mut self.ineq_rhs, &row, -sign * known);
+                    continue;
+                }
+            }
+            for (h, s) in rows.into_iter().zip([1.0, -1.0]) {
+                let Some(h) = h else { continue };
+                row.fill(0.0);
+                row[col(i).expect("a free or coupled row is an unknown")] = s;
+                if let Some(c) = bounds.coupling_of(i)
+                    && let Some(cj) = col(c.normal_row)
+                {
+                    row[cj] = c.mu;
+                }
+                push_inequality(&mut self.ineq, &mut self.ineq_rhs, &row, h);
+            }
+        }
+    }
+
+    /// Chooses `need` more inequalities, from `start` on, each independent
+    /// of A's rows and of those chosen (`ortho`); at a full set, tries its
+    /// face. True when a face held a certified solution (in `out`).
+    fn walk_faces(
+        &mut self,
+        problem: &BoxLcp,
+        out: &mut LcpSolution,
+        start: usize,
+        need: usize,
+        walk: &mut Walk,
+    ) -> bool {
+        if need == 0 {
+            walk.leaves += 1;
+            return self.try_face(problem, out, walk);
+        }
+        let k = self.unknown.len();
+        let m = self.ineq_rhs.len();
+        for l in start..m {
+            if m - l < need {
+                break;
+            }
+            if self.faces >= EXHAUSTIVE_MAX_FACES {
+                walk.unsure = true;
+                return false;
+            }
+            self.faces += 1;
+            // Row l minus its projection on the span (twice: rounding).
+            let g = &self.ineq[l * k..(l + 1) * k];
+            let mut r = g.to_vec();
+            for _ in 0..2 {
+                for q in self.ortho.chunks_exact(k) {
+                    let d: f64 = r.iter().zip(q).map(|(a, b)| a * b).sum();
+                    r.iter_mut().zip(q).for_each(|(a, b)| *a -= d * b);
+                }
+            }
+            let norm = r.iter().map(|x| x * x).sum::<f64>().sqrt();
+            let g_norm = g.iter().map(|x| x * x).sum::<f64>().sqrt();
+            if norm <= INDEPENDENT_ROW * g_norm {
+                continue;
+            }
+            let t = self.ortho.len();
+            self.ortho.extend(r.iter().map(|x| x / norm));
+            self.chosen.push(l);
+            if self.walk_faces(problem, out, l + 1, need - 1, walk) {
+                return true;
+            }
+            self.chosen.pop();
+            self.ortho.truncate(t);
+        }
+        false
+    }
+
+    /// The face of the chosen inequalities: the least-norm solution of
+    /// `[A; G_S] x = [b; h_S]`, judged. A face whose system has the rank of
+    /// a minimal face, clear of rounding, and whose candidate misses its
+    /// equations or the basis's inequalities by more than `RULED_OUT` holds
+    /// no point of P; any other miss leaves `walk.unsure`.
+    fn try_face(&mut self, problem: &BoxLcp, out: &mut LcpSolution, walk: &mut Walk) -> bool {
+        let k = self.unknown.len();
+        let rows = k + self.chosen.len();
+        self.face.clear();
+        self.face.resize(rows * k, 0.0);
+        for c in 0..k {
+            let col = &mut self.face[rows * c..rows * (c + 1)];
+            col[..k].copy_from_slice(&self.system[k * c..k * (c + 1)]);
+            for (x, &l) in col[k..].iter_mut().zip(&self.chosen) {
+                *x = self.ineq[l * k + c];
+            }
+        }
+        self.face_rhs.clone_from(&self.rhs);
+        self.face_rhs
+            .extend(self.chosen.iter().map(|&l| self.ineq_rhs[l]));
+        let Some(ls) = least_squares(k, &self.face, &self.face_rhs, &mut self.x, None) else {
+            walk.unsure = true;
+            return false;
+        };
+        if !ls.clear || ls.rank != walk.rank {
+            walk.unsure = true;
+        }
+        if residual_miss(k, &self.face, &self.face_rhs, &self.x) > RULED_OUT {
+            return false;
+        }
+        self.place();
+        match self.judge(problem, out) {
+            Candidate::Solution => true,
+            Candidate::RuledOut => false,
+            Candidate::Unsure => {
+                walk.unsure = true;
+                false
+            }
+        }
     }
 
     /// Two steps of iterative refinement of `self.x` against the kept system
@@ -290,35 +573,96 @@ impl ExhaustiveSearch {
     }
 }
 
-/// The least-squares solution of least norm of the column-major `n x n`
-/// system `a x = b` (`b` given in `x`) by the SVD (singular values below
-/// `1e-12` of the largest count as 0): `Some(true)` with it in `x` when the
-/// equations are consistent (residual at most `1e-9` of `|x| + |b|` in every
-/// row), `Some(false)` when not, `None` when the SVD fails. On a singular
-/// basis this is a candidate the LU does not give: a free variable no
-/// equation pins down is 0.
-fn min_norm_solution(n: usize, a: &[f64], x: &mut [f64]) -> Option<bool> {
-    let svd = faer::MatRef::from_column_major_slice(a, n, n)
+/// A least-squares solve: the numerical rank, and whether it is clear of
+/// rounding (no singular value between `ZERO_SINGULAR` and `SINGULAR` of
+/// the largest).
+#[derive(Clone, Copy, Debug)]
+struct Rank {
+    rank: usize,
+    clear: bool,
+}
+
+/// The least-squares solution of least norm of the column-major system
+/// `a x = b` of `b.len() >= n` rows and `n` columns, into `x`, by the SVD
+/// (singular values at most `ZERO_SINGULAR` of the largest count as 0);
+/// with `row_space`, an orthonormal basis of `a`'s rows (row-major). `None`
+/// when the SVD fails.
+fn least_squares(
+    n: usize,
+    a: &[f64],
+    b: &[f64],
+    x: &mut Vec<f64>,
+    row_space: Option<&mut Vec<f64>>,
+) -> Option<Rank> {
+    let rows = b.len();
+    x.clear();
+    x.resize(n, 0.0);
+    if n == 0 {
+        return Some(Rank {
+            rank: 0,
+            clear: true,
+        });
+    }
+    let svd = faer::MatRef::from_column_major_slice(a, rows, n)
         .thin_svd()
         .ok()?;
     let (u, s, v) = (svd.U(), svd.S().column_vector(), svd.V());
-    let s_max = (0..n).fold(0.0_f64, |m, k| m.max(s[k]));
-    let b = x.to_vec();
-    let y: Vec<f64> = (0..n)
-        .map(|k| match s[k] > 1e-12 * s_max {
-            true => (0..n).map(|i| u[(i, k)] * b[i]).sum::<f64>() / s[k],
-            false => 0.0,
-        })
+    // (rows >= n here; with fewer, the SVD has `rows` values.)
+    let values = rows.min(n);
+    let s_max = (0..values).fold(0.0_f64, |m, k| m.max(s[k]));
+    let kept: Vec<usize> = (0..values)
+        .filter(|&k| s[k] > ZERO_SINGULAR * s_max)
         .collect();
-    for (i, xi) in x.iter_mut().enumerate() {
-        *xi = (0..n).map(|k| v[(i, k)] * y[k]).sum();
+    let clear = (0..values).all(|k| s[k] <= ZERO_SINGULAR * s_max || s[k] >= SINGULAR * s_max);
+    for &k in &kept {
+        let y = (0..rows).map(|i| u[(i, k)] * b[i]).sum::<f64>() / s[k];
+        for (i, xi) in x.iter_mut().enumerate() {
+            *xi += v[(i, k)] * y;
+        }
     }
-    let x_norm = max_abs(x);
-    let consistent = (0..n).all(|i| {
-        let ax: f64 = (0..n).map(|j| a[i + n * j] * x[j]).sum();
-        (ax - b[i]).abs() <= 1e-9 * (x_norm + b[i].abs())
+    if let Some(basis) = row_space {
+        basis.clear();
+        for &k in &kept {
+            basis.extend((0..n).map(|i| v[(i, k)]));
+        }
+    }
+    Some(Rank {
+        rank: kept.len(),
+        clear,
+    })
+}
+
+/// How far `x` is from solving the column-major system `a x = b` (`n`
+/// columns): `max |a x - b| / (|x| + |b|)`.
+fn residual_miss(n: usize, a: &[f64], b: &[f64], x: &[f64]) -> f64 {
+    let rows = b.len();
+    let worst = (0..rows).fold(0.0_f64, |m, i| {
+        let ax: f64 = (0..n).map(|j| a[i + rows * j] * x[j]).sum();
+        m.max((ax - b[i]).abs())
     });
-    Some(consistent)
+    let miss = worst / positive_or_one(max_abs(x) + max_abs(b));
+    if miss.is_nan() { f64::INFINITY } else { miss }
+}
+
+/// Appends `row x >= h` to `ineq`, `ineq_rhs`, both divided by the row's
+/// largest entry (the rank tests compare rows of one size); a zero row is
+/// left out.
+fn push_inequality(ineq: &mut Vec<f64>, ineq_rhs: &mut Vec<f64>, row: &[f64], h: f64) {
+    let largest = max_abs(row);
+    if largest > 0.0 && largest.is_finite() {
+        ineq.extend(row.iter().map(|x| x / largest));
+        ineq_rhs.push(h / largest);
+    }
+}
+
+/// The state of a walk over a singular basis's faces.
+struct Walk {
+    /// rank [A; G]: that of a minimal face's system.
+    rank: usize,
+    /// Faces tried.
+    leaves: usize,
+    /// Whether a face could not be ruled out.
+    unsure: bool,
 }
 
 /// What one basis gave.

@@ -21,9 +21,12 @@
 // can end on a ray) goes to Lemke-Howson's method (lemke_howson.rs); a
 // problem of at most `EXHAUSTIVE_MAX_BASES` complementary bases to the
 // exhaustive search (exhaustive.rs), which finds a certified solution, or
-// proves there is none (`LcpError::NoSolution`), or, having met a singular
-// basis, hands over. Last, projected Gauss-Seidel warm-started from the best
-// pivoting iterate. The solution's `method` says which solver produced it.
+// proves there is none (`LcpError::NoSolution`), or, having met a basis it
+// cannot rule out (a near miss, a rank unclear in rounding, its face budget
+// spent), hands over. Last, projected Gauss-Seidel warm-started from the
+// best pivoting iterate; where it cannot run (a diagonal entry <= 0), the
+// best pivoting failure is returned. The solution's `method` says which
+// solver produced it.
 
 use crate::block_pivoting::RowState;
 use crate::box_problem::BoxLcp;
@@ -106,6 +109,10 @@ pub struct Solver {
     lemke_howson: LemkeHowson,
     exhaustive: ExhaustiveSearch,
     first: Option<LcpError>,
+    /// The pivoting failure whose answer or best iterate was the best of
+    /// the last solve (the warm start), returned when the fail-safe cannot
+    /// run.
+    failure: Option<LcpError>,
 }
 
 impl Solver {
@@ -156,9 +163,16 @@ impl Solver {
     ///   the problem has no solution;
     /// - otherwise the fail-safe's errors (those of
     ///   [`ProjectedGaussSeidel::solve_into`], e.g.
-    ///   [`LcpError::IterationLimit`] with its best iterate, or
-    ///   [`LcpError::NonPositiveDiagonal`]); the first pivoting solver's
-    ///   error is kept in [`Solver::first_failure`].
+    ///   [`LcpError::IterationLimit`] with its best iterate); the first
+    ///   pivoting solver's error is kept in [`Solver::first_failure`];
+    /// - but where the fail-safe cannot run on the problem
+    ///   ([`LcpError::NonPositiveDiagonal`]: a precondition of projected
+    ///   Gauss-Seidel, not a fault of the problem), the failure of the
+    ///   pivoting solver whose answer or best iterate came closest (its
+    ///   error, e.g. [`LcpError::RayTermination`] or
+    ///   [`LcpError::PivotLimit`], with that iterate; an uncertified answer
+    ///   as [`LcpError::NotCertified`]); `NonPositiveDiagonal` only when no
+    ///   pivoting solver reported one.
     pub fn solve_into(&mut self, problem: &BoxLcp, out: &mut LcpSolution) -> Result<(), LcpError> {
         self.solve_guessed(problem, None, out)
     }
@@ -187,6 +201,7 @@ impl Solver {
         out: &mut LcpSolution,
     ) -> Result<(), LcpError> {
         self.first = None;
+        self.failure = None;
         let mut best = None;
         if !problem.couplings().is_empty() && problem.dim() >= self.params.lemke_coupled_from {
             let r = self.lemke.solve_box_into(problem, out);
@@ -236,8 +251,10 @@ impl Solver {
 
     /// Whether a pivoting solver's `result` (its answer in `out`) certifies.
     /// If not, its answer or best iterate becomes the warm start `best` (a
-    /// scaled error and `z`) when its error is the smallest yet, and the
-    /// error of the `first` solver is kept for [`Solver::first_failure`].
+    /// scaled error and `z`) when its error is the smallest yet, with its
+    /// failure (`self.failure`; the first error when none has an iterate),
+    /// and the error of the `first` solver is kept for
+    /// [`Solver::first_failure`].
     fn certified(
         &mut self,
         result: Result<(), LcpError>,
@@ -250,16 +267,31 @@ impl Solver {
             Ok(()) => Some(out),
             Err(e) => e.best(),
         };
+        let mut improved = false;
         if let Some(c) = candidate {
             let error = c.report.scaled_max();
             match best {
                 Some((e, z)) if error < *e => {
                     *e = error;
                     z.clone_from(&c.z);
+                    improved = true;
                 }
                 Some(_) => {}
-                None => *best = Some((error, c.z.clone())),
+                None => {
+                    *best = Some((error, c.z.clone()));
+                    improved = true;
+                }
             }
+        }
+        if improved || self.failure.is_none() {
+            self.failure = Some(match &result {
+                Err(e) => e.clone(),
+                Ok(()) => LcpError::NotCertified {
+                    error: out.report.scaled_max(),
+                    tolerance: self.params.tolerance,
+                    best: Some(Box::new(out.clone())),
+                },
+            });
         }
         if first {
             self.first = result.err();
@@ -302,6 +334,7 @@ impl Solver {
             return Ok(out);
         }
         self.first = None;
+        self.failure = None;
         let mut best = None;
         let r = self.lemke.solve_into(lcp, &mut out);
         if self.certified(r, &out, &mut best, true) {
@@ -323,7 +356,15 @@ impl Solver {
         out: &mut LcpSolution,
     ) -> Result<(), LcpError> {
         let warm = warm.filter(|z| z.len() == problem.dim() && z.iter().all(|x| x.is_finite()));
-        self.pgs.solve_into(problem, warm.as_deref(), out)?;
+        match self.pgs.solve_into(problem, warm.as_deref(), out) {
+            Ok(()) => {}
+            // Projected Gauss-Seidel cannot run here: a pivoting solver's
+            // failure says more about the problem than its precondition.
+            Err(e @ LcpError::NonPositiveDiagonal { .. }) => {
+                return Err(self.failure.take().unwrap_or(e));
+            }
+            Err(e) => return Err(e),
+        }
         debug_assert_eq!(out.method, Method::ProjectedGaussSeidel);
         Ok(())
     }

@@ -92,14 +92,14 @@ fn a_problem_without_solution_is_refused() {
     ));
 }
 
-/// `M = 0`, `q = (-1, 1)`: no solution (`w_0 = -1`), but the basis with
-/// `z_0` basic is singular, so the search proves nothing and does not
-/// claim it: the fail-safe's error is returned instead.
+/// `M = 0`, `q = (-1, 1)`: no solution (`w_0 = -1`). The bases with `z_0`
+/// basic are singular (`0 z_0 = 1`): the search walks their faces, finds
+/// no point in any, and proves there is none (singular_bases.rs).
 #[test]
-fn a_singular_basis_leaves_the_search_without_proof() {
+fn a_singular_basis_is_ruled_out_on_all_its_faces() {
     let lcp = Lcp::from_row_major(2, &[0.0; 4], &[-1.0, 1.0]).unwrap();
     let err = Solver::default().solve_lcp(&lcp).unwrap_err();
-    assert!(!matches!(err, LcpError::NoSolution { .. }), "{err}");
+    assert!(matches!(err, LcpError::NoSolution { bases: 4 }), "{err}");
 }
 
 /// Small non-symmetric LCPs built around a solution (`q = w* - M z*`, on

@@ -194,15 +194,22 @@ fn non_symmetric_box_problems_are_pivoted_too() {
 
 #[test]
 fn when_both_fail_the_fail_safe_error_is_returned() {
-    // Inconsistent duplicated bilateral rows: no solution at all.
-    let p = BoxLcp::new(
-        Mat::from_fn(2, 2, |_, _| 1.0),
-        vec![-1.0, -2.0],
-        vec![-INF; 2],
-        vec![INF; 2],
-        vec![],
-    )
-    .unwrap();
+    // Inconsistent duplicated bilateral rows: no solution at all. Alone
+    // they are one singular basis, which the exhaustive search rules out
+    // (singular_bases.rs); with 13 plain rows beside them (2^13 bases) the
+    // search does not run and the fail-safe answers for the policy.
+    let n = 15;
+    assert!(1 << (n - 2) > EXHAUSTIVE_MAX_BASES);
+    let m = Mat::from_fn(n, n, |i, j| match (i < 2 && j < 2, i == j) {
+        (true, _) | (_, true) => 1.0,
+        _ => 0.0,
+    });
+    let mut q = vec![-1.0; n];
+    q[1] = -2.0;
+    let (mut lo, mut hi) = (vec![0.0; n], vec![INF; n]);
+    lo[..2].fill(-INF);
+    hi[..2].fill(INF);
+    let p = BoxLcp::new(m, q, lo, hi, vec![]).unwrap();
     let mut solver = Solver::new(SolverParams {
         pgs: PgsParams {
             max_sweeps: 50,
