@@ -66,6 +66,12 @@ pub(crate) const ZERO_SINGULAR: f64 = 1e-12;
 /// ranks' gap: a leaf it lets through is checked by its own SVD).
 pub(crate) const INDEPENDENT_ROW: f64 = 1e-11;
 
+/// A row within this times its norm of the span is dependent to rounding
+/// and skipped; between this and `INDEPENDENT_ROW` it is skipped too, but
+/// the walk proves nothing (a nearly dependent set may hold the only
+/// vertex).
+pub(crate) const DEPENDENT_ROW: f64 = 1e-14;
+
 /// The least-squares solution of a basis's equations counts as solving them
 /// when its residual is at most this times `|x| + |b|` (max norms).
 pub(crate) const CONSISTENT: f64 = 1e-9;
@@ -301,6 +307,10 @@ impl ExhaustiveSearch {
         if !a.clear {
             return Candidate::Unsure;
         }
+        // An overflowed least-squares solution proves nothing.
+        if miss.is_nan() {
+            return Candidate::Unsure;
+        }
         // No x solves the equations (the least-squares one misses most
         // closely): no face does either.
         if miss > RULED_OUT {
@@ -445,6 +455,9 @@ impl ExhaustiveSearch {
             let norm = r.iter().map(|x| x * x).sum::<f64>().sqrt();
             let g_norm = g.iter().map(|x| x * x).sum::<f64>().sqrt();
             if norm <= INDEPENDENT_ROW * g_norm {
+                if norm > DEPENDENT_ROW * g_norm {
+                    walk.unsure = true;
+                }
                 continue;
             }
             let t = self.ortho.len();
@@ -486,7 +499,12 @@ impl ExhaustiveSearch {
         if !ls.clear || ls.rank != walk.rank {
             walk.unsure = true;
         }
-        if residual_miss(k, &self.face, &self.face_rhs, &self.x) > RULED_OUT {
+        let miss = residual_miss(k, &self.face, &self.face_rhs, &self.x);
+        if miss.is_nan() {
+            walk.unsure = true;
+            return false;
+        }
+        if miss > RULED_OUT {
             return false;
         }
         self.place();
@@ -633,15 +651,15 @@ fn least_squares(
 }
 
 /// How far `x` is from solving the column-major system `a x = b` (`n`
-/// columns): `max |a x - b| / (|x| + |b|)`.
+/// columns): `max |a x - b| / (|x| + |b|)`; NaN when it overflowed, which
+/// proves nothing either way.
 fn residual_miss(n: usize, a: &[f64], b: &[f64], x: &[f64]) -> f64 {
     let rows = b.len();
     let worst = (0..rows).fold(0.0_f64, |m, i| {
         let ax: f64 = (0..n).map(|j| a[i + rows * j] * x[j]).sum();
         m.max((ax - b[i]).abs())
     });
-    let miss = worst / positive_or_one(max_abs(x) + max_abs(b));
-    if miss.is_nan() { f64::INFINITY } else { miss }
+    worst / positive_or_one(max_abs(x) + max_abs(b))
 }
 
 /// Appends `row x >= h` to `ineq`, `ineq_rhs`, both divided by the row's

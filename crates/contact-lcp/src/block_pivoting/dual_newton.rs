@@ -105,7 +105,7 @@ impl BlockPivoting {
     /// at the first and loses it at the second. The kinks after 0 are
     /// sorted and walked to the piece that holds the root, found there by
     /// one Newton step from the derivative recomputed at the piece's start
-    /// (so no rounding is carried along the walk).
+    /// (the walk's own running slope and curvature only pick the piece).
     fn line_search(&mut self) -> f64 {
         let along = self.system.mass_product(&self.step, &self.step);
         let start = self.system.mass_product(&self.step, &self.x);
