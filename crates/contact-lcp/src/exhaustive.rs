@@ -40,8 +40,10 @@ use crate::box_verify::finish_box_answer;
 use crate::linalg::lane_scan::max_abs;
 use crate::linalg::lu::BlockLu;
 use crate::solution::{LcpSolution, Method};
-use crate::tuning::RULED_OUT;
-use crate::tuning::SINGULAR;
+use crate::tuning::{
+    CONSISTENT, DEPENDENT_ROW, EXHAUSTIVE_MAX_FACES, INDEPENDENT_ROW, RULED_OUT, SINGULAR,
+    ZERO_SINGULAR,
+};
 use crate::verify::ACCEPT;
 
 /// The most complementary bases the exhaustive search tries (a product of 2
@@ -49,32 +51,6 @@ use crate::verify::ACCEPT;
 /// row): a plain LCP of 12 rows, a box LCP of 7 two-sided rows. Each basis
 /// costs one LU of at most n x n.
 pub const EXHAUSTIVE_MAX_BASES: usize = 4096;
-
-/// The most faces (independent sets of a singular basis's inequalities,
-/// each one projection, a leaf one small SVD) one exhaustive search walks
-/// over all its singular bases; beyond, a singular basis proves nothing.
-/// A plain LCP of 12 rows has at most C(12, 6) = 924 vertex sets per basis.
-pub(crate) const EXHAUSTIVE_MAX_FACES: usize = 1 << 14;
-
-/// Singular values of a basis's system at most this times the largest
-/// count as zero (rounding of an exact 0: about n eps); between this and
-/// `SINGULAR` the rank is unclear and the basis proves nothing.
-pub(crate) const ZERO_SINGULAR: f64 = 1e-12;
-
-/// An inequality's row counts as independent of the rows chosen before it
-/// when its distance to their span exceeds this times its norm (below the
-/// ranks' gap: a leaf it lets through is checked by its own SVD).
-pub(crate) const INDEPENDENT_ROW: f64 = 1e-11;
-
-/// A row within this times its norm of the span is dependent to rounding
-/// and skipped; between this and `INDEPENDENT_ROW` it is skipped too, but
-/// the walk proves nothing (a nearly dependent set may hold the only
-/// vertex).
-pub(crate) const DEPENDENT_ROW: f64 = 1e-14;
-
-/// The least-squares solution of a basis's equations counts as solving them
-/// when its residual is at most this times `|x| + |b|` (max norms).
-pub(crate) const CONSISTENT: f64 = 1e-9;
 
 /// The state of a row in a complementary basis.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

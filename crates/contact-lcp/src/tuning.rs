@@ -194,10 +194,37 @@ pub(crate) const LEMKE_HOWSON_LEX: f64 = 1e-11;
 pub(crate) const RULED_OUT: f64 = 1e-3;
 
 /// A basis whose LU has a pivot below this times its largest entry counts
-/// as singular: its candidate (if finite) is still tried, but a miss does
-/// not rule the basis out. Above it a candidate errs by at most about n
-/// eps / SINGULAR, far below `RULED_OUT`.
+/// as singular: its equations' solution set is searched over its faces
+/// (the LU's candidate is tried only where the basis has full numerical
+/// rank). Above it a candidate errs by at most about n eps / SINGULAR, far
+/// below `RULED_OUT`.
 pub(crate) const SINGULAR: f64 = 1e-9;
+
+/// The most faces (independent sets of a singular basis's inequalities,
+/// each one projection, a leaf one small SVD) one exhaustive search walks
+/// over all its singular bases; beyond, a singular basis proves nothing.
+/// A plain LCP of 12 rows has at most C(12, 6) = 924 vertex sets per basis.
+pub(crate) const EXHAUSTIVE_MAX_FACES: usize = 1 << 14;
+
+/// Singular values of a basis's system at most this times the largest
+/// count as zero (rounding of an exact 0: about n eps); between this and
+/// `SINGULAR` the rank is unclear and the basis proves nothing.
+pub(crate) const ZERO_SINGULAR: f64 = 1e-12;
+
+/// An inequality's row counts as independent of the rows chosen before it
+/// when its distance to their span exceeds this times its norm (below the
+/// ranks' gap: a leaf it lets through is checked by its own SVD).
+pub(crate) const INDEPENDENT_ROW: f64 = 1e-11;
+
+/// A row within this times its norm of the span is dependent to rounding
+/// and skipped; between this and `INDEPENDENT_ROW` it is skipped too, but
+/// the walk proves nothing (a nearly dependent set may hold the only
+/// vertex).
+pub(crate) const DEPENDENT_ROW: f64 = 1e-14;
+
+/// The least-squares solution of a basis's equations counts as solving them
+/// when its residual is at most this times `|x| + |b|` (max norms).
+pub(crate) const CONSISTENT: f64 = 1e-9;
 
 // Lemke on the box LCP (pyramid_lift.rs).
 
