@@ -45,22 +45,7 @@ impl CaStepper {
         };
         let twists = bodies.iter().map(|b| b.twist);
         estimate_reach(bodies, twists, world, &self.params, &mut self.start.reach);
-        let band = self.params.contact_band;
-        let reach = &self.start.reach;
-        let candidates = self.broad.find(
-            bodies,
-            self.start_poses.iter().map(|p| p.translation),
-            |i| band + reach[i],
-        );
-        self.start.measure(
-            &mut self.generator.generator,
-            bodies,
-            &self.start_poses,
-            candidates,
-            &self.jointed,
-            &self.held,
-            measure,
-        )?;
+        self.measure_candidates(bodies, measure, true)?;
         self.check_start()
     }
 
@@ -141,6 +126,18 @@ impl CaStepper {
             cull: self.start_cull.unwrap_or(f64::INFINITY),
             ..self.measure()
         };
+        self.measure_candidates(bodies, measure, false)
+    }
+
+    /// Measures the pairs the grid finds within each body's contact band
+    /// and reach at the start poses: all of them anew when `fresh`, else
+    /// only those not yet measured.
+    fn measure_candidates(
+        &mut self,
+        bodies: &[RigidBody],
+        measure: Measure,
+        fresh: bool,
+    ) -> Result<(), SimError> {
         let band = self.params.contact_band;
         let reach = &self.start.reach;
         let candidates = self.broad.find(
@@ -148,16 +145,17 @@ impl CaStepper {
             self.start_poses.iter().map(|p| p.translation),
             |i| band + reach[i],
         );
-        self.start.add(
-            &mut self.generator.generator,
-            bodies,
-            &self.start_poses,
-            candidates,
-            &self.jointed,
-            &self.held,
-            measure,
-            false,
-        )
+        let generator = &mut self.generator.generator;
+        let poses = &self.start_poses;
+        let (jointed, held) = (&self.jointed, &self.held);
+        if fresh {
+            self.start
+                .measure(generator, bodies, poses, candidates, jointed, held, measure)
+        } else {
+            self.start.add(
+                generator, bodies, poses, candidates, jointed, held, measure, false,
+            )
+        }
     }
 }
 
