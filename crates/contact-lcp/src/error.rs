@@ -192,7 +192,8 @@ pub enum LcpError {
     },
     /// The policy ([`Solver`](crate::Solver)) searched every complementary
     /// basis of the problem ([`EXHAUSTIVE_MAX_BASES`](crate::EXHAUSTIVE_MAX_BASES)
-    /// at most), all nonsingular, and none held a solution: there is none.
+    /// at most) and ruled each out, a singular one on every minimal face of
+    /// its feasible set, with ranks clear of rounding: there is none.
     #[error("no solution: none of the {bases} complementary bases holds one")]
     NoSolution {
         /// The complementary bases searched (all of them).

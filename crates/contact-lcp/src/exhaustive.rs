@@ -32,8 +32,8 @@
 // ones by all their faces' candidates, with ranks clear of rounding (no
 // singular value between `ZERO_SINGULAR` and `SINGULAR` of the largest)
 // and within `EXHAUSTIVE_MAX_FACES`. Otherwise the search proves nothing.
-// Cost: at most `EXHAUSTIVE_MAX_BASES` solves of at most n rows, and
-// `EXHAUSTIVE_MAX_FACES` small SVDs.
+// Cost: at most `EXHAUSTIVE_MAX_BASES` solves of at most
+// `EXHAUSTIVE_MAX_ROWS` rows, and `EXHAUSTIVE_MAX_FACES` small SVDs.
 
 use crate::box_problem::{BoxLcp, clamp};
 use crate::box_verify::finish_box_answer;
@@ -51,6 +51,13 @@ use crate::verify::ACCEPT;
 /// row): a plain LCP of 12 rows, a box LCP of 7 two-sided rows. Each basis
 /// costs one LU of at most n x n.
 pub const EXHAUSTIVE_MAX_BASES: usize = 4096;
+
+/// The most rows a problem searched exhaustively may have, whatever its
+/// number of bases: free and fixed rows add no bases but an unknown or an
+/// equation each, and a basis's solve (and a singular basis's SVDs) grows as
+/// the cube of them; a few contacts among thousands of joint rows are not
+/// a small problem.
+pub const EXHAUSTIVE_MAX_ROWS: usize = 64;
 
 /// The state of a row in a complementary basis.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -74,7 +81,8 @@ pub(crate) enum Outcome {
     /// Nothing found, but a basis could not be ruled out (a near miss, an
     /// unclear rank, or the face budget spent).
     Inconclusive,
-    /// More than `EXHAUSTIVE_MAX_BASES` bases: not searched.
+    /// More than `EXHAUSTIVE_MAX_BASES` bases or `EXHAUSTIVE_MAX_ROWS` rows:
+    /// not searched.
     TooLarge,
 }
 
@@ -126,7 +134,7 @@ impl ExhaustiveSearch {
     pub(crate) fn solve(&mut self, problem: &BoxLcp, out: &mut LcpSolution) -> Outcome {
         self.bases = 0;
         self.faces = 0;
-        if Self::count(problem) > EXHAUSTIVE_MAX_BASES {
+        if problem.dim() > EXHAUSTIVE_MAX_ROWS || Self::count(problem) > EXHAUSTIVE_MAX_BASES {
             return Outcome::TooLarge;
         }
         let n = problem.dim();
@@ -734,6 +742,19 @@ mod tests {
         );
         let mut out = LcpSolution::default();
         let outcome = ExhaustiveSearch::default().solve(&plain, &mut out);
+        assert_eq!(outcome, Outcome::TooLarge);
+        // One basis, but more rows than a small problem has: not searched,
+        // though its answer (z = 1) is one solve away.
+        let free = EXHAUSTIVE_MAX_ROWS + 1;
+        let joints = problem(
+            Mat::identity(free, free),
+            vec![-1.0; free],
+            vec![-INF; free],
+            vec![INF; free],
+            None,
+        );
+        assert_eq!(ExhaustiveSearch::count(&joints), 1);
+        let outcome = ExhaustiveSearch::default().solve(&joints, &mut out);
         assert_eq!(outcome, Outcome::TooLarge);
     }
 

@@ -36,7 +36,7 @@
 //! - [`Solver`]: the policy, Dantzig (or Lemke for a non-symmetric plain
 //!   LCP) first; then Lemke-Howson's method on a bimatrix game and an
 //!   exhaustive search over the complementary bases of a small problem
-//!   ([`EXHAUSTIVE_MAX_BASES`]), which solves it or proves that it has no
+//!   ([`EXHAUSTIVE_MAX_BASES`], [`EXHAUSTIVE_MAX_ROWS`]), which solves it or proves that it has no
 //!   solution; projected Gauss-Seidel as the fail-safe; reporting which
 //!   [`Method`] answered;
 //! - [`verify`] and [`verify_box`]: a solver-independent certificate of any
@@ -108,7 +108,7 @@ pub use box_problem::{BoxBounds, BoxLcp, Coupling};
 pub use box_verify::{verify_box, verify_box_z};
 pub use dantzig::{Dantzig, DantzigEvent, DantzigParams, DantzigStats, DantzigStep};
 pub use error::LcpError;
-pub use exhaustive::EXHAUSTIVE_MAX_BASES;
+pub use exhaustive::{EXHAUSTIVE_MAX_BASES, EXHAUSTIVE_MAX_ROWS};
 pub use factored_problem::{FactoredBoxLcp, FactoredParts};
 #[cfg(feature = "serde")]
 pub use file_format::{LcpProblem, ProblemFile, SolutionLine, SolveStatus};

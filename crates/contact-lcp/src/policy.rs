@@ -19,7 +19,8 @@
 // Resorts, when the pivoting methods failed: a bimatrix-game LCP (M = [[0,
 // A], [B', 0]], A, B > 0, q < 0: always solvable, but Lemke's covering vector
 // can end on a ray) goes to Lemke-Howson's method (lemke_howson.rs); a
-// problem of at most `EXHAUSTIVE_MAX_BASES` complementary bases to the
+// problem of at most `EXHAUSTIVE_MAX_BASES` complementary bases (and
+// `EXHAUSTIVE_MAX_ROWS` rows) to the
 // exhaustive search (exhaustive.rs), which finds a certified solution, or
 // proves there is none (`LcpError::NoSolution`), or, having met a basis it
 // cannot rule out (a near miss, a rank unclear in rounding, its face budget
@@ -86,7 +87,8 @@ impl Default for SolverParams {
 /// see the module source); when both fail or do not certify,
 /// Lemke-Howson's method on a bimatrix-game LCP and, on a problem of at
 /// most [`EXHAUSTIVE_MAX_BASES`](crate::EXHAUSTIVE_MAX_BASES)
-/// complementary bases, the exhaustive search; projected Gauss-Seidel as
+/// complementary bases and [`EXHAUSTIVE_MAX_ROWS`](crate::EXHAUSTIVE_MAX_ROWS)
+/// rows, the exhaustive search; projected Gauss-Seidel as
 /// the fail-safe. Owns the workspaces of all of them.
 ///
 /// ```
@@ -110,9 +112,11 @@ pub struct Solver {
     exhaustive: ExhaustiveSearch,
     first: Option<LcpError>,
     /// The pivoting failure whose answer or best iterate was the best of
-    /// the last solve (the warm start), returned when the fail-safe cannot
-    /// run.
-    failure: Option<LcpError>,
+    /// the last solve (the warm start), and its solver: returned when the
+    /// fail-safe cannot run.
+    failure: Option<(LcpError, Method)>,
+    /// The solver whose error the last solve returned.
+    failed: Option<Method>,
 }
 
 impl Solver {
@@ -140,6 +144,16 @@ impl Solver {
     #[must_use]
     pub fn first_failure(&self) -> Option<&LcpError> {
         self.first.as_ref()
+    }
+
+    /// The solver whose error the last solve returned (`None` when it
+    /// answered): the one its best iterate names where it has one, else
+    /// the exhaustive search for [`LcpError::NoSolution`], projected
+    /// Gauss-Seidel for the fail-safe's errors, or the pivoting solver
+    /// whose failure is returned where the fail-safe cannot run.
+    #[must_use]
+    pub fn failed_method(&self) -> Option<Method> {
+        self.failed
     }
 
     /// Solves a box LCP, returning a new solution.
@@ -200,16 +214,43 @@ impl Solver {
         guess: Option<&[RowState]>,
         out: &mut LcpSolution,
     ) -> Result<(), LcpError> {
+        let result = self.pivot_then_resort(problem, guess, out);
+        self.note_failure(&result);
+        result
+    }
+
+    /// Records which solver's error `result` is (`failed_method`), unless
+    /// `fallback` named it.
+    fn note_failure(&mut self, result: &Result<(), LcpError>) {
+        let Err(e) = result else {
+            self.failed = None;
+            return;
+        };
+        self.failed = Some(match (e.best(), e, self.failed) {
+            (Some(best), _, _) => best.method,
+            (None, LcpError::NoSolution { .. }, _) => Method::ExhaustiveSearch,
+            (None, _, Some(named)) => named,
+            (None, _, None) => Method::ProjectedGaussSeidel,
+        });
+    }
+
+    fn pivot_then_resort(
+        &mut self,
+        problem: &BoxLcp,
+        guess: Option<&[RowState]>,
+        out: &mut LcpSolution,
+    ) -> Result<(), LcpError> {
         self.first = None;
         self.failure = None;
+        self.failed = None;
         let mut best = None;
         if !problem.couplings().is_empty() && problem.dim() >= self.params.lemke_coupled_from {
             let r = self.lemke.solve_box_into(problem, out);
-            if self.certified(r, out, &mut best, true) {
+            if self.certified(r, out, &mut best, Method::Lemke, true) {
                 return Ok(());
             }
             let r = self.dantzig.solve_guessed(problem, guess, out);
-            if self.certified(r, out, &mut best, false) {
+            if self.certified(r, out, &mut best, Method::Dantzig, false) {
                 return Ok(());
             }
         } else {
@@ -229,16 +270,16 @@ impl Solver {
             self.dantzig.set_params(full);
             let capped_out =
                 matches!(r, Err(LcpError::PivotLimit { .. })) && full.max_total_pivots > cap;
-            if self.certified(r, out, &mut best, true) {
+            if self.certified(r, out, &mut best, Method::Dantzig, true) {
                 return Ok(());
             }
             let r = self.lemke.solve_box_into(problem, out);
-            if self.certified(r, out, &mut best, false) {
+            if self.certified(r, out, &mut best, Method::Lemke, false) {
                 return Ok(());
             }
             if capped_out {
                 let r = self.dantzig.solve_guessed(problem, guess, out);
-                if self.certified(r, out, &mut best, false) {
+                if self.certified(r, out, &mut best, Method::Dantzig, false) {
                     return Ok(());
                 }
             }
@@ -252,14 +293,15 @@ impl Solver {
     /// Whether a pivoting solver's `result` (its answer in `out`) certifies.
     /// If not, its answer or best iterate becomes the warm start `best` (a
     /// scaled error and `z`) when its error is the smallest yet, with its
-    /// failure (`self.failure`; the first error when none has an iterate),
-    /// and the error of the `first` solver is kept for
-    /// [`Solver::first_failure`].
+    /// failure (`self.failure`, with `method`, the solver that ran; the
+    /// first error when none has an iterate), and the error of the `first`
+    /// solver is kept for [`Solver::first_failure`].
     fn certified(
         &mut self,
         result: Result<(), LcpError>,
         out: &LcpSolution,
         best: &mut Option<(f64, Vec<f64>)>,
+        method: Method,
         first: bool,
     ) -> bool {
         let candidate = match &result {
@@ -284,14 +326,15 @@ impl Solver {
             }
         }
         if improved || self.failure.is_none() {
-            self.failure = Some(match &result {
+            let error = match &result {
                 Err(e) => e.clone(),
                 Ok(()) => LcpError::NotCertified {
                     error: out.report.scaled_max(),
                     tolerance: self.params.tolerance,
                     best: Some(Box::new(out.clone())),
                 },
-            });
+            };
+            self.failure = Some((error, method));
         }
         if first {
             self.first = result.err();
@@ -335,16 +378,18 @@ impl Solver {
         }
         self.first = None;
         self.failure = None;
+        self.failed = None;
         let mut best = None;
         let r = self.lemke.solve_into(lcp, &mut out);
-        if self.certified(r, &out, &mut best, true) {
+        if self.certified(r, &out, &mut best, Method::Lemke, true) {
             return Ok(out);
         }
-        if let Some(result) = self.resorts(&problem, &mut out) {
-            return result.map(|()| out);
-        }
-        self.fallback(&problem, best.map(|(_, z)| z), &mut out)?;
-        Ok(out)
+        let result = match self.resorts(&problem, &mut out) {
+            Some(result) => result,
+            None => self.fallback(&problem, best.map(|(_, z)| z), &mut out),
+        };
+        self.note_failure(&result);
+        result.map(|()| out)
     }
 
     /// Projected Gauss-Seidel, warm-started from `warm` (a pivoting
@@ -361,7 +406,13 @@ impl Solver {
             // Projected Gauss-Seidel cannot run here: a pivoting solver's
             // failure says more about the problem than its precondition.
             Err(e @ LcpError::NonPositiveDiagonal { .. }) => {
-                return Err(self.failure.take().unwrap_or(e));
+                return Err(match self.failure.take() {
+                    Some((failure, method)) => {
+                        self.failed = Some(method);
+                        failure
+                    }
+                    None => e,
+                });
             }
             Err(e) => return Err(e),
         }

@@ -34,6 +34,7 @@ fn dantzig_answers_symmetric_problems() {
         let sol = solver.solve_lcp(&lcp).unwrap();
         assert_eq!(sol.method, Method::Dantzig);
         assert!(solver.first_failure().is_none());
+        assert_eq!(solver.failed_method(), None);
         assert!(verify(&lcp, &sol.z, &sol.w).is_solution(1e-9));
     }
 }
@@ -226,6 +227,7 @@ fn when_both_fail_the_fail_safe_error_is_returned() {
         solver.first_failure(),
         Some(LcpError::NoSolutionOnPath { .. })
     ));
+    assert_eq!(solver.failed_method(), Some(Method::ProjectedGaussSeidel));
 }
 
 #[test]

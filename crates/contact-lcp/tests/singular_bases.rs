@@ -129,8 +129,10 @@ fn singular_box_bases_are_searched() {
 #[test]
 fn a_problem_without_solution_is_still_refused() {
     let lcp = Lcp::from_row_major(1, &[0.0], &[-1.0]).unwrap();
-    let err = Solver::default().solve_lcp(&lcp).unwrap_err();
+    let mut solver = Solver::default();
+    let err = solver.solve_lcp(&lcp).unwrap_err();
     assert!(matches!(err, LcpError::NoSolution { bases: 2 }), "{err:?}");
+    assert_eq!(solver.failed_method(), Some(Method::ExhaustiveSearch));
     // Duplicated bilateral rows with inconsistent q: 1 basis, singular
     // (z_0 + z_1 = 1 and = 2), ruled out by its residual.
     let p = box_problem(2, &[1.0; 4], &[-1.0, -2.0], (&[-INF; 2], &[INF; 2]), vec![]);
@@ -162,8 +164,11 @@ fn a_pivoting_failure_is_returned_where_the_fail_safe_cannot_run() {
         !matches!(err, LcpError::NonPositiveDiagonal { .. }),
         "{err:?}"
     );
-    assert!(err.best().is_some(), "{err:?}");
+    let best = err.best().unwrap_or_else(|| panic!("{err:?}"));
     assert!(solver.first_failure().is_some());
+    // The pivoting solver that failed is named, not the fail-safe.
+    assert_ne!(best.method, Method::ProjectedGaussSeidel);
+    assert_eq!(solver.failed_method(), Some(best.method));
 }
 
 /// Small LCPs of low rank (`M = U V'` of rank 0 to n - 1, dyadic, so `q`

@@ -281,8 +281,13 @@ impl VelocityProblem {
             let (lcp, bounds) = problem.into_parts();
             (self.matrix, self.offsets) = lcp.into_parts();
             self.bounds = bounds;
-            if let Err(error) = &solved {
-                self.failed_solver = Some(failed_solver(error, lemke));
+            if solved.is_err() {
+                // Lemke's method alone for the friction cone; the policy
+                // says which of its solvers failed.
+                self.failed_solver = match lemke {
+                    true => Some(Method::Lemke),
+                    false => self.box_solver.failed_method(),
+                };
             }
             solved?;
         }
@@ -587,16 +592,3 @@ impl VelocityProblem {
     }
 }
 
-/// The solver whose `error` ended a dense solve: the one its best iterate
-/// names, else the last one the route tries (Lemke's method alone for the
-/// friction cone; for the `Solver` policy, the exhaustive search when it
-/// proved that there is no solution, else the Gauss-Seidel fail-safe, whose
-/// errors the policy returns).
-fn failed_solver(error: &LcpError, lemke: bool) -> Method {
-    match (error.best(), error) {
-        (Some(best), _) => best.method,
-        _ if lemke => Method::Lemke,
-        (None, LcpError::NoSolution { .. }) => Method::ExhaustiveSearch,
-        (None, _) => Method::ProjectedGaussSeidel,
-    }
-}
