@@ -76,6 +76,15 @@ impl BlockPivoting {
                 self.delta.push(s_newton - self.s[i]);
             }
             let t = self.line_search();
+            if t <= 0.0 {
+                // No descent: v minimises Phi to rounding, and z(v) is the
+                // subproblem's answer as closely as this iteration can
+                // give it (the outer loop certifies it against the LCP).
+                for i in 0..n {
+                    self.z[i] = (-self.s[i] / self.d[i]).clamp(self.lo[i], self.hi[i]);
+                }
+                return Ok(());
+            }
             for (x, dx) in self.x.iter_mut().zip(&self.step) {
                 *x += t * dx;
             }
