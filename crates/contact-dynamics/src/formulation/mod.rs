@@ -512,21 +512,26 @@ impl VelocityProblem {
         self.centre.resize(n, 0.0);
         let mut found = false;
         for owner in set.owners() {
-            for (offset, i) in owner.rows.clone().enumerate() {
-                let key = (owner.key, offset);
-                if let Ok(k) = warm.binary_search_by(|&(a, b, _, _)| (a, b).cmp(&key)) {
-                    let u = self.unknown_of_row[i];
-                    self.guess[u] = warm[k].2;
-                    // Friction carries no memory: among the equally valid
-                    // friction distributions of redundant contacts the
-                    // solver then picks the one nearest 0, where the last
-                    // step's would carry internal friction forward, step
-                    // after step, until rows reach their cone's edge.
-                    if self.bounds.coupling_of(u).is_none() {
-                        self.centre[u] = warm[k].3;
-                    }
-                    found = true;
+            // The owner's entries are consecutive, by row offset.
+            let first = warm.partition_point(|entry| entry.0 < owner.key);
+            let entries = warm[first..]
+                .iter()
+                .take_while(|entry| entry.0 == owner.key);
+            for &(_, offset, state, impulse) in entries {
+                let Some(i) = owner.rows.clone().nth(offset) else {
+                    break;
+                };
+                let u = self.unknown_of_row[i];
+                self.guess[u] = state;
+                // Friction carries no memory: among the equally valid
+                // friction distributions of redundant contacts the solver
+                // then picks the one nearest 0, where the last step's would
+                // carry internal friction forward, step after step, until
+                // rows reach their cone's edge.
+                if self.bounds.coupling_of(u).is_none() {
+                    self.centre[u] = impulse;
                 }
+                found = true;
             }
         }
         found
@@ -591,4 +596,3 @@ impl VelocityProblem {
         debug_assert_eq!(out.len(), set.len());
     }
 }
-

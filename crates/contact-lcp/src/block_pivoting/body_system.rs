@@ -120,6 +120,8 @@ pub(super) struct BodySystem {
     /// `W^-1` per local body.
     mass: Vec<[[f64; 6]; 6]>,
     rows: Vec<Row>,
+    /// The rows of the problem before.
+    previous_rows: Vec<Row>,
     /// Neighbours of each local body, itself included, sorted.
     neighbour_start: Vec<usize>,
     neighbours: Vec<usize>,
@@ -158,9 +160,14 @@ impl BodySystem {
         self.local.clear();
         self.local.resize(problem.bodies(), NONE);
         self.mass.clear();
+        // The rows of the last problem, whose slots stand while every row
+        // joins the bodies it joined.
+        std::mem::swap(&mut self.rows, &mut self.previous_rows);
         self.rows.clear();
+        let last = &self.previous_rows;
+        let mut same_rows = self.cholesky.is_some() && last.len() == problem.rows().len();
         let inverse_mass = problem.inverse_mass();
-        for blocks in problem.rows() {
+        for (r, blocks) in problem.rows().iter().enumerate() {
             let mut row = Row::default();
             for block in blocks.iter().flatten() {
                 if self.local[block.body] == NONE {
@@ -180,7 +187,16 @@ impl BodySystem {
                 row.j[row.count] = block.j;
                 row.count += 1;
             }
+            if same_rows {
+                let old = &last[r];
+                same_rows = old.count == row.count && old.body == row.body;
+                row.slot = old.slot;
+            }
             self.rows.push(row);
+        }
+        if same_rows {
+            // The contact graph, its pattern and symbolic factor stand.
+            return Ok(0);
         }
         // The contact graph: each body's neighbours, itself included.
         let bodies = self.mass.len();
