@@ -257,6 +257,34 @@ pub(crate) const FRICTION_WEIGHT: f64 = 100.0;
 /// Proximal steps on a certified answer's guess (see `finish`).
 pub(crate) const FINISH_STEPS: usize = 2;
 
+/// The factor by which block pivoting raises the proximal weight after a
+/// slow frozen subproblem and lowers it after a subproblem whose guess
+/// held (`scale_weight`), the most it raises it to, and the solves that
+/// make a frozen subproblem slow. A landing pile's large islands freeze
+/// subproblem after subproblem, each taking hundreds of Newton steps at
+/// weights of 1e-6 to 3e-6, until the budget is gone; at 1e-4 their
+/// frozen subproblems are short, but the outer loop then needs thousands
+/// of subproblems unless the weight comes down once guesses hold. Raised
+/// after every frozen subproblem, the weight cost small islands, whose
+/// frozen subproblems are cheap, the subproblems their small budgets
+/// allow.
+pub(crate) const PROXIMAL_GROWTH: f64 = 10.0;
+
+/// See `PROXIMAL_GROWTH`.
+pub(crate) const MAX_PROXIMAL_WEIGHT: f64 = 1e-4;
+
+/// See `PROXIMAL_GROWTH`.
+pub(crate) const SLOW_SUBPROBLEM: usize = 100;
+
+/// The share of the `proximal_weight` setting that block pivoting lowers
+/// the weight to after subproblems whose guess held. The setting is what a
+/// warm start's first subproblem needs (the load of redundant contacts
+/// held where it was, see `BlockPivotingParams::proximal_weight`); an
+/// outer loop that drifts along a held guess converges faster below it
+/// (more of a landing pile's islands certify within their budgets:
+/// docs/benchmarks.md).
+pub(crate) const LOWEST_WEIGHT_SHARE: f64 = 0.01;
+
 /// Block exchanges allowed without a fall in the number of violated rows
 /// before the subproblem is frozen (Judice & Pires 1994's p).
 pub(crate) const BLOCK_TRIES: usize = 3;

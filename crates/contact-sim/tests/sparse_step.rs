@@ -67,3 +67,30 @@ fn pyramid_and_stack_stand_on_the_sparse_path() {
     assert!(drift < 1e-9, "{drift}");
     assert!((support - 1.0).abs() < 1e-9, "{support}");
 }
+
+/// Section 4 of the scale issue: on a settled pile the last step's active
+/// set is the answer's, so a step is one linear solve. A wall pyramid of
+/// base 15 (120 cubes, one island of about 3 600 rows) at rest: from the
+/// 40th step on, every step's island takes exactly one solve. With the
+/// proximal weight too small for the load that the projection's tolerance
+/// moves between the corners of resting boxes, 1 in 2 steps took 2 to 6.
+#[test]
+fn a_resting_pyramid_takes_one_solve_a_step() {
+    let mut world = wall_pyramid(&WallPyramid {
+        base: 15,
+        ..WallPyramid::default()
+    })
+    .unwrap();
+    let mut stepper = FixedStepper::new(FixedStepParams {
+        h: 1.0 / 60.0,
+        ..FixedStepParams::default()
+    })
+    .unwrap();
+    let mut solves = Vec::new();
+    for _ in 0..80 {
+        let report = stepper.step(&mut world).unwrap();
+        assert!(report.complementarity < 1e-9, "{report:?}");
+        solves.push(stepper.last_lcp_solution(0).iterations);
+    }
+    assert!(solves[40..].iter().all(|&s| s == 1), "{solves:?}");
+}

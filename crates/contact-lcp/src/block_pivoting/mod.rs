@@ -30,7 +30,17 @@
 // of the subproblem holds the friction bounds at the centre's normals, the
 // outer loop making the coupling exact: a strictly convex quadratic
 // program with fixed bounds, solved by Newton's method on its dual with an
-// exact line search (dual_newton.rs). Judice & Pires's own fallback,
+// exact line search (dual_newton.rs). Its dual's curvature jumps by
+// 1 / rho_i where a row meets a bound, so with small weights each Newton
+// step is short: a frozen subproblem that takes more than SLOW_SUBPROBLEM
+// solves raises eps tenfold for the subproblems after it, up to
+// MAX_PROXIMAL_WEIGHT, and a subproblem whose guess held lowers it tenfold
+// again, down to LOWEST_WEIGHT_SHARE of the setting (large weights make
+// the outer loop's steps short; the first subproblem, the one a settled
+// pile's warm start certifies, keeps the setting). The proximal point method converges with weights that vary
+// from one subproblem to the next while bounded (Rockafellar 1976,
+// Theorem 1).
+// Judice & Pires's own fallback,
 // Murty's one-row rule, is finite too but takes one factorisation per
 // exchanged row: thousands on a landing pile's islands. Each linear
 // system is solved in body space (body_system.rs): one sparse factor of
@@ -69,8 +79,9 @@ use crate::factored_problem::FactoredBoxLcp;
 use crate::pgs::{PgsParams, ProjectedGaussSeidel};
 use crate::solution::{LcpSolution, Method};
 use crate::tuning::{
-    BLOCK_TRIES, COLD_ACTIVE, COLD_SWEEPS, FINISH_STEPS, FRICTION_WEIGHT, REFINEMENTS,
-    ROWS_SQUARED_PER_SOLVE, SOLVES_AT_LEAST, VIOLATION_SHARE,
+    BLOCK_TRIES, COLD_ACTIVE, COLD_SWEEPS, FINISH_STEPS, FRICTION_WEIGHT, LOWEST_WEIGHT_SHARE,
+    MAX_PROXIMAL_WEIGHT, PROXIMAL_GROWTH, REFINEMENTS, ROWS_SQUARED_PER_SOLVE, SLOW_SUBPROBLEM,
+    SOLVES_AT_LEAST, VIOLATION_SHARE,
 };
 use crate::verify::VerifyReport;
 use crate::verify::scales;
@@ -95,9 +106,14 @@ pub struct BlockPivotingParams {
     pub tolerance: f64,
     /// `eps`: the proximal weight of each row relative to its diagonal
     /// entry `M_ii` (a friction row's is a hundred times larger). Smaller
-    /// converges in fewer subproblems, larger keeps the body-space system
-    /// better conditioned (its condition number is about `1 / eps`).
-    /// Default `1e-6`; range `1e-12..=1`.
+    /// converges in fewer subproblems when the answer is far from the
+    /// centre; larger keeps the body-space system better conditioned (its
+    /// condition number is about `1 / eps`) and, among the many answers of
+    /// redundant contacts, holds the one nearest the last step's against
+    /// the small changes of `q` a position projection's tolerance leaves
+    /// from step to step (which otherwise move load between the corners of
+    /// a resting box and cost exchanges every step). Default `3e-6`; range
+    /// `1e-12..=1`.
     pub proximal_weight: f64,
 }
 
@@ -106,7 +122,7 @@ impl Default for BlockPivotingParams {
         Self {
             max_solves: 0,
             tolerance: 1e-9,
-            proximal_weight: 1e-6,
+            proximal_weight: 3e-6,
         }
     }
 }
@@ -208,6 +224,8 @@ pub struct BlockPivoting {
     /// Whether the subproblem holds the friction bounds at the centre's
     /// normals (after block exchanges stalled).
     frozen: bool,
+    /// The proximal weight `eps` of the current subproblem.
+    weight: f64,
     best: LcpSolution,
 }
 
@@ -292,6 +310,7 @@ impl BlockPivoting {
         self.extrapolation.reset();
         loop {
             let exchanges = self.stats.exchanges;
+            let solves = self.stats.solves;
             if let Err(reason) = self.solve_subproblem(problem) {
                 return Err(self.failure(problem, reason, have_best));
             }
@@ -336,6 +355,12 @@ impl BlockPivoting {
             }
             if self.stats.solves >= self.params.solve_budget(problem.dim()) {
                 return Err(self.failure(problem, "solve limit reached", have_best));
+            }
+            let slow = self.stats.solves - solves > SLOW_SUBPROBLEM;
+            if self.frozen && slow && self.weight < MAX_PROXIMAL_WEIGHT {
+                self.scale_weight(problem, PROXIMAL_GROWTH);
+            } else if held && !self.frozen && self.weight > self.min_weight() {
+                self.scale_weight(problem, 1.0 / PROXIMAL_GROWTH);
             }
             self.centre.clone_from(&self.z);
         }
@@ -385,6 +410,7 @@ impl BlockPivoting {
                 self.cold_guess(problem);
             }
         }
+        self.weight = self.params.proximal_weight;
         self.set_weights(problem);
         self.roles.clear();
         self.roles.resize(n, Role::Free);
@@ -436,12 +462,34 @@ impl BlockPivoting {
         report
     }
 
+    /// Scales `eps` by `factor` for the subproblems after this one, within
+    /// `min_weight` and `MAX_PROXIMAL_WEIGHT`: raised
+    /// after a slow frozen subproblem (its dual is better conditioned, the
+    /// curvature of a free row being `1 / d_i`, so Newton's method takes
+    /// longer steps), lowered again after a subproblem whose guess held
+    /// (the outer loop then takes longer steps towards the LCP's answer).
+    fn scale_weight(&mut self, problem: &FactoredBoxLcp, factor: f64) {
+        self.weight = (self.weight * factor)
+            .min(MAX_PROXIMAL_WEIGHT)
+            .max(self.min_weight());
+        self.set_weights(problem);
+        // The factor in hand is of the old weights.
+        self.factored_roles.clear();
+        self.extrapolation.reset();
+    }
+
+    /// The least weight `scale_weight` lowers to: `LOWEST_WEIGHT_SHARE` of
+    /// the setting.
+    fn min_weight(&self) -> f64 {
+        self.params.proximal_weight * LOWEST_WEIGHT_SHARE
+    }
+
     /// The proximal weights `rho_i = eps M_ii` (`eps ||M||_max` for a row
     /// with `M_ii = 0`; `FRICTION_WEIGHT` times that for a friction row),
-    /// `eps` the `proximal_weight` setting, and the rows' `d_i = C_i +
-    /// rho_i`.
+    /// `eps` the current weight (the `proximal_weight` setting, raised
+    /// after frozen subproblems), and the rows' `d_i = C_i + rho_i`.
     fn set_weights(&mut self, problem: &FactoredBoxLcp) {
-        let eps = self.params.proximal_weight;
+        let eps = self.weight;
         let scale = if problem.m_max_abs() > 0.0 {
             problem.m_max_abs()
         } else {
