@@ -282,8 +282,9 @@ pub(crate) const SLOW_SUBPROBLEM: usize = 100;
 /// held where it was, see `BlockPivotingParams::proximal_weight`); an
 /// outer loop that drifts along a held guess converges faster below it
 /// (more of a landing pile's islands certify within their budgets:
-/// docs/benchmarks.md).
-pub(crate) const LOWEST_WEIGHT_SHARE: f64 = 0.01;
+/// docs/benchmarks.md). A hundredth left a 40-box heap moving after
+/// 10 000 steps (regress `box_heap_40_box_friction`).
+pub(crate) const LOWEST_WEIGHT_SHARE: f64 = 0.1;
 
 /// Block exchanges allowed without a fall in the number of violated rows
 /// before the subproblem is frozen (Judice & Pires 1994's p).
