@@ -234,6 +234,8 @@ impl Solver {
         });
     }
 
+    /// The pivoting solvers, then the resorts, then the fail-safe (the
+    /// order of [`Solver`]).
     fn pivot_then_resort(
         &mut self,
         problem: &BoxLcp,
