@@ -120,8 +120,10 @@ pub(super) struct BodySystem {
     /// `W^-1` per local body.
     mass: Vec<[[f64; 6]; 6]>,
     rows: Vec<Row>,
-    /// The rows of the problem before.
+    /// The rows of the problem before, and whether `prepare` finished it
+    /// (its rows' slots and the patterns are then its own).
     previous_rows: Vec<Row>,
+    prepared: bool,
     /// Neighbours of each local body, itself included, sorted.
     neighbour_start: Vec<usize>,
     neighbours: Vec<usize>,
@@ -161,11 +163,13 @@ impl BodySystem {
         self.local.resize(problem.bodies(), NONE);
         self.mass.clear();
         // The rows of the last problem, whose slots stand while every row
-        // joins the bodies it joined.
+        // joins the bodies it joined (if that problem was prepared whole).
+        let prepared = std::mem::replace(&mut self.prepared, false);
         std::mem::swap(&mut self.rows, &mut self.previous_rows);
         self.rows.clear();
         let last = &self.previous_rows;
-        let mut same_rows = self.cholesky.is_some() && last.len() == problem.rows().len();
+        let mut same_rows =
+            prepared && self.cholesky.is_some() && last.len() == problem.rows().len();
         let inverse_mass = problem.inverse_mass();
         for (r, blocks) in problem.rows().iter().enumerate() {
             let mut row = Row::default();
@@ -196,6 +200,7 @@ impl BodySystem {
         }
         if same_rows {
             // The contact graph, its pattern and symbolic factor stand.
+            self.prepared = true;
             return Ok(0);
         }
         // The contact graph: each body's neighbours, itself included.
@@ -240,9 +245,11 @@ impl BodySystem {
             }
         }
         if same_graph {
+            self.prepared = true;
             return Ok(0);
         }
         self.build_patterns()?;
+        self.prepared = true;
         Ok(1)
     }
 

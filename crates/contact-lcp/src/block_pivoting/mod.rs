@@ -37,12 +37,11 @@
 // MAX_PROXIMAL_WEIGHT, and a subproblem whose guess held lowers it tenfold
 // again, down to LOWEST_WEIGHT_SHARE of the setting (large weights make
 // the outer loop's steps short; the first subproblem, the one a settled
-// pile's warm start certifies, keeps the setting). The proximal point method converges with weights that vary
-// from one subproblem to the next while bounded (Rockafellar 1976,
-// Theorem 1).
-// Judice & Pires's own fallback,
-// Murty's one-row rule, is finite too but takes one factorisation per
-// exchanged row: thousands on a landing pile's islands. Each linear
+// pile's warm start certifies, keeps the setting). The proximal point
+// method converges with weights that vary from one subproblem to the
+// next while bounded (Rockafellar 1976, Theorem 1). Judice & Pires's own
+// fallback, Murty's one-row rule, is finite too but takes one
+// factorisation per exchanged row: thousands on a landing pile's islands. Each linear
 // system is solved in body space (body_system.rs): one sparse factor of
 // size 6 x bodies (Cholesky, LU with folded rows), with the symbolic
 // analysis kept while the contact graph stays.
@@ -463,11 +462,11 @@ impl BlockPivoting {
     }
 
     /// Scales `eps` by `factor` for the subproblems after this one, within
-    /// `min_weight` and `MAX_PROXIMAL_WEIGHT`: raised
-    /// after a slow frozen subproblem (its dual is better conditioned, the
-    /// curvature of a free row being `1 / d_i`, so Newton's method takes
-    /// longer steps), lowered again after a subproblem whose guess held
-    /// (the outer loop then takes longer steps towards the LCP's answer).
+    /// `min_weight` and `MAX_PROXIMAL_WEIGHT`: raised after a slow frozen
+    /// subproblem (its dual is better conditioned, the curvature of a free
+    /// row being `1 / d_i`, so Newton's method takes longer steps), lowered
+    /// again after a subproblem whose guess held (the outer loop then takes
+    /// longer steps towards the LCP's answer).
     fn scale_weight(&mut self, problem: &FactoredBoxLcp, factor: f64) {
         self.weight = (self.weight * factor)
             .min(MAX_PROXIMAL_WEIGHT)
@@ -486,8 +485,8 @@ impl BlockPivoting {
 
     /// The proximal weights `rho_i = eps M_ii` (`eps ||M||_max` for a row
     /// with `M_ii = 0`; `FRICTION_WEIGHT` times that for a friction row),
-    /// `eps` the current weight (the `proximal_weight` setting, raised
-    /// after frozen subproblems), and the rows' `d_i = C_i + rho_i`.
+    /// `eps` the current weight (the `proximal_weight` setting, scaled by
+    /// `scale_weight`), and the rows' `d_i = C_i + rho_i`.
     fn set_weights(&mut self, problem: &FactoredBoxLcp) {
         let eps = self.weight;
         let scale = if problem.m_max_abs() > 0.0 {
