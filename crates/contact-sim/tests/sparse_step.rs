@@ -70,10 +70,10 @@ fn pyramid_and_stack_stand_on_the_sparse_path() {
 
 /// Section 4 of the scale issue: on a settled pile the last step's active
 /// set is the answer's, so a step is one linear solve. A wall pyramid of
-/// base 15 (120 cubes, one island of about 3 600 rows) at rest: from the
-/// 40th step on, every step's island takes exactly one solve. With the
-/// proximal weight too small for the load that the projection's tolerance
-/// moves between the corners of resting boxes, 1 in 2 steps took 2 to 6.
+/// base 15 (120 cubes, one island of 900 contacts) at rest: from the 40th
+/// step on, every step's island takes exactly one solve. With the proximal
+/// weight too small for the load that the projection's tolerance moves
+/// between the corners of resting boxes (1e-6), every step took 2 to 7.
 #[test]
 fn a_resting_pyramid_takes_one_solve_a_step() {
     let mut world = wall_pyramid(&WallPyramid {
