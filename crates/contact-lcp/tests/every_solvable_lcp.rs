@@ -116,19 +116,7 @@ fn small_problems_with_a_solution_are_solved() {
         // Dyadic entries, so q is exact and z* stays a solution.
         let dyadic = |rng: &mut Rng| (rng.range(-16.0, 16.0)).round() / 8.0;
         let m: Vec<f64> = (0..n * n).map(|_| dyadic(&mut rng)).collect();
-        let (mut z, mut w) = (vec![0.0; n], vec![0.0; n]);
-        for i in 0..n {
-            let v = 1.0 + rng.below(8) as f64 / 4.0;
-            match rng.below(3) {
-                0 => z[i] = v,
-                1 => w[i] = v,
-                _ => {}
-            }
-        }
-        let q: Vec<f64> = (0..n)
-            .map(|i| w[i] - (0..n).map(|j| m[i * n + j] * z[j]).sum::<f64>())
-            .collect();
-        let lcp = Lcp::from_row_major(n, &m, &q).unwrap();
+        let lcp = common::planted_lcp(&mut rng, n, &m);
         let sol = Solver::default()
             .solve_lcp(&lcp)
             .unwrap_or_else(|e| panic!("case {case}: {e}"));

@@ -316,6 +316,25 @@ pub fn box_on_plane() -> (Lcp, f64) {
     (Lcp::new(m, q).unwrap(), mass * h * g)
 }
 
+/// An LCP built around a planted solution: `m` row-major `n x n`, `q = w*
+/// - M z*`, each row of `(z*, w*)` one of `(x, 0)`, `(0, x)`, `(0, 0)`
+/// with `x` in `1..=2.75` by quarters (so `q` is exact for dyadic `m`).
+pub fn planted_lcp(rng: &mut Rng, n: usize, m: &[f64]) -> Lcp {
+    let (mut z, mut w) = (vec![0.0; n], vec![0.0; n]);
+    for i in 0..n {
+        let x = 1.0 + rng.below(8) as f64 / 4.0;
+        match rng.below(3) {
+            0 => z[i] = x,
+            1 => w[i] = x,
+            _ => {}
+        }
+    }
+    let q: Vec<f64> = (0..n)
+        .map(|i| w[i] - (0..n).map(|j| m[i * n + j] * z[j]).sum::<f64>())
+        .collect();
+    Lcp::from_row_major(n, m, &q).unwrap()
+}
+
 /// The largest scaled error of `z` as an answer of the box problem `p`,
 /// computed here from the definitions documented on `verify` and
 /// `verify_box` (not by the crate's code): `w = M z + q` with compensated
