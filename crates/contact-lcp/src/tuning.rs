@@ -276,6 +276,12 @@ pub(crate) const MAX_PROXIMAL_WEIGHT: f64 = 1e-4;
 /// See `PROXIMAL_GROWTH`.
 pub(crate) const SLOW_SUBPROBLEM: usize = 100;
 
+/// A subproblem's answer whose scaled error is within this share of the
+/// answer's two subproblems before, its guess not holding, marks a
+/// two-cycle of the outer loop; a frozen one then counts as slow
+/// (`PROXIMAL_GROWTH`).
+pub(crate) const CYCLE_MATCH: f64 = 1e-3;
+
 /// The share of the `proximal_weight` setting that block pivoting lowers
 /// the weight to after subproblems whose guess held. The setting is what a
 /// warm start's first subproblem needs (the load of redundant contacts

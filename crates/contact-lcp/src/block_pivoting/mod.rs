@@ -33,7 +33,8 @@
 // exact line search (dual_newton.rs). Its dual's curvature jumps by
 // 1 / rho_i where a row meets a bound, so with small weights each Newton
 // step is short: a frozen subproblem that takes more than SLOW_SUBPROBLEM
-// solves raises eps tenfold for the subproblems after it, up to
+// solves, or that ends a two-cycle of the outer loop (CYCLE_MATCH), raises
+// eps tenfold for the subproblems after it, up to
 // MAX_PROXIMAL_WEIGHT, and a subproblem whose guess held lowers it tenfold
 // again, down to LOWEST_WEIGHT_SHARE of the setting (large weights make
 // the outer loop's steps short; the first subproblem, the one a settled
@@ -78,9 +79,9 @@ use crate::factored_problem::FactoredBoxLcp;
 use crate::pgs::{PgsParams, ProjectedGaussSeidel};
 use crate::solution::{LcpSolution, Method};
 use crate::tuning::{
-    BLOCK_TRIES, COLD_ACTIVE, COLD_SWEEPS, FINISH_STEPS, FRICTION_WEIGHT, LOWEST_WEIGHT_SHARE,
-    MAX_PROXIMAL_WEIGHT, PROXIMAL_GROWTH, REFINEMENTS, ROWS_SQUARED_PER_SOLVE, SLOW_SUBPROBLEM,
-    SOLVES_AT_LEAST, VIOLATION_SHARE,
+    BLOCK_TRIES, COLD_ACTIVE, COLD_SWEEPS, CYCLE_MATCH, FINISH_STEPS, FRICTION_WEIGHT,
+    LOWEST_WEIGHT_SHARE, MAX_PROXIMAL_WEIGHT, PROXIMAL_GROWTH, REFINEMENTS, ROWS_SQUARED_PER_SOLVE,
+    SLOW_SUBPROBLEM, SOLVES_AT_LEAST, VIOLATION_SHARE,
 };
 use crate::verify::VerifyReport;
 use crate::verify::scales;
@@ -307,6 +308,8 @@ impl BlockPivoting {
         // solver's storage so that a successful solve allocates nothing.
         let mut have_best = false;
         self.extrapolation.reset();
+        // The scaled errors of the last two subproblems' answers.
+        let mut last_errors = [f64::NAN; 2];
         loop {
             let exchanges = self.stats.exchanges;
             let solves = self.stats.solves;
@@ -355,7 +358,14 @@ impl BlockPivoting {
             if self.stats.solves >= self.params.solve_budget(problem.dim()) {
                 return Err(self.failure(problem, "solve limit reached", have_best));
             }
-            let slow = self.stats.solves - solves > SLOW_SUBPROBLEM;
+            // A frozen subproblem is slow when it takes many solves, or when
+            // the outer loop cycles: its answer as far from the solution as
+            // the answer two subproblems ago, the guess not holding (the
+            // friction coupling makes the proximal map other than
+            // nonexpansive; a larger weight takes shorter steps).
+            let cycling = !held && (error - last_errors[0]).abs() <= CYCLE_MATCH * error;
+            last_errors = [last_errors[1], error];
+            let slow = self.stats.solves - solves > SLOW_SUBPROBLEM || cycling;
             if self.frozen && slow && self.weight < MAX_PROXIMAL_WEIGHT {
                 self.scale_weight(problem, PROXIMAL_GROWTH);
             } else if held && !self.frozen && self.weight > self.min_weight() {
