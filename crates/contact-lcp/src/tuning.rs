@@ -56,10 +56,6 @@ pub(crate) const SHORT_RUNS: usize = 4;
 /// drop near 0 when the normals jump, which would stall the passes).
 pub(crate) const MIN_RELAX: f64 = 0.125;
 
-/// Scaled error up to which a non-symmetric pivoting path's answer is
-/// accepted (a failed path is off by 1e-3 and more).
-pub(crate) const NON_SYMMETRIC_ACCEPT: f64 = 1e-9;
-
 /// Coupled guesses started from a pass's clamped set, at most, per solve (a
 /// set that already failed is not tried again and not counted).
 pub(crate) const MAX_COUPLED_RESTARTS: usize = 12;

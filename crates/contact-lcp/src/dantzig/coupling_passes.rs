@@ -40,9 +40,10 @@ use crate::box_verify::{finish_box_answer, finish_box_answer_with};
 use crate::error::LcpError;
 use crate::problem::Lcp;
 use crate::solution::{LcpSolution, Method};
+use crate::tuning::MIN_RELAX;
 use crate::tuning::{COUPLED_GUESS_FROM, COUPLED_GUESS_MAX, COUPLING_PASS_ACCEPT};
 use crate::tuning::{FRICTION_START_W, MAX_COUPLED_RESTARTS, MAX_RESTART_GUESSES};
-use crate::tuning::{MIN_RELAX, NON_SYMMETRIC_ACCEPT};
+use crate::verify::ACCEPT;
 use crate::verify::max_abs;
 
 impl Dantzig {
@@ -259,7 +260,7 @@ impl Dantzig {
         finish_box_answer_with(problem, out, Some(&self.core.w));
         // Without symmetry a path can end with a row of the wrong sign: an
         // error, never an `Ok`.
-        if !symmetric && !out.report.is_solution(NON_SYMMETRIC_ACCEPT) {
+        if !symmetric && !out.report.is_solution(ACCEPT) {
             let row = wrong_sign_row(problem, &out.z, &out.w).unwrap_or(0);
             return Err(LcpError::NoSolutionOnPath {
                 row,
