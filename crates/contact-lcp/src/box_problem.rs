@@ -19,7 +19,7 @@
 use faer::{Mat, MatRef};
 
 use crate::error::LcpError;
-use crate::problem::Lcp;
+use crate::problem::{Lcp, check_len};
 
 /// A friction coupling: the bounds of `row` are `[-mu z_n, mu z_n]` with
 /// `z_n = max(z[normal_row], 0)`, replacing the row's own `lo`, `hi`.
@@ -102,13 +102,7 @@ impl BoxBounds {
             coupled,
         } = self;
         let n = lo.len();
-        if hi.len() != n {
-            return Err(LcpError::BadLength {
-                what: "hi",
-                expected: n,
-                found: hi.len(),
-            });
-        }
+        check_len("hi", n, hi.len())?;
         for (row, (&l, &h)) in lo.iter().zip(hi.iter()).enumerate() {
             // Written so that NaN fails too.
             if !(l <= 0.0 && h >= 0.0) {
@@ -301,13 +295,7 @@ impl BoxLcp {
         couplings: Vec<Coupling>,
     ) -> Result<Self, LcpError> {
         let lcp = Lcp::new(m, q)?;
-        if lo.len() != lcp.dim() {
-            return Err(LcpError::BadLength {
-                what: "lo",
-                expected: lcp.dim(),
-                found: lo.len(),
-            });
-        }
+        check_len("lo", lcp.dim(), lo.len())?;
         let bounds = BoxBounds::new(lo, hi, couplings)?;
         Ok(Self { lcp, bounds })
     }
@@ -318,13 +306,7 @@ impl BoxLcp {
     ///
     /// [`LcpError::BadLength`] (`what = "bounds"`) if the sizes differ.
     pub fn with_bounds(lcp: Lcp, bounds: BoxBounds) -> Result<Self, LcpError> {
-        if bounds.len() != lcp.dim() {
-            return Err(LcpError::BadLength {
-                what: "bounds",
-                expected: lcp.dim(),
-                found: bounds.len(),
-            });
-        }
+        check_len("bounds", lcp.dim(), bounds.len())?;
         Ok(Self { lcp, bounds })
     }
 

@@ -35,6 +35,7 @@
 // Cost: at most `EXHAUSTIVE_MAX_BASES` solves of at most
 // `EXHAUSTIVE_MAX_ROWS` rows, and `EXHAUSTIVE_MAX_FACES` small SVDs.
 
+use crate::block_pivoting::RowState;
 use crate::box_problem::{BoxLcp, clamp};
 use crate::box_verify::finish_box_answer;
 use crate::linalg::lane_scan::max_abs;
@@ -59,17 +60,6 @@ pub const EXHAUSTIVE_MAX_BASES: usize = 4096;
 /// a small problem.
 pub const EXHAUSTIVE_MAX_ROWS: usize = 64;
 
-/// The state of a row in a complementary basis.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum State {
-    /// `z_i` at its lower bound (`-mu z_j` for a friction row).
-    Lower,
-    /// `z_i` at its upper bound (`mu z_j`).
-    Upper,
-    /// `w_i = 0`.
-    Free,
-}
-
 /// How a search ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Outcome {
@@ -90,7 +80,7 @@ pub(crate) enum Outcome {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ExhaustiveSearch {
     /// The states each row may take (and how many), the choice per row.
-    options: Vec<([State; 3], usize)>,
+    options: Vec<([RowState; 3], usize)>,
     choice: Vec<usize>,
     lu: BlockLu,
     /// The current basis's scaled equations (column-major).
@@ -168,7 +158,7 @@ impl ExhaustiveSearch {
     }
 
     /// The state of row `i` in the current basis.
-    fn state(&self, i: usize) -> State {
+    fn state(&self, i: usize) -> RowState {
         self.options[i].0[self.choice[i]]
     }
 
@@ -184,10 +174,10 @@ impl ExhaustiveSearch {
         self.unknown.clear();
         for i in 0..n {
             match (self.state(i), bounds.coupling_of(i)) {
-                (State::Free, _) | (_, Some(_)) => self.unknown.push(i),
+                (RowState::Free, _) | (_, Some(_)) => self.unknown.push(i),
                 (side, None) => {
                     let (lo, hi) = (bounds.lo()[i], bounds.hi()[i]);
-                    self.z[i] = if side == State::Upper { hi } else { lo };
+                    self.z[i] = if side == RowState::Upper { hi } else { lo };
                 }
             }
         }
@@ -197,7 +187,7 @@ impl ExhaustiveSearch {
         for (r, &i) in self.unknown.iter().enumerate() {
             // Row r of the column-major k x k matrix: a[r + k c].
             let b = match (self.options[i].0[self.choice[i]], bounds.coupling_of(i)) {
-                (State::Free, _) => {
+                (RowState::Free, _) => {
                     let mut b = -lcp.q()[i];
                     for j in 0..n {
                         b -= lcp.col(j)[i] * self.z[j];
@@ -209,7 +199,7 @@ impl ExhaustiveSearch {
                 }
                 (side, Some(c)) => {
                     // z_i = mu z_j at the upper bound, -mu z_j at the lower.
-                    let sign = if side == State::Upper { -1.0 } else { 1.0 };
+                    let sign = if side == RowState::Upper { -1.0 } else { 1.0 };
                     a[r + k * r] = 1.0;
                     match self.unknown.iter().position(|&j| j == c.normal_row) {
                         Some(col) => {
@@ -355,11 +345,11 @@ impl ExhaustiveSearch {
             let mut rows: [Option<f64>; 2] = [None, None];
             row.fill(0.0);
             match (state, bounds.coupling_of(i)) {
-                (State::Free, None) => {
+                (RowState::Free, None) => {
                     let (lo, hi) = (bounds.lo()[i], bounds.hi()[i]);
                     rows = [lo.is_finite().then_some(lo), hi.is_finite().then_some(-hi)];
                 }
-                (State::Free, Some(c)) => {
+                (RowState::Free, Some(c)) => {
                     // z_i + mu z_j >= 0 and mu z_j - z_i >= 0.
                     match col(c.normal_row) {
                         Some(_) => rows = [Some(0.0), Some(0.0)],
@@ -381,7 +371,7 @@ impl ExhaustiveSearch {
                             None => known += lcp.col(j)[i] * self.z[j],
                         }
                     }
-                    let sign = if side == State::Upper { -1.0 } else { 1.0 };
+                    let sign = if side == RowState::Upper { -1.0 } else { 1.0 };
                     row.iter_mut().for_each(|x| *x *= sign);
                     push_inequality(&mut self.ineq, &mut self.ineq_rhs, &row, -sign * known);
                     continue;
@@ -551,10 +541,10 @@ impl ExhaustiveSearch {
             // A row whose bounds meet (fixed, or a friction row of a zero
             // normal) takes w of either sign.
             let m = match self.state(i) {
-                State::Free => (zi - clamp(zi, lo, hi)).abs() / z_scale,
+                RowState::Free => (zi - clamp(zi, lo, hi)).abs() / z_scale,
                 _ if lo == hi => 0.0,
-                State::Lower => (-wi).max(0.0) / scale,
-                State::Upper => wi.max(0.0) / scale,
+                RowState::Lower => (-wi).max(0.0) / scale,
+                RowState::Upper => wi.max(0.0) / scale,
             };
             miss = miss.max(m);
         }
@@ -681,8 +671,8 @@ fn positive_or_one(x: f64) -> f64 {
 }
 
 /// The states row `i` may take, and how many.
-fn options(problem: &BoxLcp, i: usize) -> ([State; 3], usize) {
-    use State::{Free, Lower, Upper};
+fn options(problem: &BoxLcp, i: usize) -> ([RowState; 3], usize) {
+    use RowState::{Free, Lower, Upper};
     let bounds = problem.bounds();
     let (lo, hi) = (bounds.lo()[i], bounds.hi()[i]);
     match bounds.coupling_of(i) {

@@ -9,7 +9,7 @@ use crate::box_problem::BoxBounds;
 use crate::box_verify::box_report;
 use crate::error::LcpError;
 use crate::pgs::{ContactOperator, JacobianBlock};
-use crate::problem::{SYMMETRY_TOLERANCE, check_finite};
+use crate::problem::{SYMMETRY_TOLERANCE, check_finite, check_len};
 use crate::verify::VerifyReport;
 
 /// A box LCP (`w = M z + q`, bounds and friction couplings as in
@@ -81,19 +81,9 @@ impl FactoredBoxLcp {
             bounds,
         } = parts;
         let n = rows.len();
-        for (what, len) in [
-            ("compliance", compliance.len()),
-            ("q", q.len()),
-            ("bounds", bounds.len()),
-        ] {
-            if len != n {
-                return Err(LcpError::BadLength {
-                    what,
-                    expected: n,
-                    found: len,
-                });
-            }
-        }
+        check_len("compliance", n, compliance.len())?;
+        check_len("q", n, q.len())?;
+        check_len("bounds", n, bounds.len())?;
         let bodies = inverse_mass.len();
         let mut inverse_mass = inverse_mass;
         for (body, w) in inverse_mass.iter_mut().enumerate() {

@@ -37,7 +37,7 @@ use crate::exhaustive::{ExhaustiveSearch, Outcome};
 use crate::lemke::{Lemke, LemkeParams};
 use crate::lemke_howson::{LemkeHowson, bimatrix_split};
 use crate::pgs::{PgsParams, ProjectedGaussSeidel};
-use crate::problem::Lcp;
+use crate::problem::{Lcp, check_len};
 use crate::solution::{LcpSolution, Method};
 
 /// Settings of [`Solver`]: those of each solver, and the certification
@@ -204,7 +204,7 @@ impl Solver {
         guess: &[RowState],
         out: &mut LcpSolution,
     ) -> Result<(), LcpError> {
-        crate::dantzig::guess_fits(problem, guess)?;
+        check_len("guess", problem.dim(), guess.len())?;
         self.solve_guessed(problem, Some(guess), out)
     }
 

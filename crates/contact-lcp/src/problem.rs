@@ -211,6 +211,30 @@ pub(crate) fn check_finite(what: &'static str, v: &[f64], col: usize) -> Result<
     }
 }
 
+/// `Err(BadLength)` unless a caller's `what` has `found == expected` entries.
+pub(crate) fn check_len(what: &'static str, expected: usize, found: usize) -> Result<(), LcpError> {
+    if found == expected {
+        Ok(())
+    } else {
+        Err(LcpError::BadLength {
+            what,
+            expected,
+            found,
+        })
+    }
+}
+
+/// A caller's vector `what` must have `n` entries ([`check_len`]), all
+/// finite ([`check_finite`], `col = 0`); the length is checked first.
+pub(crate) fn check_vector(what: &'static str, v: &[f64], n: usize) -> Result<(), LcpError> {
+    check_len(what, n, v.len())?;
+    // One branch-free scan; the row is looked up only on failure.
+    match max_abs_if_finite(v) {
+        Some(_) => Ok(()),
+        None => check_finite(what, v, 0),
+    }
+}
+
 /// [`Lcp::affine`] on given lanes: column by column (columns with `z_j = 0`
 /// skipped), four rows at a time; each `out_i` adds `M_ij z_j` in the order
 /// of `j`, as a scalar loop would, so the bits are the same on any machine.

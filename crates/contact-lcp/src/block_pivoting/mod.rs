@@ -77,6 +77,7 @@ pub use row_state::{RowState, active_set_of};
 use crate::error::LcpError;
 use crate::factored_problem::FactoredBoxLcp;
 use crate::pgs::{PgsParams, ProjectedGaussSeidel};
+use crate::problem::{check_len, check_vector};
 use crate::solution::{LcpSolution, Method};
 use crate::tuning::{
     BLOCK_TRIES, COLD_ACTIVE, COLD_SWEEPS, CYCLE_MATCH, FINISH_STEPS, FRICTION_WEIGHT,
@@ -269,22 +270,8 @@ impl BlockPivoting {
         self.params.check()?;
         let n = problem.dim();
         if let Some((guess, centre)) = warm {
-            for (what, len) in [("guess", guess.len()), ("centre", centre.len())] {
-                if len != n {
-                    return Err(LcpError::BadLength {
-                        what,
-                        expected: n,
-                        found: len,
-                    });
-                }
-            }
-            if let Some(row) = centre.iter().position(|x| !x.is_finite()) {
-                return Err(LcpError::NonFinite {
-                    what: "centre",
-                    row,
-                    col: 0,
-                });
-            }
+            check_len("guess", n, guess.len())?;
+            check_vector("centre", centre, n)?;
         }
         self.stats = BlockPivotingStats::default();
         match self.system.prepare(problem) {

@@ -3,6 +3,7 @@
 
 use crate::box_problem::BoxBounds;
 use crate::error::LcpError;
+use crate::problem::check_len;
 use crate::tuning::ACTIVE_SET_AT_BOUND;
 
 /// Where a row of a box LCP sits: the guess block principal pivoting
@@ -38,15 +39,8 @@ pub fn active_set_of(
 ) -> Result<(), LcpError> {
     let n = bounds.len();
     states.clear();
-    for (what, len) in [("z", z.len()), ("w", w.len())] {
-        if len != n {
-            return Err(LcpError::BadLength {
-                what,
-                expected: n,
-                found: len,
-            });
-        }
-    }
+    check_len("z", n, z.len())?;
+    check_len("w", n, w.len())?;
     let z_inf = z.iter().fold(0.0_f64, |a, x| a.max(x.abs()));
     let tol = ACTIVE_SET_AT_BOUND * z_inf.max(1.0);
     states.extend((0..n).map(|i| {

@@ -37,19 +37,14 @@ use faer::{MatMut, Par};
 
 /// Marks "not coupled" / "not free".
 const NONE: usize = usize::MAX;
-/// What a row is guessed to be.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Guess {
-    Lower,
-    Upper,
-    Free,
-    Parked,
-}
 
 /// Workspace of the coupled guess.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct CoupledGuess {
-    guess: Vec<Guess>,
+    /// What each row is guessed to be, in the pivoting's states (as a
+    /// coupling pass hands them over): free is `Clamped`; never
+    /// `Unprocessed`.
+    guess: Vec<State>,
     /// Row -> its normal row if coupled, else NONE.
     normal_of: Vec<usize>,
     mu: Vec<f64>,
@@ -67,7 +62,7 @@ pub(crate) struct CoupledGuess {
     rhs: Vec<f64>,
     pub(crate) z: Vec<f64>,
     w: Vec<f64>,
-    flips: Vec<(usize, Guess)>,
+    flips: Vec<(usize, State)>,
     /// Folded friction rows: (row, position of its normal in F, sigma mu).
     folds: Vec<(usize, usize, f64)>,
     /// Guesses of the last run.
@@ -96,15 +91,11 @@ impl CoupledGuess {
     ) -> bool {
         self.setup(m, bounds);
         self.redundant = redundant;
-        for (g, state) in self.guess.iter_mut().zip(states.unwrap_or_default()) {
-            *g = match state {
-                State::Clamped => Guess::Free,
-                State::AtLo => Guess::Lower,
-                State::AtHi => Guess::Upper,
-                State::Parked => Guess::Parked,
-                // Not reached after a finished pass; keep setup's guess.
-                State::Unprocessed => *g,
-            };
+        for (g, &state) in self.guess.iter_mut().zip(states.unwrap_or_default()) {
+            // Unprocessed is not reached after a finished pass; keep setup's guess.
+            if state != State::Unprocessed {
+                *g = state;
+            }
         }
         let mut progress = Progress::default();
         for round in 1..=max_guesses.min(COUPLED_GUESS_MAX) {
@@ -149,13 +140,13 @@ impl CoupledGuess {
         let (lo, hi) = (bounds.lo(), bounds.hi());
         for i in 0..n {
             let g = if self.normal_of[i] != NONE || (lo[i] < hi[i] && m.q()[i] < 0.0) {
-                Guess::Free
+                State::Clamped
             } else if lo[i].is_finite() {
-                Guess::Lower
+                State::AtLo
             } else if hi[i].is_finite() {
-                Guess::Upper
+                State::AtHi
             } else {
-                Guess::Free
+                State::Clamped
             };
             self.guess.push(g);
         }
@@ -175,12 +166,12 @@ impl CoupledGuess {
     /// at a bound, or the normal not free).
     fn folded(&self, i: usize) -> Option<(usize, f64)> {
         let j = self.normal_of[i];
-        if j == NONE || self.guess[j] != Guess::Free {
+        if j == NONE || self.guess[j] != State::Clamped {
             return None;
         }
         match self.guess[i] {
-            Guess::Lower => Some((j, -self.mu[i])),
-            Guess::Upper => Some((j, self.mu[i])),
+            State::AtLo => Some((j, -self.mu[i])),
+            State::AtHi => Some((j, self.mu[i])),
             _ => None,
         }
     }
@@ -225,7 +216,7 @@ impl CoupledGuess {
             .unwrap_or(info.rank);
         if rank < k {
             for c in rank..k {
-                self.guess[self.free[self.perm[c]]] = Guess::Parked;
+                self.guess[self.free[self.perm[c]]] = State::Parked;
             }
             self.collect_free(n);
         }
@@ -234,8 +225,8 @@ impl CoupledGuess {
         // elsewhere: the right-hand side's fixed part.
         for (i, zi) in self.z.iter_mut().enumerate() {
             *zi = match self.guess[i] {
-                Guess::Lower if self.normal_of[i] == NONE => lo[i],
-                Guess::Upper if self.normal_of[i] == NONE => hi[i],
+                State::AtLo if self.normal_of[i] == NONE => lo[i],
+                State::AtHi if self.normal_of[i] == NONE => hi[i],
                 _ => 0.0,
             };
         }
@@ -300,7 +291,7 @@ impl CoupledGuess {
         self.free.clear();
         for coupled in [false, true] {
             for i in 0..n {
-                if self.guess[i] == Guess::Free && (self.normal_of[i] != NONE) == coupled {
+                if self.guess[i] == State::Clamped && (self.normal_of[i] != NONE) == coupled {
                     self.free.push(i);
                 }
             }
@@ -328,11 +319,11 @@ impl CoupledGuess {
             };
             let (zi, wi) = (self.z[i], self.w[i]);
             let flip = match self.guess[i] {
-                Guess::Free if zi < l - z_tol => Some(Guess::Lower),
-                Guess::Free if zi > h + z_tol => Some(Guess::Upper),
-                Guess::Lower if l < h && active && wi < -w_tol => Some(Guess::Free),
-                Guess::Upper if l < h && active && wi > w_tol => Some(Guess::Free),
-                Guess::Parked if wi.abs() > w_tol => Some(Guess::Free),
+                State::Clamped if zi < l - z_tol => Some(State::AtLo),
+                State::Clamped if zi > h + z_tol => Some(State::AtHi),
+                State::AtLo if l < h && active && wi < -w_tol => Some(State::Clamped),
+                State::AtHi if l < h && active && wi > w_tol => Some(State::Clamped),
+                State::Parked if wi.abs() > w_tol => Some(State::Clamped),
                 _ => None,
             };
             if let Some(g) = flip {

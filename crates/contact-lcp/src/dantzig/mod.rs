@@ -30,6 +30,7 @@ mod pivot;
 use crate::block_pivoting::RowState;
 use crate::box_problem::BoxLcp;
 use crate::error::LcpError;
+use crate::problem::check_len;
 use crate::solution::{LcpSolution, Method};
 use crate::tuning::{DANTZIG_PIVOTS_BASE, DANTZIG_PIVOTS_PER_ROW};
 use crate::verify::certified;
@@ -337,7 +338,7 @@ impl Dantzig {
         guess: &[RowState],
         out: &mut LcpSolution,
     ) -> Result<(), LcpError> {
-        guess_fits(problem, guess)?;
+        check_len("guess", problem.dim(), guess.len())?;
         self.solve_guessed(problem, Some(guess), out)
     }
 
@@ -362,19 +363,6 @@ impl Dantzig {
         let w_tol = params.zero_tolerance * lcp.q_max_abs().max(f64::MIN_POSITIVE);
         self.solve_by_passes(problem, guess, out, w_tol)?;
         certified(out)
-    }
-}
-
-/// `Err(BadLength)` unless `guess` has one state per row of `problem`.
-pub(crate) fn guess_fits(problem: &BoxLcp, guess: &[RowState]) -> Result<(), LcpError> {
-    if guess.len() == problem.dim() {
-        Ok(())
-    } else {
-        Err(LcpError::BadLength {
-            what: "guess",
-            expected: problem.dim(),
-            found: guess.len(),
-        })
     }
 }
 

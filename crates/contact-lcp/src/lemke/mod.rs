@@ -37,7 +37,7 @@ mod tableau;
 use crate::box_problem::BoxLcp;
 use crate::box_verify::finish_box_answer;
 use crate::error::LcpError;
-use crate::problem::Lcp;
+use crate::problem::{Lcp, check_vector};
 use crate::pyramid_lift::PyramidLift;
 use crate::solution::{LcpSolution, Method};
 use crate::tuning::{
@@ -266,7 +266,7 @@ impl Lemke {
         guess: &[f64],
         out: &mut LcpSolution,
     ) -> Result<(), LcpError> {
-        check_guess(guess, lcp.dim())?;
+        check_vector("guess", guess, lcp.dim())?;
         let mut basic = std::mem::take(&mut self.warm);
         basic.clear();
         basic.extend(guess.iter().map(|&x| x > 0.0));
@@ -417,7 +417,7 @@ impl Lemke {
         guess: &[f64],
         out: &mut LcpSolution,
     ) -> Result<(), LcpError> {
-        check_guess(guess, problem.dim())?;
+        check_vector("guess", guess, problem.dim())?;
         self.solve_box_from(problem, Some(guess), out)
     }
 
@@ -621,25 +621,6 @@ fn reset(lcp: &Lcp, out: &mut LcpSolution) {
     refill(&mut out.z, lcp.dim(), 0.0);
     out.w.clear();
     out.w.extend_from_slice(lcp.q());
-}
-
-/// Checks a warm start's guess: length `n`, finite entries.
-fn check_guess(guess: &[f64], n: usize) -> Result<(), LcpError> {
-    if guess.len() != n {
-        return Err(LcpError::BadLength {
-            what: "guess",
-            expected: n,
-            found: guess.len(),
-        });
-    }
-    match guess.iter().position(|x| !x.is_finite()) {
-        Some(row) => Err(LcpError::NonFinite {
-            what: "guess",
-            row,
-            col: 0,
-        }),
-        None => Ok(()),
-    }
 }
 
 /// Why an attempt ended without a solution.

@@ -18,6 +18,7 @@
 use crate::box_problem::BoxBounds;
 use crate::box_verify::box_report;
 use crate::error::LcpError;
+use crate::problem::{check_finite, check_len};
 use crate::solution::LcpSolution;
 use crate::verify::max_abs;
 
@@ -146,20 +147,8 @@ impl ProjectedGaussSeidel {
                 vector: q.len(),
             });
         }
-        if bounds.len() != n {
-            return Err(LcpError::BadLength {
-                what: "bounds",
-                expected: n,
-                found: bounds.len(),
-            });
-        }
-        if let Some(row) = q.iter().position(|x| !x.is_finite()) {
-            return Err(LcpError::NonFinite {
-                what: "q",
-                row,
-                col: 0,
-            });
-        }
+        check_len("bounds", n, bounds.len())?;
+        check_finite("q", q, 0)?;
         let m_norm = self.free.load(op)?;
         let q_max = max_abs(q);
         start(bounds, warm_start, &mut out.z)?;

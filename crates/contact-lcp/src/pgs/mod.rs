@@ -34,8 +34,8 @@ pub use matrix_free::{ContactOperator, JacobianBlock};
 use crate::box_problem::{BoxBounds, BoxLcp};
 use crate::box_verify::{box_report, verify_box_into};
 use crate::error::LcpError;
-use crate::linalg::lane_scan::max_abs_if_finite;
 use crate::linalg::lanes::{Lanes, LanesOp, add_column, with_best_lanes};
+use crate::problem::check_vector;
 use crate::solution::{LcpSolution, Method};
 use crate::tuning::SWEEP_BLOCK;
 use crate::verify::VerifyReport;
@@ -229,20 +229,8 @@ impl ProjectedGaussSeidel {
     ) -> Result<(), LcpError> {
         self.params.check()?;
         let n = problem.dim();
-        for (what, v) in [("z", &*z), ("w", &*w)] {
-            if v.len() != n {
-                return Err(LcpError::BadLength {
-                    what,
-                    expected: n,
-                    found: v.len(),
-                });
-            }
-            // One branch-free scan; the row is looked up only on failure.
-            if max_abs_if_finite(v).is_none() {
-                let row = v.iter().position(|x| !x.is_finite()).unwrap_or(0);
-                return Err(LcpError::NonFinite { what, row, col: 0 });
-            }
-        }
+        check_vector("z", z, n)?;
+        check_vector("w", w, n)?;
         let coefficients = self.coefficients.of(problem, self.params.omega)?;
         sweep_dense(problem, coefficients, z, w);
         Ok(())
@@ -531,20 +519,7 @@ fn start(bounds: &BoxBounds, warm_start: Option<&[f64]>, z: &mut Vec<f64>) -> Re
         z.resize(n, 0.0);
         return Ok(());
     };
-    if ws.len() != n {
-        return Err(LcpError::BadLength {
-            what: "warm_start",
-            expected: n,
-            found: ws.len(),
-        });
-    }
-    if let Some(row) = ws.iter().position(|x| !x.is_finite()) {
-        return Err(LcpError::NonFinite {
-            what: "warm_start",
-            row,
-            col: 0,
-        });
-    }
+    check_vector("warm_start", ws, n)?;
     z.extend_from_slice(ws);
     for coupled in [false, true] {
         for i in 0..n {
