@@ -52,11 +52,10 @@ pub struct StepReport {
 
 /// Most projections where a step arrives. A round detects, and projects
 /// what overlaps; an overlap that a projection's turning brings in is
-/// found and projected by the next, each round leaving roughly a tenth of
-/// the last one's depth, so a landing pile at h = 1/60 (overlaps of
-/// decimetres where falling cubes meet landed ones) needs up to seven. The
-/// bound only stops a round that would not end: what it leaves, the next
-/// step's rows see as penetration.
+/// found and projected by the next, each round leaving a fraction of the
+/// last one's depth (a landing pile at h = 1/60 needs several: see
+/// docs/benchmarks.md). The bound only stops rounds that would not end:
+/// what they leave, the next step's rows see as penetration.
 const MAX_ARRIVAL_PROJECTIONS: usize = 16;
 
 /// Advances a [`World`] by fixed steps. Owns all per-step memory.
