@@ -38,12 +38,13 @@
 // MAX_PROXIMAL_WEIGHT, and a subproblem whose guess held lowers it tenfold
 // again, down to LOWEST_WEIGHT_SHARE of the setting (large weights make
 // the outer loop's steps short; the first subproblem, the one a settled
-// pile's warm start certifies, keeps the setting). The proximal point
-// method converges with weights that vary from one subproblem to the
-// next while bounded (Rockafellar 1976, Theorem 1). Judice & Pires's own
-// fallback, Murty's one-row rule, is finite too but takes one
-// factorisation per exchanged row: thousands on a landing pile's islands. Each linear
-// system is solved in body space (body_system.rs): one sparse factor of
+// pile's warm start certifies, keeps the setting). On a monotone problem
+// (no friction coupling) the proximal point method converges with
+// weights that vary from one subproblem to the next while bounded
+// (Rockafellar 1976, Theorem 1); the coupling can make it cycle, which the
+// raised weight breaks. Judice & Pires's own fallback, Murty's one-row
+// rule, is finite too but takes one factorisation per exchanged row:
+// thousands on a landing pile's islands. Each linear system is solved in body space (body_system.rs): one sparse factor of
 // size 6 x bodies (Cholesky, LU with folded rows), with the symbolic
 // analysis kept while the contact graph stays.
 //
