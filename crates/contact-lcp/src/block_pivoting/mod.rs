@@ -45,8 +45,9 @@
 // raised weight breaks. Judice & Pires's own fallback, Murty's one-row
 // rule, is finite too but takes one factorisation per exchanged row:
 // thousands on a landing pile's islands. Each linear system is solved in
-// body space (body_system.rs): one sparse factor of size 6 x bodies (Cholesky, LU with folded rows), with the symbolic
-// analysis kept while the contact graph stays.
+// body space (body_system.rs): one sparse factor of size 6 x bodies
+// (Cholesky, LU with folded rows), with the symbolic analysis kept while
+// the contact graph stays.
 //
 // After each subproblem the answer is certified against the LCP itself,
 // with the coupled bounds at its own normals; an answer is returned only if
